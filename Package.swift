@@ -1,0 +1,61 @@
+// swift-tools-version: 6.0
+// HoldLab: a command-line workbench that simulates and tunes hold-to-confirm controls.
+//
+// The targets, from the bottom up:
+//   CGSL            system library: the GNU Scientific Library's headers plus `shim.h`
+//   GSL             the one Swift wrapper over CGSL (random streams, distributions, CDFs)
+//   HoldModel       pure, deterministic physics of one hold: curves, springs, fill, retract, trigger, haptics, display
+//   HoldProfiles    versioned YAML profiles: schema, validation with file/line/key-path errors, `--set` overrides
+//   HoldSimulation  synthetic users, the event-driven engine, metrics, trace rendering, CSV
+//   holdlab         the thin executable (swift-argument-parser)
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "HoldLab",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "holdlab", targets: ["holdlab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGSL",
+            pkgConfig: "gsl",
+            providers: [.apt(["libgsl-dev"])]
+        ),
+        .target(name: "GSL", dependencies: ["CGSL"], swiftSettings: strict),
+        .target(name: "HoldModel", swiftSettings: strict),
+        .target(
+            name: "HoldProfiles",
+            dependencies: ["GSL", "HoldModel", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "HoldSimulation",
+            dependencies: [
+                "GSL", "HoldModel", "HoldProfiles",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "holdlab",
+            dependencies: [
+                "HoldProfiles", "HoldSimulation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "GSLTests", dependencies: ["GSL"], swiftSettings: strict),
+        .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
+        .testTarget(name: "HoldProfilesTests", dependencies: ["HoldProfiles"], swiftSettings: strict),
+        .testTarget(name: "HoldSimulationTests", dependencies: ["HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab"], swiftSettings: strict),
+    ]
+)
