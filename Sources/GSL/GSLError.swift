@@ -1,0 +1,63 @@
+internal import CGSL
+
+// GSL's default error handler prints a message and calls abort(). HoldLab never wants that: every
+// status is checked and turned into a Swift error (or a documented NaN). Swift initialises global
+// `let`s lazily and exactly once (swift_once), so touching this constant from every entry point
+// turns the handler off thread-safely before the first GSL call.
+private let gslErrorHandlerIsOff: Bool = {
+    gsl_set_error_handler_off()
+    return true
+}()
+
+/// Makes sure GSL's aborting error handler is off; call before any GSL function.
+@inline(__always)
+func ensureGSLErrorHandlerOff() {
+    _ = gslErrorHandlerIsOff
+}
+
+/// A non-zero status returned by a GSL function.
+///
+/// `status` is GSL's code from `gsl_errno.h` (for example 4 = `GSL_EINVAL`, 11 = `GSL_EMAXITER`),
+/// `function` names the GSL function that returned it and `message` is `gsl_strerror(status)`.
+/// Pitfall: with the error handler off GSL does not keep the specific reason it would have printed
+/// (such as "endpoints do not straddle y=0"), only the generic text for the status code.
+public struct GSLError: Error, CustomStringConvertible, Equatable {
+    /// GSL's status code (`GSL_EDOM` = 1, `GSL_EINVAL` = 4, `GSL_ENOMEM` = 8, `GSL_EMAXITER` = 11, …).
+    public let status: Int32
+    /// The GSL function that reported the status, e.g. `"gsl_root_fsolver_set"`.
+    public let function: String
+    /// `gsl_strerror(status)`, e.g. `"invalid argument supplied by user"`.
+    public let message: String
+
+    init(status: Int32, function: String) {
+        self.status = status
+        self.function = function
+        if let text = gsl_strerror(status) {
+            self.message = String(cString: text)
+        } else {
+            self.message = "unknown GSL error"
+        }
+    }
+
+    /// `"<function>: <gsl_strerror text> (GSL status <code>)"`.
+    public var description: String {
+        "\(function): \(message) (GSL status \(status))"
+    }
+}
+
+/// Throws a `GSLError` when a GSL function returned a status other than `GSL_SUCCESS` (0).
+@inline(__always)
+func check(_ status: Int32, _ function: String) throws(GSLError) {
+    if status != GSL_SUCCESS {
+        throw GSLError(status: status, function: function)
+    }
+}
+
+/// Facts about the GSL library HoldLab is linked against.
+public enum GSLLibrary {
+    /// The version string of the linked GSL (`gsl_version`, e.g. `"2.7.1"`), or `"unknown"`.
+    public static var version: String {
+        guard let text = holdlab_gsl_version() else { return "unknown" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,134 @@
+internal import CGSL
+
+/// A seeded Mersenne Twister (GSL's `gsl_rng_mt19937`) that every random draw in HoldLab comes from.
+///
+/// One instance owns one `gsl_rng`, allocated in `init` and freed in `deinit`. It is deliberately
+/// not `Sendable`: give each thread or simulation chunk its own generator, built with
+/// ``init(seed:stream:)`` so results do not depend on thread count or scheduling order.
+///
+/// Pitfall: draws mutate the generator, so two parts of a program sharing one instance change each
+/// other's sequences. Derive a stream per consumer instead.
+public final class Generator {
+    /// The owned GSL handle; internal so `Distribution.sample` can call `gsl_ran_*` on it directly.
+    let rng: UnsafeMutablePointer<gsl_rng>
+
+    /// Number of 32-bit words in the mt19937 state (`N` in GSL's `rng/mt.c`).
+    private static let mtWordCount = 624
+
+    private init(allocated rng: UnsafeMutablePointer<gsl_rng>) {
+        self.rng = rng
+    }
+
+    private static func allocate() -> UnsafeMutablePointer<gsl_rng> {
+        ensureGSLErrorHandlerOff()
+        guard let rng = gsl_rng_alloc(holdlab_rng_mt19937()) else {
+            // gsl_rng_alloc only fails when malloc of ~5 kB fails; Swift itself traps on
+            // out-of-memory, and there is no meaningful generator to return.
+            preconditionFailure("gsl_rng_alloc: out of memory")
+        }
+        return rng
+    }
+
+    /// A generator seeded exactly like GSL: `gsl_rng_set(mt19937, seed)`.
+    ///
+    /// Reproduces GSL's documented sequences: seed 42 gives a first `gaussian(sigma: 1)` of
+    /// 1.22192121739814 (GSL 2.7.1). Pitfalls: mt19937 uses only the low 32 bits of the seed
+    /// (seeds that differ only above bit 31 give the same sequence), and GSL maps seed 0 to its
+    /// default seed 4357. For many independent generators use ``init(seed:stream:)``.
+    public convenience init(seed: UInt64) {
+        self.init(allocated: Generator.allocate())
+        gsl_rng_set(rng, CUnsignedLong(truncatingIfNeeded: seed))
+    }
+
+    /// A generator for stream `stream` of master seed `seed`: independent, reproducible sub-streams.
+    ///
+    /// The whole mt19937 state (624 words of 32 bits) is filled from a SplitMix64 sequence keyed by
+    /// `mix(mix(seed) ^ stream)`, where `mix` is SplitMix64's output finaliser, and the position is set
+    /// to 624 so the first draw regenerates the state. Unlike `gsl_rng_set`, which only uses 32 bits of
+    /// its seed (2^32 possible sequences, so birthday collisions among ~65,000 streams), this uses all
+    /// 64 bits of both inputs; for a fixed seed, distinct streams always get distinct keys. The result
+    /// depends only on `(seed, stream)`, never on creation order. Stream 0 of seed `s` is *not* the
+    /// same sequence as `init(seed: s)`.
+    ///
+    /// Pitfall: the state layout is GSL 2.7's private `struct { unsigned long mt[624]; int mti; }`.
+    /// If `gsl_rng_size` does not match that layout (a different GSL build) this falls back to
+    /// `gsl_rng_set` with the 64-bit key folded to 32 bits, which is still deterministic but has
+    /// only 2^32 distinct streams.
+    public convenience init(seed: UInt64, stream: UInt64) {
+        self.init(allocated: Generator.allocate())
+        let key = Generator.splitMixFinalize(Generator.splitMixFinalize(seed) ^ stream)
+        let longStride = MemoryLayout<CUnsignedLong>.stride
+        let positionOffset = Generator.mtWordCount * longStride
+        let alignment = MemoryLayout<CUnsignedLong>.alignment
+        let expectedSize = (positionOffset + MemoryLayout<CInt>.size + alignment - 1) / alignment * alignment
+        guard gsl_rng_size(rng) == expectedSize, let state = gsl_rng_state(rng) else {
+            gsl_rng_set(rng, CUnsignedLong(truncatingIfNeeded: key ^ (key >> 32)))
+            return
+        }
+        var splitMix = key
+        // MT19937 is degenerate only when the top bit of word 0 and all of words 1...623 are zero.
+        var usedBits: UInt64 = 0
+        for index in 0..<Generator.mtWordCount {
+            splitMix &+= 0x9E37_79B9_7F4A_7C15
+            let word = Generator.splitMixFinalize(splitMix) >> 32
+            usedBits |= index == 0 ? word & 0x8000_0000 : word
+            state.storeBytes(of: CUnsignedLong(word), toByteOffset: index * longStride, as: CUnsignedLong.self)
+        }
+        if usedBits == 0 {
+            state.storeBytes(of: CUnsignedLong(0x8000_0000), toByteOffset: 0, as: CUnsignedLong.self)
+        }
+        state.storeBytes(of: CInt(Generator.mtWordCount), toByteOffset: positionOffset, as: CInt.self)
+    }
+
+    deinit {
+        gsl_rng_free(rng)
+    }
+
+    /// SplitMix64's output function (Steele, Lea & Flood 2014): a bijective 64-bit mixer.
+    static func splitMixFinalize(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform double in [0, 1) (`gsl_rng_uniform`); resolution 2^-32 for mt19937.
+    public func uniform() -> Double {
+        gsl_rng_uniform(rng)
+    }
+
+    /// A uniform double in the open interval (0, 1) (`gsl_rng_uniform_pos`), safe for `log(u)`.
+    public func uniformPositive() -> Double {
+        gsl_rng_uniform_pos(rng)
+    }
+
+    /// A uniform integer in `0..<n` without modulo bias (`gsl_rng_uniform_int`).
+    ///
+    /// Requires 1 ≤ n ≤ 2^32 − 1 (mt19937's range); like `Int.random(in:)` on an empty range,
+    /// an `n` outside that range is a programming error and traps.
+    public func uniformInt(below n: Int) -> Int {
+        precondition(n > 0 && n <= 0xFFFF_FFFF, "uniformInt(below:) needs 1 <= n <= 2^32 - 1, got \(n)")
+        return Int(gsl_rng_uniform_int(rng, CUnsignedLong(n)))
+    }
+
+    /// A normal variate with mean 0 and standard deviation `sigma` (`gsl_ran_gaussian`, polar Box–Muller).
+    ///
+    /// This is GSL's plain (not ziggurat) method, so seeded sequences match GSL's documentation.
+    /// Pitfall: `sigma` is a standard deviation, not a variance; add the mean yourself.
+    public func gaussian(sigma: Double = 1) -> Double {
+        gsl_ran_gaussian(rng, sigma)
+    }
+
+    /// Shuffles `array` in place, uniformly over all permutations (`gsl_ran_shuffle`, Fisher–Yates).
+    public func shuffle(_ array: inout [Int]) {
+        // gsl_ran_shuffle computes n - 1 in size_t, so an empty array would wrap around.
+        guard array.count > 1 else { return }
+        array.withUnsafeMutableBufferPointer { buffer in
+            gsl_ran_shuffle(rng, buffer.baseAddress, buffer.count, MemoryLayout<Int>.stride)
+        }
+    }
+}
+
+/// Generators mutate on every draw: one per thread or chunk, never shared.
+@available(*, unavailable)
+extension Generator: Sendable {}
