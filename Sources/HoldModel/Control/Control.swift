@@ -1,0 +1,213 @@
+/// Everything that defines a hold-to-confirm control, as a profile describes it (DOMAIN §1–6).
+///
+/// A control has four clocks that can disagree: the gesture, the fill the eye sees, the trigger that fires the
+/// action, and the display that shows the fill only on frames. `Control` is plain data; `PreparedControl`
+/// validates it and precomputes what every hold needs.
+public struct Control: Sendable, Hashable {
+    public var gesture: Gesture
+    public var trigger: Trigger
+    public var fill: Fill
+    public var retract: Retract
+    public var haptics: Haptics
+    public var display: Display
+
+    public init(
+        gesture: Gesture = Gesture(),
+        trigger: Trigger = Trigger(),
+        fill: Fill = Fill(),
+        retract: Retract = Retract(),
+        haptics: Haptics = Haptics(),
+        display: Display = Display()
+    ) {
+        self.gesture = gesture
+        self.trigger = trigger
+        self.fill = fill
+        self.retract = retract
+        self.haptics = haptics
+        self.display = display
+    }
+}
+
+/// The long-press recogniser (`LongPressGesture`, `UILongPressGestureRecognizer`).
+public struct Gesture: Sendable, Hashable {
+    /// Seconds the finger must stay down before the gesture recognises (iOS default 0.5 s, D).
+    public var minimumDurationSeconds: Double
+    /// Points the finger may move from touch-down before the gesture fails (iOS default 10 pt, D).
+    public var maximumDistancePoints: Double
+
+    public init(minimumDurationSeconds: Double = 0.5, maximumDistancePoints: Double = 10) {
+        self.minimumDurationSeconds = minimumDurationSeconds
+        self.maximumDistancePoints = maximumDistancePoints
+    }
+}
+
+/// When the action fires.
+public struct Trigger: Sendable, Hashable {
+    /// The clock the action follows.
+    public enum Source: String, Sendable, Hashable, CaseIterable {
+        /// The gesture's recognition, at `minimumDuration`.
+        case gesture
+        /// The moment the fill completes.
+        case fill
+    }
+
+    public var source: Source
+    /// Seconds added to the source's time: positive fires late, negative early. The finger must still be down
+    /// at the resulting time for the action to fire.
+    public var offsetSeconds: Double
+
+    public init(source: Source = .gesture, offsetSeconds: Double = 0) {
+        self.source = source
+        self.offsetSeconds = offsetSeconds
+    }
+}
+
+/// The progress indicator while the finger is down.
+public struct Fill: Sendable, Hashable {
+    /// When the fill's clock starts.
+    public enum Start: String, Sendable, Hashable, CaseIterable {
+        case touchDown
+        /// Only once the gesture has recognised (KikoCard: the Timer starts in `onEnded` of the long press).
+        case recognized
+    }
+
+    /// How progress advances.
+    public enum Model: Sendable, Hashable {
+        /// An animation of progress 0 → 1 along a timing curve. For Bézier curves the fill lasts
+        /// `durationSeconds`; a spring takes its pace from its own parameters.
+        case animation(curve: TimingCurve, durationSeconds: Double)
+        /// A repeating Timer that adds a growing increment each tick (seed 000, KikoCard).
+        case timer(TimerFill)
+        /// No fill at all: the static long press baseline.
+        case none
+    }
+
+    public var start: Start
+    /// Seconds between the start event and the fill's first movement (a system delay: another clock).
+    public var delaySeconds: Double
+    public var model: Model
+
+    public init(start: Start = .touchDown, delaySeconds: Double = 0, model: Model = .animation(curve: .linear, durationSeconds: 0.5)) {
+        self.start = start
+        self.delaySeconds = delaySeconds
+        self.model = model
+    }
+}
+
+/// A Timer-driven fill: every tick `progress += increment; increment += acceleration`, complete at progress ≥ 1.
+///
+/// Ticks are scheduled every `tickSeconds` from the fill's start. A tick fires late by a drawn latency, never early;
+/// the repeating timer keeps its original schedule and coalesces missed slots into one fire (Foundation `Timer`, D).
+public struct TimerFill: Sendable, Hashable {
+    public var tickSeconds: Double
+    public var initialIncrement: Double
+    public var acceleration: Double
+
+    public init(tickSeconds: Double = 0.01, initialIncrement: Double = 0.0007, acceleration: Double = 0.00007) {
+        self.tickSeconds = tickSeconds
+        self.initialIncrement = initialIncrement
+        self.acceleration = acceleration
+    }
+
+    /// The most ticks a timer fill may need to complete; more is treated as a fill that never completes.
+    public static let maximumTicks = 100_000
+
+    /// The number of ticks to reach progress ≥ 1 with every tick on time, or nil when it never gets there
+    /// within `maximumTicks`. Uses the same floating-point operations, in the same order, as the fill itself.
+    public var idealTickCount: Int? {
+        var progress = 0.0
+        var increment = initialIncrement
+        for tick in 1...Self.maximumTicks {
+            progress += increment
+            increment += acceleration
+            if progress >= 1 { return tick }
+        }
+        return nil
+    }
+}
+
+/// What happens to the fill when the finger lifts (or the gesture is cancelled) before the action fires.
+public struct Retract: Sendable, Hashable {
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// Progress snaps to 0 (KikoCard's `resetProgress`).
+        case instant
+        /// An animation from the current progress to 0 along `curve` over `durationSeconds`.
+        case animation
+        /// The fill played backwards from where it stands; at the fill's own rate, or, with `durationSeconds`,
+        /// at the rate that retracts a full bar in that time (Flutter `AnimationController.reverse`).
+        case reverse
+    }
+
+    /// How a retract animation combines with a fill animation that is still running (DOMAIN §5).
+    /// Springs always merge, keeping position and velocity, whatever this says.
+    public enum Interruption: String, Sendable, Hashable, CaseIterable {
+        /// SwiftUI timing curves (RE): r = r₁(t) + retract(τ)·(0 − r₁(t)), the fill running on underneath.
+        case swiftui
+        /// Core Animation additive (iOS 8+): fill(t) − retract(τ), the fill running on to its end.
+        case additive
+        /// Replace from the current value (`beginFromCurrentState`): p(release)·(1 − retract(τ)).
+        case fromCurrent
+    }
+
+    /// What the fill does when the finger lifts after the action fired.
+    public enum AfterTrigger: String, Sendable, Hashable, CaseIterable {
+        /// The fill completes and stays full (the action takes over the screen).
+        case stay
+        /// The fill retracts as on an early release (seed 003's code sets progress back on release).
+        case retract
+    }
+
+    public var mode: Mode
+    public var curve: TimingCurve
+    /// Seconds; nil means "match": for `reverse`, the fill's own rate.
+    public var durationSeconds: Double?
+    public var interruption: Interruption
+    public var afterTrigger: AfterTrigger
+
+    public init(
+        mode: Mode = .animation,
+        curve: TimingCurve = .easeOut,
+        durationSeconds: Double? = 0.2,
+        interruption: Interruption = .swiftui,
+        afterTrigger: AfterTrigger = .stay
+    ) {
+        self.mode = mode
+        self.curve = curve
+        self.durationSeconds = durationSeconds
+        self.interruption = interruption
+        self.afterTrigger = afterTrigger
+    }
+}
+
+/// Haptic pulses as the fill advances (DOMAIN §6).
+public struct Haptics: Sendable, Hashable {
+    /// A pulse is requested when progress ≥ the last request's progress + threshold; 0 means no progress pulses.
+    public var threshold: Double
+    /// Seconds: a request closer than this to the last played pulse is dropped (a user-set assumption, U).
+    public var minIntervalSeconds: Double
+    /// One more pulse when the action fires.
+    public var onComplete: Bool
+
+    public init(threshold: Double = 0, minIntervalSeconds: Double = 0, onComplete: Bool = false) {
+        self.threshold = threshold
+        self.minIntervalSeconds = minIntervalSeconds
+        self.onComplete = onComplete
+    }
+}
+
+/// The screen that shows the fill.
+public struct Display: Sendable, Hashable {
+    /// Frames per second (60, 120 ProMotion; 10–120 variable, D).
+    public var refreshRateHz: Double
+    /// The smallest progress a person can see: the fill looks started once displayed progress ≥ resolution and
+    /// looks full once it is ≥ 1 − resolution. 0.001 is about half a pixel on a 150 pt bar at 3× (U).
+    public var resolution: Double
+
+    public init(refreshRateHz: Double = 120, resolution: Double = 0.001) {
+        self.refreshRateHz = refreshRateHz
+        self.resolution = resolution
+    }
+
+    /// Seconds between frames.
+    public var frameIntervalSeconds: Double { 1 / refreshRateHz }
+}

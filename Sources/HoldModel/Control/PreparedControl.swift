@@ -1,0 +1,216 @@
+/// A contradiction or out-of-range value in a `Control`, named by its profile key path.
+public struct ControlError: Error, Equatable, CustomStringConvertible {
+    /// The profile key path the problem is reported at, e.g. `trigger.source`.
+    public let keyPath: String
+    /// What is wrong and what is allowed.
+    public let message: String
+
+    public init(keyPath: String, message: String) {
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    public var description: String { "\(keyPath): \(message)" }
+}
+
+/// A validated `Control` with everything that does not depend on the person precomputed.
+///
+/// Build one per profile; it is immutable and shared by every thread of a simulation.
+public struct PreparedControl: Sendable {
+    public let control: Control
+
+    /// The fill's shape, resolved for fast evaluation.
+    enum Shape: Sendable {
+        case none
+        /// A Bézier (or linear, `curve == nil`) animation over `duration` seconds.
+        case bezier(UnitBezier?, duration: Double)
+        /// A spring from 0 to 1: progress = 1 + displacement(t), displacement starting at −1 at rest.
+        case spring(Spring)
+        case timer(TimerFill, ticks: Int)
+    }
+
+    let shape: Shape
+    /// Seconds from the fill's start until the fill first reaches progress ≥ `visibleLevel` (with ideal ticks
+    /// for a timer); nil when there is no fill.
+    let visibleAfterStart: Double?
+    /// Seconds from the fill's start until progress first reaches ≥ `fullLevel` (ideal ticks for a timer).
+    let fullAfterStart: Double?
+    /// Seconds from the fill's start until it is complete: the end of the animation, a spring's settling time,
+    /// or the completing tick with every tick on time.
+    public let nominalFillSeconds: Double?
+    /// Displayed progress at or above this looks full.
+    let fullLevel: Double
+    /// Displayed progress at or above this looks started.
+    let visibleLevel: Double
+    /// Settling time of the retract spring for a full bar at rest, if the retract is a spring (for bounds).
+    let retractDurationSeconds: Double
+
+    public init(_ control: Control) throws(ControlError) {
+        self.control = control
+        try Self.validate(control)
+        let resolution = control.display.resolution
+        fullLevel = 1 - resolution
+        visibleLevel = resolution
+        switch control.fill.model {
+        case .none:
+            shape = .none
+            visibleAfterStart = nil
+            fullAfterStart = nil
+            nominalFillSeconds = nil
+        case .animation(let curve, let duration):
+            switch curve {
+            case .linear:
+                shape = .bezier(nil, duration: duration)
+                visibleAfterStart = duration * visibleLevel
+                fullAfterStart = duration * fullLevel
+                nominalFillSeconds = duration
+            case .bezier(let bezier):
+                shape = .bezier(bezier, duration: duration)
+                visibleAfterStart = duration * bezier.inverse(y: visibleLevel)
+                fullAfterStart = duration * bezier.inverse(y: fullLevel)
+                nominalFillSeconds = duration
+            case .spring(let spring):
+                shape = .spring(spring)
+                visibleAfterStart = spring.firstEntry(x0: -1, v0: 0, epsilon: fullLevel)
+                fullAfterStart = spring.firstEntry(x0: -1, v0: 0, epsilon: resolution)
+                nominalFillSeconds = spring.settlingTime(x0: -1, v0: 0, epsilon: resolution)
+            }
+        case .timer(let timer):
+            guard let ticks = timer.idealTickCount else {
+                throw ControlError(
+                    keyPath: "fill.timer",
+                    message: "the timer never completes the fill within \(TimerFill.maximumTicks) ticks; raise initialIncrement or acceleration")
+            }
+            shape = .timer(timer, ticks: ticks)
+            var progress = 0.0
+            var increment = timer.initialIncrement
+            var visibleTick: Int?
+            var fullTick = ticks
+            for tick in 1...ticks {
+                progress += increment
+                increment += timer.acceleration
+                if visibleTick == nil && progress >= resolution { visibleTick = tick }
+                if progress >= 1 - resolution { fullTick = tick; break }
+            }
+            visibleAfterStart = Double(visibleTick ?? fullTick) * timer.tickSeconds
+            fullAfterStart = Double(fullTick) * timer.tickSeconds
+            nominalFillSeconds = Double(ticks) * timer.tickSeconds
+        }
+        switch control.retract.curve {
+        case .spring(let spring):
+            retractDurationSeconds = spring.settlingTime(x0: 1, v0: 0, epsilon: resolution)
+        default:
+            retractDurationSeconds = control.retract.durationSeconds ?? nominalFillSeconds ?? 0
+        }
+    }
+
+    /// Checks ranges and contradictions the profile layer cannot see key by key.
+    static func validate(_ control: Control) throws(ControlError) {
+        func require(_ condition: Bool, _ keyPath: String, _ message: String) throws(ControlError) {
+            if !condition { throw ControlError(keyPath: keyPath, message: message) }
+        }
+        func finite(_ value: Double) -> Bool { value.isFinite }
+        let g = control.gesture
+        try require(finite(g.minimumDurationSeconds) && g.minimumDurationSeconds >= 0, "gesture.minimumDuration",
+                    "must be a number of seconds ≥ 0 (got \(g.minimumDurationSeconds))")
+        try require(finite(g.maximumDistancePoints) && g.maximumDistancePoints > 0, "gesture.maximumDistance",
+                    "must be a number of points > 0 (got \(g.maximumDistancePoints))")
+        try require(finite(control.trigger.offsetSeconds), "trigger.offset",
+                    "must be a finite number of seconds (got \(control.trigger.offsetSeconds))")
+        let fill = control.fill
+        try require(finite(fill.delaySeconds) && fill.delaySeconds >= 0, "fill.delay",
+                    "must be a number of seconds ≥ 0 (got \(fill.delaySeconds))")
+        switch fill.model {
+        case .none:
+            try require(control.trigger.source == .gesture, "trigger.source",
+                        "is fill, but fill.model is none: with no fill the action can only follow the gesture")
+            try require(control.retract.mode != .reverse, "retract.mode",
+                        "reverse needs a fill to play backwards, but fill.model is none")
+        case .animation(let curve, let duration):
+            if case .spring = curve {} else {
+                try require(finite(duration) && duration > 0, "fill.duration",
+                            "must be a number of seconds > 0 or match (got \(duration))")
+            }
+        case .timer(let timer):
+            try require(finite(timer.tickSeconds) && timer.tickSeconds > 0, "fill.timer.tick",
+                        "must be a number of seconds > 0 (got \(timer.tickSeconds))")
+            try require(finite(timer.initialIncrement) && timer.initialIncrement >= 0, "fill.timer.initialIncrement",
+                        "must be a number ≥ 0 (got \(timer.initialIncrement))")
+            try require(finite(timer.acceleration) && timer.acceleration >= 0, "fill.timer.acceleration",
+                        "must be a number ≥ 0 (got \(timer.acceleration))")
+            try require(timer.initialIncrement > 0 || timer.acceleration > 0, "fill.timer",
+                        "initialIncrement and acceleration are both 0: the fill would never move")
+        }
+        let retract = control.retract
+        if let duration = retract.durationSeconds {
+            try require(finite(duration) && duration > 0, "retract.duration",
+                        "must be a number of seconds > 0 or match (got \(duration))")
+        }
+        if retract.mode == .animation, retract.durationSeconds == nil, !retract.curve.isSpring, fill.model == .none {
+            throw ControlError(keyPath: "retract.duration",
+                               message: "is match, but there is no fill duration to match (fill.model is none)")
+        }
+        let haptics = control.haptics
+        try require(finite(haptics.threshold) && haptics.threshold >= 0 && haptics.threshold <= 1, "haptics.threshold",
+                    "must be a progress step from 0 to 1 (0 = no progress pulses; got \(haptics.threshold))")
+        try require(finite(haptics.minIntervalSeconds) && haptics.minIntervalSeconds >= 0, "haptics.minInterval",
+                    "must be a number of seconds ≥ 0 (got \(haptics.minIntervalSeconds))")
+        let display = control.display
+        try require(finite(display.refreshRateHz) && display.refreshRateHz >= 1 && display.refreshRateHz <= 1000,
+                    "display.refreshRate", "must be frames per second from 1 to 1000 (got \(display.refreshRateHz))")
+        try require(finite(display.resolution) && display.resolution >= 0 && display.resolution < 0.5,
+                    "display.resolution", "must be a progress from 0 to below 0.5 (got \(display.resolution))")
+        // The action must be able to fire at a time after touch-down.
+        if control.trigger.source == .gesture {
+            try require(g.minimumDurationSeconds + control.trigger.offsetSeconds > 0, "trigger.offset",
+                        "fires the action at minimumDuration + offset = \(g.minimumDurationSeconds + control.trigger.offsetSeconds) s; it must be after touch-down")
+        }
+    }
+
+    /// The progress of a fill that has been running for `seconds` with every tick on time, for curves and
+    /// plots; a timer fill steps, an absent fill stays at 0.
+    public func idealProgress(afterStart seconds: Double) -> Double {
+        switch shape {
+        case .none:
+            return 0
+        case .bezier(let bezier, let duration):
+            return Self.bezierProgress(bezier, duration: duration, clock: seconds)
+        case .spring(let spring):
+            return seconds <= 0 ? 0 : 1 + spring.state(at: seconds, x0: -1, v0: 0).displacement
+        case .timer(let timer, let ticks):
+            if seconds <= 0 { return 0 }
+            let fired = min(ticks, Int((seconds / timer.tickSeconds + 1e-9).rounded(.down)))
+            if fired >= ticks { return 1 }
+            var progress = 0.0
+            var increment = timer.initialIncrement
+            for _ in 0..<fired {
+                progress += increment
+                increment += timer.acceleration
+            }
+            return progress
+        }
+    }
+
+    @inline(__always)
+    static func bezierProgress(_ bezier: UnitBezier?, duration: Double, clock: Double) -> Double {
+        if clock <= 0 { return 0 }
+        if clock >= duration { return 1 }
+        let u = clock / duration
+        return bezier?.value(at: u) ?? u
+    }
+
+    @inline(__always)
+    static func bezierVelocity(_ bezier: UnitBezier?, duration: Double, clock: Double) -> Double {
+        if clock <= 0 || clock >= duration { return 0 }
+        let u = clock / duration
+        return (bezier?.slope(at: u) ?? 1) / duration
+    }
+}
+
+extension TimingCurve {
+    /// Whether this curve is a spring (springs take their pace from their own parameters and always merge).
+    var isSpring: Bool {
+        if case .spring = self { return true }
+        return false
+    }
+}
