@@ -1,0 +1,197 @@
+import GSL
+import HoldModel
+
+/// A control profile, schema version 1: the control plus what the simulation needs around it.
+public struct Profile: Sendable {
+    /// The schema version this build reads.
+    public static let schemaVersion = 1
+
+    public var name: String
+    public var description: String
+    /// Where the design comes from (a seed article, a peer component).
+    public var source: String
+    public var control: Control
+    /// Lateness of each Timer tick in seconds (negative draws count as 0: a Timer never fires early).
+    public var timerLatency: Distribution
+    /// The population simulated against this control unless the command line names another.
+    public var population: String
+    /// Whether `fill.duration` was `match` (kept so the canonical form says so).
+    public var fillDurationMatchesGesture: Bool
+    /// Whether `retract.duration` was `match`.
+    public var retractDurationMatches: Bool
+
+    /// The control, validated and precomputed.
+    public func prepared() throws(ControlError) -> PreparedControl { try PreparedControl(control) }
+}
+
+extension Profile {
+    /// Loads a profile from YAML text, applying `overrides` before validation.
+    ///
+    /// - Parameter path: the file name used in error messages.
+    public static func load(yaml text: String, path: String, overrides: [Override] = []) throws(ProfileError) -> Profile {
+        var root = try ConfigNode.parse(text, path: path)
+        for override in overrides {
+            let value = try ConfigNode.parseOverrideValue(override.value, override: override.text)
+            let keys = override.keyPath.split(separator: ".").map(String.init)
+            root = try root.setting(keys[...], to: value, override: override.text)
+        }
+        let profile = try decode(root)
+        do {
+            _ = try profile.prepared()
+        } catch {
+            throw ProfileError(origin: root.origin(ofKeyPath: error.keyPath), keyPath: error.keyPath, message: error.message)
+        }
+        return profile
+    }
+
+    static func decode(_ root: ConfigNode) throws(ProfileError) -> Profile {
+        var top = try MappingReader(root, keyPath: "")
+        let version = try top.number("version", requirement: "the schema version, 1")
+        guard version == Double(schemaVersion) else {
+            throw top.error("version", "unsupported schema version \(version.shortText); this holdlab reads version \(schemaVersion)")
+        }
+        let name = try top.string("name")
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw top.error("name", "must be letters, digits, - and _ (got '\(name)')")
+        }
+        let description = try top.string("description")
+        let source = try top.string("source", default: "")
+        let population = try top.string("population", default: "default")
+
+        var control = Control()
+        if let node = top.node("gesture") {
+            var g = try MappingReader(node, keyPath: "gesture")
+            control.gesture.minimumDurationSeconds = try g.number(
+                "minimumDuration", default: 0.5, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
+            control.gesture.maximumDistancePoints = try g.number(
+                "maximumDistance", default: 10, requirement: "a number of points > 0", where: { $0 > 0 })
+            try g.finish()
+        }
+        if let node = top.node("trigger") {
+            var t = try MappingReader(node, keyPath: "trigger")
+            control.trigger.source = try t.choice("source", default: .gesture)
+            control.trigger.offsetSeconds = try t.number("offset", default: 0, requirement: "a number of seconds")
+            try t.finish()
+        }
+
+        var latency = Distribution.zeroLatency
+        var fillMatches = true
+        if let node = top.node("fill") {
+            var f = try MappingReader(node, keyPath: "fill")
+            control.fill.start = try f.choice("start", default: .touchDown)
+            control.fill.delaySeconds = try f.number(
+                "delay", default: 0, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
+            let model = try f.choice("model", default: FillModelName.animation)
+            let curve = try f.curve("curve", default: .linear)
+            let duration = try f.numberOrMatch(
+                "duration", default: nil, requirement: "a number of seconds > 0", where: { $0 > 0 })
+            fillMatches = duration == nil
+            if curve.isSpringCurve, duration != nil, model == .animation {
+                throw f.error("duration", "a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match")
+            }
+            var timer = TimerFill()
+            if let timerNode = f.node("timer") {
+                var t = try MappingReader(timerNode, keyPath: "fill.timer")
+                timer.tickSeconds = try t.number("tick", default: timer.tickSeconds, requirement: "a number of seconds > 0", where: { $0 > 0 })
+                timer.initialIncrement = try t.number(
+                    "initialIncrement", default: timer.initialIncrement, requirement: "a progress step ≥ 0", where: { $0 >= 0 })
+                timer.acceleration = try t.number(
+                    "acceleration", default: timer.acceleration, requirement: "a progress step ≥ 0", where: { $0 >= 0 })
+                latency = try t.distribution("latency", default: latency)
+                try t.finish()
+            }
+            switch model {
+            case .animation:
+                control.fill.model = .animation(
+                    curve: curve, durationSeconds: duration ?? control.gesture.minimumDurationSeconds)
+            case .timer:
+                control.fill.model = .timer(timer)
+            case .none:
+                control.fill.model = .none
+            }
+            try f.finish()
+        } else {
+            control.fill.model = .animation(curve: .linear, durationSeconds: control.gesture.minimumDurationSeconds)
+        }
+
+        var retractMatches = false
+        if let node = top.node("retract") {
+            var r = try MappingReader(node, keyPath: "retract")
+            control.retract.mode = try r.choice("mode", default: .animation)
+            control.retract.curve = try r.curve("curve", default: .easeOut)
+            let explicitDuration = r.contains("duration")
+            control.retract.durationSeconds = try r.numberOrMatch(
+                "duration", default: control.retract.mode == .reverse ? nil : 0.2,
+                requirement: "a number of seconds > 0", where: { $0 > 0 })
+            retractMatches = control.retract.durationSeconds == nil
+            if explicitDuration, control.retract.curve.isSpringCurve, control.retract.mode == .animation,
+               control.retract.durationSeconds != nil {
+                throw r.error("duration", "a spring retract takes its pace from its curve; leave duration as match")
+            }
+            control.retract.interruption = try r.choice("interruption", default: .swiftui)
+            control.retract.afterTrigger = try r.choice("afterTrigger", default: .stay)
+            try r.finish()
+        }
+        if let node = top.node("haptics") {
+            var h = try MappingReader(node, keyPath: "haptics")
+            control.haptics.threshold = try h.number(
+                "threshold", default: 0, requirement: "a progress step from 0 to 1 (0 = no progress pulses)",
+                where: { $0 >= 0 && $0 <= 1 })
+            control.haptics.minIntervalSeconds = try h.number(
+                "minInterval", default: 0, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
+            control.haptics.onComplete = try h.bool("onComplete", default: false)
+            try h.finish()
+        }
+        if let node = top.node("display") {
+            var d = try MappingReader(node, keyPath: "display")
+            control.display.refreshRateHz = try d.number(
+                "refreshRate", default: 120, requirement: "frames per second from 1 to 1000", where: { $0 >= 1 && $0 <= 1000 })
+            control.display.resolution = try d.number(
+                "resolution", default: 0.001, requirement: "a progress above 0 and below 0.5", where: { $0 > 0 && $0 < 0.5 })
+            try d.finish()
+        }
+        try top.finish()
+        return Profile(
+            name: name, description: description, source: source, control: control, timerLatency: latency,
+            population: population, fillDurationMatchesGesture: fillMatches, retractDurationMatches: retractMatches)
+    }
+}
+
+/// The `fill.model` names.
+enum FillModelName: String, CaseIterable {
+    case animation, timer, none
+}
+
+extension TimingCurve {
+    var isSpringCurve: Bool {
+        if case .spring = self { return true }
+        return false
+    }
+}
+
+extension Distribution {
+    /// Timer ticks exactly on schedule.
+    static var zeroLatency: Distribution {
+        (try? Distribution(family: "constant", parameters: ["value": 0])) ?? .constant(value: 0)
+    }
+}
+
+extension ConfigNode {
+    /// The origin of the deepest node along a dotted key path (for errors found after decoding).
+    func origin(ofKeyPath keyPath: String) -> Origin {
+        var node = self
+        for key in keyPath.split(separator: ".") {
+            guard case .mapping(let pairs, _) = node, let next = pairs.first(where: { $0.key == key })?.value else { break }
+            node = next
+        }
+        return node.origin
+    }
+}
+
+extension Double {
+    /// Shortest text that reads back as the same number ("1.0" prints as "1").
+    public var shortText: String {
+        if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
+        return "\(self)"
+    }
+}

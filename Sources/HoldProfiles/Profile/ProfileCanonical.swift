@@ -1,0 +1,73 @@
+import HoldModel
+
+extension Profile {
+    /// The resolved profile as YAML with every key and default written out, in schema order.
+    ///
+    /// It loads back to the same profile, and its hash identifies the resolved content in CSV provenance.
+    public var canonicalYAML: String {
+        let c = control
+        var lines: [String] = [
+            "version: \(Self.schemaVersion)",
+            "name: \(name)",
+            "description: \(quoted(description))",
+            "source: \(quoted(source))",
+            "gesture: {minimumDuration: \(c.gesture.minimumDurationSeconds.shortText), maximumDistance: \(c.gesture.maximumDistancePoints.shortText)}",
+            "trigger: {source: \(c.trigger.source.rawValue), offset: \(c.trigger.offsetSeconds.shortText)}",
+            "fill:",
+            "  start: \(c.fill.start.rawValue)",
+            "  delay: \(c.fill.delaySeconds.shortText)",
+        ]
+        let timer: TimerFill
+        switch c.fill.model {
+        case .animation(let curve, let duration):
+            lines.append("  model: animation")
+            lines.append("  curve: \(curve)")
+            lines.append("  duration: \(fillDurationMatchesGesture ? "match" : duration.shortText)")
+            timer = TimerFill()
+        case .timer(let fill):
+            lines.append("  model: timer")
+            timer = fill
+        case .none:
+            lines.append("  model: none")
+            timer = TimerFill()
+        }
+        if case .timer = c.fill.model {
+            lines.append("  timer: {tick: \(timer.tickSeconds.shortText), initialIncrement: \(timer.initialIncrement.shortText), acceleration: \(timer.acceleration.shortText), latency: \(timerLatency)}")
+        }
+        let r = c.retract
+        let retractDuration = r.durationSeconds.map(\.shortText) ?? "match"
+        lines.append("retract: {mode: \(r.mode.rawValue), curve: \(r.curve), duration: \(retractDuration), interruption: \(r.interruption.rawValue), afterTrigger: \(r.afterTrigger.rawValue)}")
+        let h = c.haptics
+        lines.append("haptics: {threshold: \(h.threshold.shortText), minInterval: \(h.minIntervalSeconds.shortText), onComplete: \(h.onComplete)}")
+        lines.append("display: {refreshRate: \(c.display.refreshRateHz.shortText), resolution: \(c.display.resolution.shortText)}")
+        lines.append("population: \(population)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// FNV-1a 64-bit hash of `canonicalYAML`, as 16 hex digits.
+    public var contentHash: String { fnv1a64Hex(canonicalYAML) }
+
+    private func quoted(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return "\"\(escaped)\""
+    }
+}
+
+/// FNV-1a, 64-bit: a stable, dependency-free content fingerprint (not a cryptographic hash).
+public func fnv1a64Hex(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01B3
+    }
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+}

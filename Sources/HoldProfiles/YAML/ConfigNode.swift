@@ -1,0 +1,191 @@
+import Yams
+
+/// Where a value came from: a line of a file, or a `--set` on the command line.
+public enum Origin: Sendable, Equatable, CustomStringConvertible {
+    case file(path: String, line: Int, column: Int)
+    case override(String)
+    case unknown(path: String)
+
+    public var description: String {
+        switch self {
+        case .file(let path, let line, let column): "\(path):\(line):\(column)"
+        case .override(let text): "--set \(text)"
+        case .unknown(let path): path
+        }
+    }
+}
+
+/// A problem in a profile or population file: where, which key, and what is allowed.
+///
+/// Printed as `Profiles/x.yaml:12:3: fill.curve: unknown curve 'wobbly'; allowed: …`.
+public struct ProfileError: Error, Equatable, CustomStringConvertible {
+    public let origin: Origin
+    /// The key path, e.g. `fill.timer.latency.sigma`; empty for the whole document.
+    public let keyPath: String
+    public let message: String
+
+    public init(origin: Origin, keyPath: String, message: String) {
+        self.origin = origin
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    public var description: String {
+        keyPath.isEmpty ? "\(origin): \(message)" : "\(origin): \(keyPath): \(message)"
+    }
+}
+
+/// A YAML value with the origin of every node, so errors can name a file and line after overrides are applied.
+indirect enum ConfigNode: Sendable {
+    case scalar(String, quoted: Bool, origin: Origin)
+    case mapping([(key: String, value: ConfigNode)], origin: Origin)
+    case sequence([ConfigNode], origin: Origin)
+
+    var origin: Origin {
+        switch self {
+        case .scalar(_, _, let origin), .mapping(_, let origin), .sequence(_, let origin): origin
+        }
+    }
+
+    var kindName: String {
+        switch self {
+        case .scalar: "a scalar"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        }
+    }
+
+    /// Parses YAML text; `path` names it in errors.
+    static func parse(_ text: String, path: String) throws(ProfileError) -> ConfigNode {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Self.describe(error, path: path)
+        } catch {
+            throw ProfileError(origin: .unknown(path: path), keyPath: "", message: "not valid YAML: \(error)")
+        }
+        guard let node else {
+            throw ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "", message: "the file is empty")
+        }
+        return try convert(node, path: path, keyPath: "")
+    }
+
+    /// Parses the value of a `--set key=value` as a YAML flow value.
+    static func parseOverrideValue(_ text: String, override: String) throws(ProfileError) -> ConfigNode {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw ProfileError(origin: .override(override), keyPath: "", message: "the value is not valid YAML")
+        }
+        guard let node else { return .scalar("", quoted: false, origin: .override(override)) }
+        return try convert(node, path: nil, keyPath: "", override: override)
+    }
+
+    private static func convert(
+        _ node: Node, path: String?, keyPath: String, override: String? = nil
+    ) throws(ProfileError) -> ConfigNode {
+        func origin(_ mark: Mark?) -> Origin {
+            if let override { return .override(override) }
+            guard let mark, let path else { return .unknown(path: path ?? "") }
+            return .file(path: path, line: mark.line, column: mark.column)
+        }
+        switch node {
+        case .scalar(let scalar):
+            let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
+            return .scalar(scalar.string, quoted: quoted, origin: origin(scalar.mark))
+        case .sequence(let sequence):
+            var items: [ConfigNode] = []
+            for (index, item) in sequence.enumerated() {
+                items.append(try convert(item, path: path, keyPath: "\(keyPath)[\(index)]", override: override))
+            }
+            return .sequence(items, origin: origin(sequence.mark))
+        case .mapping(let mapping):
+            var pairs: [(key: String, value: ConfigNode)] = []
+            for (key, value) in mapping {
+                guard case .scalar(let keyScalar) = key else {
+                    throw ProfileError(origin: origin(key.mark), keyPath: keyPath, message: "keys must be plain names")
+                }
+                let name = keyScalar.string
+                let childPath = keyPath.isEmpty ? name : "\(keyPath).\(name)"
+                if pairs.contains(where: { $0.key == name }) {
+                    throw ProfileError(origin: origin(key.mark), keyPath: childPath, message: "appears twice")
+                }
+                pairs.append((name, try convert(value, path: path, keyPath: childPath, override: override)))
+            }
+            return .mapping(pairs, origin: origin(mapping.mark))
+        case .alias(let alias):
+            throw ProfileError(origin: origin(alias.mark), keyPath: keyPath, message: "aliases are not supported")
+        }
+    }
+
+    private static func describe(_ error: YamlError, path: String) -> ProfileError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+             .composer(_, let problem, let mark, _):
+            return ProfileError(
+                origin: .file(path: path, line: mark.line, column: mark.column), keyPath: "",
+                message: "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return ProfileError(
+                origin: .file(path: path, line: context.mark.line, column: context.mark.column), keyPath: "",
+                message: "a mapping has the key \(keys) twice")
+        default:
+            return ProfileError(origin: .unknown(path: path), keyPath: "", message: "not valid YAML: \(error)")
+        }
+    }
+
+    /// Sets `value` at a dotted key path, creating mappings on the way.
+    func setting(_ path: ArraySlice<String>, to value: ConfigNode, override: String) throws(ProfileError) -> ConfigNode {
+        guard let head = path.first else { return value }
+        guard case .mapping(var pairs, let origin) = self else {
+            throw ProfileError(
+                origin: .override(override), keyPath: "",
+                message: "cannot set a key inside \(kindName) (at \(self.origin))")
+        }
+        let rest = path.dropFirst()
+        if let index = pairs.firstIndex(where: { $0.key == head }) {
+            pairs[index].value = try pairs[index].value.setting(rest, to: value, override: override)
+        } else {
+            let empty = ConfigNode.mapping([], origin: .override(override))
+            pairs.append((head, try empty.setting(rest, to: value, override: override)))
+        }
+        return .mapping(pairs, origin: origin)
+    }
+}
+
+/// One `--set key.path=value` from the command line.
+public struct Override: Sendable, Equatable {
+    public let keyPath: String
+    public let value: String
+    /// The text as typed, for error messages.
+    public let text: String
+
+    /// Parses `key.path=value`.
+    public init(parsing text: String) throws(ProfileError) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw ProfileError(origin: .override(text), keyPath: "", message: "expected key.path=value")
+        }
+        let key = String(text[..<equals]).trimmingWhitespace()
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+        guard !key.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) else {
+            throw ProfileError(
+                origin: .override(text), keyPath: "",
+                message: "'\(key)' is not a key path; write names separated by dots, e.g. fill.timer.tick")
+        }
+        self.keyPath = key
+        self.value = String(text[text.index(after: equals)...])
+        self.text = text
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

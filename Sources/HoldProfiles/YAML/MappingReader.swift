@@ -1,0 +1,197 @@
+import GSL
+import HoldModel
+
+/// Reads the keys of one YAML mapping, tracking the key path for errors and rejecting keys nobody read.
+struct MappingReader {
+    let keyPath: String
+    let origin: Origin
+    private let pairs: [(key: String, value: ConfigNode)]
+    private var read: Set<String> = []
+
+    init(_ node: ConfigNode, keyPath: String) throws(ProfileError) {
+        guard case .mapping(let pairs, let origin) = node else {
+            throw ProfileError(origin: node.origin, keyPath: keyPath, message: "must be a mapping (got \(node.kindName))")
+        }
+        self.keyPath = keyPath
+        self.origin = origin
+        self.pairs = pairs
+    }
+
+    func path(_ key: String) -> String { keyPath.isEmpty ? key : "\(keyPath).\(key)" }
+
+    func contains(_ key: String) -> Bool { pairs.contains { $0.key == key } }
+
+    /// The node at `key`, marking it read.
+    mutating func node(_ key: String) -> ConfigNode? {
+        read.insert(key)
+        return pairs.first { $0.key == key }?.value
+    }
+
+    /// Where `key` is written, or the mapping itself when it is absent.
+    func origin(of key: String) -> Origin {
+        pairs.first { $0.key == key }?.value.origin ?? origin
+    }
+
+    /// Rejects any key that was not read: a misspelt key must not be silently ignored.
+    func finish() throws(ProfileError) {
+        for (key, value) in pairs where !read.contains(key) {
+            let allowed = read.sorted().joined(separator: ", ")
+            throw ProfileError(origin: value.origin, keyPath: path(key), message: "unknown key; allowed here: \(allowed)")
+        }
+    }
+
+    func error(_ key: String, _ message: String) -> ProfileError {
+        ProfileError(origin: origin(of: key), keyPath: path(key), message: message)
+    }
+
+    // MARK: Typed values
+
+    mutating func scalar(_ key: String) throws(ProfileError) -> (text: String, quoted: Bool, origin: Origin)? {
+        guard let node = node(key) else { return nil }
+        guard case .scalar(let text, let quoted, let origin) = node else {
+            throw ProfileError(origin: node.origin, keyPath: path(key), message: "must be a single value (got \(node.kindName))")
+        }
+        return (text, quoted, origin)
+    }
+
+    mutating func string(_ key: String, default defaultValue: String? = nil) throws(ProfileError) -> String {
+        guard let scalar = try scalar(key) else {
+            if let defaultValue { return defaultValue }
+            throw error(key, "is required")
+        }
+        return scalar.text
+    }
+
+    /// A finite number satisfying `isAllowed`; `requirement` says what is allowed, e.g. "a number of seconds ≥ 0".
+    mutating func number(
+        _ key: String, default defaultValue: Double? = nil, requirement: String,
+        where isAllowed: (Double) -> Bool = { _ in true }
+    ) throws(ProfileError) -> Double {
+        guard let scalar = try scalar(key) else {
+            if let defaultValue { return defaultValue }
+            throw error(key, "is required: \(requirement)")
+        }
+        guard let value = Self.parseNumber(scalar.text), value.isFinite, isAllowed(value) else {
+            throw ProfileError(origin: scalar.origin, keyPath: path(key), message: "must be \(requirement) (got '\(scalar.text)')")
+        }
+        return value
+    }
+
+    /// A number, or `match` (returned as nil).
+    mutating func numberOrMatch(
+        _ key: String, default defaultValue: Double?, requirement: String, where isAllowed: (Double) -> Bool
+    ) throws(ProfileError) -> Double? {
+        guard let scalar = try scalar(key) else { return defaultValue }
+        if scalar.text == "match" && !scalar.quoted { return nil }
+        guard let value = Self.parseNumber(scalar.text), value.isFinite, isAllowed(value) else {
+            throw ProfileError(
+                origin: scalar.origin, keyPath: path(key), message: "must be \(requirement) or match (got '\(scalar.text)')")
+        }
+        return value
+    }
+
+    mutating func bool(_ key: String, default defaultValue: Bool) throws(ProfileError) -> Bool {
+        guard let scalar = try scalar(key) else { return defaultValue }
+        switch scalar.text {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default:
+            throw ProfileError(origin: scalar.origin, keyPath: path(key), message: "must be true or false (got '\(scalar.text)')")
+        }
+    }
+
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(
+        _ key: String, default defaultValue: Choice
+    ) throws(ProfileError) -> Choice where Choice.RawValue == String {
+        guard let scalar = try scalar(key) else { return defaultValue }
+        guard let value = Choice(rawValue: scalar.text) else {
+            let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ProfileError(
+                origin: scalar.origin, keyPath: path(key), message: "unknown value '\(scalar.text)'; allowed: \(allowed)")
+        }
+        return value
+    }
+
+    mutating func curve(_ key: String, default defaultValue: TimingCurve) throws(ProfileError) -> TimingCurve {
+        guard let scalar = try scalar(key) else { return defaultValue }
+        do {
+            return try TimingCurve(parsing: scalar.text)
+        } catch {
+            throw ProfileError(origin: scalar.origin, keyPath: path(key), message: error.description)
+        }
+    }
+
+    mutating func distribution(_ key: String, default defaultValue: Distribution) throws(ProfileError) -> Distribution {
+        guard let node = node(key) else { return defaultValue }
+        return try Self.distribution(node, keyPath: path(key))
+    }
+
+    /// Reads `{dist: family, parameter: value, …}`; a mixture lists `components: [{weight: w, dist: …}, …]`.
+    static func distribution(_ node: ConfigNode, keyPath: String) throws(ProfileError) -> Distribution {
+        var reader = try MappingReader(node, keyPath: keyPath)
+        let familyNames = Distribution.families.joined(separator: ", ")
+        guard reader.contains("dist") else {
+            throw ProfileError(
+                origin: node.origin, keyPath: keyPath,
+                message: "a distribution needs dist: one of \(familyNames), e.g. {dist: lognormal, median: 0.12, sigma: 0.6}")
+        }
+        let family = try reader.string("dist")
+        if family == "mixture" {
+            guard let list = reader.node("components"), case .sequence(let items, _) = list, !items.isEmpty else {
+                throw reader.error("components", "a mixture needs components: a list of {weight: w, dist: …}")
+            }
+            var components: [(weight: Double, distribution: Distribution)] = []
+            for (index, item) in items.enumerated() {
+                let itemPath = "\(keyPath).components[\(index)]"
+                var itemReader = try MappingReader(item, keyPath: itemPath)
+                let weight = try itemReader.number("weight", requirement: "a weight ≥ 0", where: { $0 >= 0 })
+                let rest = item.removing("weight")
+                components.append((weight, try distribution(rest, keyPath: itemPath)))
+            }
+            try reader.finish()
+            do {
+                return try Distribution(mixture: components)
+            } catch {
+                throw ProfileError(origin: node.origin, keyPath: keyPath, message: error.description)
+            }
+        }
+        guard let names = Distribution.parameterNames(of: family) else {
+            throw reader.error("dist", "unknown distribution '\(family)'; allowed: \(familyNames)")
+        }
+        var parameters: [String: Double] = [:]
+        for name in names where reader.contains(name) {
+            parameters[name] = try reader.number(name, requirement: "a finite number")
+        }
+        do {
+            try reader.finish()
+        } catch {
+            throw ProfileError(
+                origin: error.origin, keyPath: error.keyPath,
+                message: "unknown parameter for \(family); allowed: \(names.joined(separator: ", "))")
+        }
+        do {
+            return try Distribution(family: family, parameters: parameters)
+        } catch {
+            throw ProfileError(origin: node.origin, keyPath: keyPath, message: error.description)
+        }
+    }
+
+    /// Parses a YAML number the way the profile schema writes them: decimal or exponent notation.
+    static func parseNumber(_ text: String) -> Double? {
+        let trimmed = text.trimmingWhitespace().replacingUnderscores()
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ "0123456789+-.eE".contains($0) }) else { return nil }
+        return Double(trimmed)
+    }
+}
+
+extension ConfigNode {
+    /// The same mapping without `key`.
+    func removing(_ key: String) -> ConfigNode {
+        guard case .mapping(let pairs, let origin) = self else { return self }
+        return .mapping(pairs.filter { $0.key != key }, origin: origin)
+    }
+}
+
+extension String {
+    fileprivate func replacingUnderscores() -> String { String(filter { $0 != "_" }) }
+}

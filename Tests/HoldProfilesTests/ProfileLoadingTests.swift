@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import HoldModel
+@testable import HoldProfiles
+
+/// A minimal valid profile; tests replace or append lines to break it in one place at a time.
+private let valid = """
+    version: 1
+    name: test
+    description: a test profile
+    gesture: {minimumDuration: 1.0, maximumDistance: 10}
+    trigger: {source: gesture, offset: 0}
+    fill:
+      start: touchDown
+      model: animation
+      curve: linear
+      duration: match
+    retract: {mode: animation, curve: easeOut, duration: 0.2, interruption: swiftui}
+    haptics: {threshold: 0, minInterval: 0, onComplete: true}
+    display: {refreshRate: 120}
+    """
+
+private func load(_ text: String, overrides: [String] = []) throws -> Profile {
+    try Profile.load(yaml: text, path: "p.yaml", overrides: overrides.map { try Override(parsing: $0) })
+}
+
+/// The error text for a profile that must fail.
+private func failure(_ text: String, overrides: [String] = []) -> String {
+    do {
+        _ = try load(text, overrides: overrides)
+        return "loaded without error"
+    } catch {
+        return "\(error)"
+    }
+}
+
+private func replacing(_ old: String, with new: String) -> String {
+    valid.replacingOccurrences(of: old, with: new)
+}
+
+@Suite("Profiles: loading")
+struct ProfileLoadingTests {
+    @Test("a valid profile loads, with match resolved to minimumDuration")
+    func loads() throws {
+        let profile = try load(valid)
+        #expect(profile.name == "test")
+        #expect(profile.control.fill.model == .animation(curve: .linear, durationSeconds: 1.0))
+        #expect(profile.control.retract.afterTrigger == .stay)
+        #expect(profile.population == "default")
+    }
+
+    @Test("--set overrides any value by key path, including whole distributions and new sections")
+    func overrides() throws {
+        let profile = try load(valid, overrides: [
+            "fill.curve=easeInOut", "gesture.minimumDuration=0.8", "haptics.threshold=0.05",
+            "fill.timer.latency={dist: lognormal, median: 0.002, sigma: 0.5}", "fill.model=timer",
+        ])
+        #expect(profile.control.gesture.minimumDurationSeconds == 0.8)
+        #expect(profile.control.haptics.threshold == 0.05)
+        guard case .timer = profile.control.fill.model else {
+            Issue.record("fill.model was not overridden")
+            return
+        }
+        #expect(abs(profile.timerLatency.mean - 0.002 * exp(0.125)) < 1e-12)
+        let curve = try load(valid, overrides: ["fill.curve=easeInOut", "gesture.minimumDuration=0.8"])
+        #expect(curve.control.fill.model == .animation(curve: .easeInOut, durationSeconds: 0.8))
+    }
+
+    @Test("the canonical form loads back to the same content and hash")
+    func canonicalRoundTrip() throws {
+        for text in [valid, replacing("model: animation", with: "model: timer")] {
+            let profile = try load(text)
+            let again = try Profile.load(yaml: profile.canonicalYAML, path: "canonical.yaml")
+            #expect(again.canonicalYAML == profile.canonicalYAML)
+            #expect(again.contentHash == profile.contentHash)
+        }
+        // Any change to the resolved content changes the hash.
+        #expect(try load(valid).contentHash != (try load(valid, overrides: ["display.refreshRate=60"])).contentHash)
+    }
+
+    @Test("FNV-1a 64 matches its published test vectors")
+    func fnv() {
+        #expect(fnv1a64Hex("") == "cbf29ce484222325")
+        #expect(fnv1a64Hex("a") == "af63dc4c8601ec8c")
+        #expect(fnv1a64Hex("foobar") == "85944171f73967e8")
+    }
+}
+
+@Suite("Profiles: bad input, each with its own message")
+struct BadProfileTests {
+    static let cases: [(String, String, [String], String)] = [
+        ("unknown key", valid + "\ncolour: red", [],
+         "p.yaml:14:9: colour: unknown key; allowed here: description, display, fill, gesture, haptics, name, population, retract, source, trigger, version"),
+        ("misspelt nested key", replacing("minimumDuration: 1.0", with: "minDuration: 1.0"), [],
+         "p.yaml:4:24: gesture.minDuration: unknown key; allowed here: maximumDistance, minimumDuration"),
+        ("wrong type", replacing("minimumDuration: 1.0", with: "minimumDuration: soon"), [],
+         "p.yaml:4:28: gesture.minimumDuration: must be a number of seconds ≥ 0 (got 'soon')"),
+        ("out of range", replacing("refreshRate: 120", with: "refreshRate: 0"), [],
+         "p.yaml:13:24: display.refreshRate: must be frames per second from 1 to 1000 (got '0')"),
+        ("unknown choice", replacing("source: gesture", with: "source: timer"), [],
+         "p.yaml:5:19: trigger.source: unknown value 'timer'; allowed: gesture, fill"),
+        ("contradiction: fill trigger without fill", replacing("source: gesture", with: "source: fill")
+            .replacingOccurrences(of: "model: animation", with: "model: none"), [],
+         "p.yaml:5:19: trigger.source: is fill, but fill.model is none: with no fill the action can only follow the gesture"),
+        ("contradiction: spring fill with a duration", replacing("curve: linear", with: "curve: bouncy")
+            .replacingOccurrences(of: "duration: match", with: "duration: 1.0"), [],
+         "p.yaml:10:13: fill.duration: a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match"),
+        ("version", replacing("version: 1", with: "version: 2"), [],
+         "p.yaml:1:10: version: unsupported schema version 2; this holdlab reads version 1"),
+        ("missing description", valid.replacingOccurrences(of: "description: a test profile\n", with: ""), [],
+         "p.yaml:1:1: description: is required"),
+        ("not YAML", valid + "\n  - [", [], "p.yaml:14:3: not valid YAML: did not find expected key"),
+        ("bad distribution parameter", valid, ["fill.timer.latency={dist: lognormal, median: 0.002, sigma: -1}"],
+         "--set fill.timer.latency={dist: lognormal, median: 0.002, sigma: -1}: fill.timer.latency: lognormal sigma must be > 0 (got -1.0)"),
+        ("unknown distribution", valid, ["fill.timer.latency={dist: cauchy, scale: 1}"],
+         "--set fill.timer.latency={dist: cauchy, scale: 1}: fill.timer.latency.dist: unknown distribution 'cauchy'; allowed: constant, uniform, normal, lognormal, gamma, weibull, exponential, exgaussian, loglogistic, mixture"),
+        ("unknown distribution parameter", valid, ["fill.timer.latency={dist: exponential, rate: 3}"],
+         "--set fill.timer.latency={dist: exponential, rate: 3}: fill.timer.latency.rate: unknown parameter for exponential; allowed: mean"),
+        ("unknown curve", valid, ["fill.curve=wobbly"],
+         "--set fill.curve=wobbly: fill.curve: timing curve 'wobbly': not recognised; allowed: linear, easeIn, easeOut, easeInOut, ease, bezier(x1,y1,x2,y2), spring(duration,bounce), interpolatingSpring(stiffness,damping), smooth, snappy, bouncy"),
+        ("override into a scalar", valid, ["fill.curve.x=1"],
+         "--set fill.curve.x=1: cannot set a key inside a scalar (at p.yaml:9:10)"),
+        ("override without =", valid, ["fill.curve"], "--set fill.curve: expected key.path=value"),
+        ("never-completing timer", replacing("model: animation", with: "model: timer"),
+         ["fill.timer.initialIncrement=0", "fill.timer.acceleration=0"],
+         "--set fill.timer.initialIncrement=0: fill.timer: initialIncrement and acceleration are both 0: the fill would never move"),
+        ("duplicate key", replacing("threshold: 0,", with: "threshold: 0, threshold: 1,"), [],
+         "p.yaml:12:11: a mapping has the key 'threshold' twice"),
+        ("haptic threshold above 1", replacing("threshold: 0,", with: "threshold: 1.5,"), [],
+         "p.yaml:12:22: haptics.threshold: must be a progress step from 0 to 1 (0 = no progress pulses) (got '1.5')"),
+        ("non-finite number", replacing("offset: 0", with: "offset: .inf"), [],
+         "p.yaml:5:36: trigger.offset: must be a number of seconds (got '.inf')"),
+    ]
+
+    @Test("each bad profile names the file, line, key path and what is allowed", arguments: 0..<cases.count)
+    func badProfile(index: Int) {
+        let (_, text, overrides, expected) = Self.cases[index]
+        #expect(failure(text, overrides: overrides) == expected)
+    }
+}
+
+@Suite("Profiles: the shipped library")
+struct ShippedProfileTests {
+    static var library: ProfileLibrary {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return ProfileLibrary(directory: root.appendingPathComponent("Profiles").path)
+    }
+
+    @Test("every shipped profile loads, names itself after its file and says where it comes from")
+    func everyProfileLoads() throws {
+        let names = Self.library.profileNames()
+        #expect(names.count >= 12)
+        for name in ["kikocard-accelerating", "hig-linear-ring", "hig-linear-bar", "static-long-press", "mismatched-fill"] {
+            #expect(names.contains(name))
+        }
+        for name in names {
+            let profile = try Self.library.loadProfile(name)
+            #expect(profile.name == name)
+            #expect(!profile.description.isEmpty && !profile.source.isEmpty)
+        }
+    }
+
+    @Test("a missing profile lists the known ones")
+    func missingProfile() {
+        #expect(throws: ProfileError.self) { try Self.library.loadProfile("no-such-profile") }
+    }
+}
