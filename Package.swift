@@ -56,6 +56,6 @@ let package = Package(
         .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
         .testTarget(name: "HoldProfilesTests", dependencies: ["HoldProfiles"], swiftSettings: strict),
         .testTarget(name: "HoldSimulationTests", dependencies: ["HoldSimulation"], swiftSettings: strict),
-        .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab"], swiftSettings: strict),
+        .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab"], exclude: ["Golden"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,32 @@
+import Foundation
+
+/// CSV conventions shared by every command (DOMAIN §11): comma separated, provenance on leading `#` lines that
+/// gnuplot skips, one header row of snake_case names, `NaN` for a missing value.
+public enum CSV {
+    /// `# key: value` provenance lines.
+    public static func provenance(_ entries: [(String, String)]) -> String {
+        entries.map { "# \($0.0): \($0.1)\n" }.joined()
+    }
+
+    /// A number with a fixed count of decimals, `NaN` when absent or not finite, and no `-0.000`.
+    public static func number(_ value: Double?, decimals: Int) -> String {
+        guard let value, value.isFinite else { return "NaN" }
+        let text = String(format: "%.\(decimals)f", value)
+        if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) { return String(text.dropFirst()) }
+        return text
+    }
+
+    /// A field, quoted when it contains a comma, quote or newline.
+    public static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The command line as typed, each argument quoted for a POSIX shell when it needs it.
+    public static func commandLine(_ arguments: [String]) -> String {
+        arguments.map { argument in
+            let safe = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
+            return safe && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Runs the built `holdlab` executable.
+enum CLI {
+    /// The package root (three levels above this file).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The executable next to the test bundle (SwiftPM builds it because this test target depends on it).
+    static var executable: URL {
+        get throws {
+            var candidates: [URL] = []
+            if let path = ProcessInfo.processInfo.environment["HOLDLAB_BIN"] { candidates.append(URL(fileURLWithPath: path)) }
+            if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("holdlab"))
+            }
+            candidates.append(Bundle.main.bundleURL.appendingPathComponent("holdlab"))
+            candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("holdlab"))
+            guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+                throw CLIError.notFound(candidates.map(\.path))
+            }
+            return found
+        }
+    }
+
+    enum CLIError: Error { case notFound([String]) }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `holdlab` with `arguments` in `directory` (default: the package root, so ./Profiles is found).
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = try executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? root
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "HOLDLAB_PROFILES")
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes to the end before waiting, so a large output cannot block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Data rows of a CSV (no `#` lines).
+    static func dataLines(_ csv: String) -> [Substring] {
+        csv.split(separator: "\n").filter { !$0.hasPrefix("#") }
+    }
+}

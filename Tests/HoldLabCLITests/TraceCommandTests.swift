@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@Suite("holdlab trace and profiles")
+struct TraceCommandTests {
+    @Test("help lists the subcommands; trace help documents its columns")
+    func help() throws {
+        let root = try CLI.run(["--help"])
+        #expect(root.status == 0)
+        #expect(root.stdout.contains("trace") && root.stdout.contains("profiles"))
+        let trace = try CLI.run(["trace", "--help"])
+        #expect(trace.status == 0)
+        for column in ["t_ms", "model_progress", "displayed_progress", "pulses", "event"] {
+            #expect(trace.stdout.contains(column))
+        }
+    }
+
+    @Test("`holdlab trace` alone traces the default profile until the fill is back at rest")
+    func defaultTrace() throws {
+        let result = try CLI.run(["trace"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines[0].hasPrefix("# holdlab: "))
+        #expect(lines.contains { $0.hasPrefix("# profile: hig-linear-bar fnv1a64:") })
+        #expect(lines.contains("# command: holdlab trace"))
+        let data = CLI.dataLines(result.stdout)
+        #expect(data.first == "t_ms,model_progress,displayed_progress,pulses,event")
+        for event in ["touch_down", "fill_start", "trigger", "completion_pulse", "displayed_full", "release", "retract_end"] {
+            #expect(data.contains { $0.hasSuffix(",\(event)") }, "missing \(event)")
+        }
+        #expect(data.last?.hasSuffix(",frame") == true || data.last?.hasSuffix(",retract_end") == true)
+    }
+
+    @Test("golden: hig-linear-bar released at 0.6 s with frame phase 0.5")
+    func golden() throws {
+        let result = try CLI.run(["trace", "--profile", "hig-linear-bar", "--release-at", "0.6", "--phase", "0.5"])
+        #expect(result.status == 0)
+        let golden = CLI.root.appendingPathComponent("Tests/HoldLabCLITests/Golden/trace-hig-linear-bar-0.6.csv")
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(result.stdout == expected)
+    }
+
+    @Test("every shipped profile traces, early and late releases alike")
+    func everyProfileTraces() throws {
+        let names = try CLI.run(["profiles", "list"]).stdout.split(separator: "\n")
+            .filter { $0.hasPrefix("  ") && !$0.contains("INVALID") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+            .filter { !$0.contains("/") }
+        #expect(names.count >= 12)
+        for name in names {
+            for release in [nil, "0.3"] {
+                let arguments = ["trace", "--profile", name] + (release.map { ["--release-at", $0] } ?? [])
+                let result = try CLI.run(arguments)
+                #expect(result.status == 0, "\(name): \(result.stderr)")
+                let rows = CLI.dataLines(result.stdout).dropFirst().map { $0.split(separator: ",") }
+                #expect(rows.count > 10)
+                // Times never go backwards; displayed progress stays within [0, 1].
+                let times = rows.compactMap { Double($0[0]) }
+                #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+                #expect(rows.compactMap { Double($0[2]) }.allSatisfy { $0 >= 0 && $0 <= 1 })
+            }
+        }
+    }
+
+    @Test("--out writes the file atomically; the data rows equal stdout's")
+    func outFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("trace.csv")
+        let written = try CLI.run(["trace", "--profile", "kikocard-accelerating", "--out", file.path])
+        #expect(written.status == 0 && written.stdout.isEmpty)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let printed = try CLI.run(["trace", "--profile", "kikocard-accelerating", "--out", "-"])
+        #expect(CLI.dataLines(text) == CLI.dataLines(printed.stdout))
+        // Nothing else is left in the directory (no temporary files).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["trace.csv"])
+    }
+
+    @Test("exit codes: 64 bad flag, 65 invalid profile, 66 missing profile, 73 unwritable output; nothing written")
+    func exitCodes() throws {
+        let directory = try CLI.temporaryDirectory()
+        let out = directory.appendingPathComponent("never.csv").path
+        let badFlag = try CLI.run(["trace", "--phase", "1.5", "--out", out])
+        #expect(badFlag.status == 64)
+        #expect(badFlag.stderr.contains("--phase must be at least 0 and below 1"))
+        let badValue = try CLI.run(["trace", "--set", "fill.curve=wobbly", "--out", out])
+        #expect(badValue.status == 65)
+        #expect(badValue.stderr.hasPrefix("holdlab: error: --set fill.curve=wobbly: fill.curve: timing curve 'wobbly': not recognised"))
+        let missing = try CLI.run(["trace", "--profile", "no-such-profile", "--out", out])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("no profile of that name"))
+        let unwritable = try CLI.run(["trace", "--out", directory.appendingPathComponent("no/dir/x.csv").path])
+        #expect(unwritable.status == 73)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("profiles show prints the resolved profile with overrides; check reports each bad file")
+    func profilesCommands() throws {
+        let show = try CLI.run(["profiles", "show", "kikocard-accelerating", "--set", "fill.timer.tick=0.016"])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("timer: {tick: 0.016, initialIncrement: 0.0007"))
+        let directory = try CLI.temporaryDirectory()
+        let bad = directory.appendingPathComponent("bad.yaml")
+        try "version: 1\nname: bad\ndescription: x\nfill: {model: sprinkler}\n".write(to: bad, atomically: true, encoding: .utf8)
+        let check = try CLI.run(["profiles", "check", "Profiles/hig-linear-bar.yaml", bad.path])
+        #expect(check.status == 65)
+        #expect(check.stdout.contains("ok: Profiles/hig-linear-bar.yaml (hig-linear-bar)"))
+        #expect(check.stderr.contains("bad.yaml:4:15: fill.model: unknown value 'sprinkler'; allowed: animation, timer, none"))
+    }
+}
