@@ -1,0 +1,98 @@
+import GSL
+import Testing
+
+@Suite("Bessel special functions")
+struct SpecialFunctionsTests {
+    // Reference values: mpmath 1.3.0 at 30 digits (besseljzero(0, s), besselj(1, x)), cross-checked
+    // against SciPy 1.17.1 (jn_zeros, j1). GSL's zeros carry their own error estimate of about
+    // 3e-15 relative (j₀,₁ comes out 7 ulps low), so 1e-14 relative is a margin of ~3 over GSL's
+    // claim while any wrong-zero or off-by-one mistake is O(1).
+    static let zeroTolerance = 1e-14
+    // J₁ is O(1) and GSL evaluates it to a few ulps absolute for |x| ≤ 100; near its own zeros
+    // (x = 7 is close to j₁,₂ = 7.0156) relative error is meaningless, so the test is absolute.
+    static let j1Tolerance = 1e-14
+
+    @Test(
+        "zeros of J0 match mpmath",
+        arguments: [
+            (1, 2.4048255576957727686),
+            (2, 5.5200781102863106496),
+            (3, 8.653727912911012217),
+            (10, 30.634606468431975118),
+            (100, 313.37426607752784472),
+        ]
+    )
+    func zerosOfJ0(_ s: Int, _ expected: Double) throws {
+        let zero = try SpecialFunctions.besselJ0Zero(s)
+        #expect(abs(zero - expected) <= Self.zeroTolerance * expected, "j_{0,\(s)} = \(zero)")
+    }
+
+    @Test("the first zero is the textbook 2.404825557695773 and J1 there is 0.5191474972894669")
+    func firstZeroAndJ1There() throws {
+        let j01 = try SpecialFunctions.besselJ0Zero(1)
+        #expect(abs(j01 - 2.404825557695773) <= Self.zeroTolerance * 2.404825557695773)
+        // J₁(j₀,₁) = 0.51914749728946678814 (mpmath); evaluated at GSL's j₀,₁, which is 1.7e-15
+        // below the true zero, |J₁'| ≤ 1 moves the value by < 2e-15, well inside 1e-14.
+        #expect(abs(try SpecialFunctions.besselJ1(j01) - 0.5191474972894669) <= Self.j1Tolerance)
+        // Second zero: J₁(j₀,₂) = −0.34026480655836814856 (mpmath), the sign alternates.
+        let j02 = try SpecialFunctions.besselJ0Zero(2)
+        #expect(abs(try SpecialFunctions.besselJ1(j02) + 0.34026480655836814856) <= Self.j1Tolerance)
+    }
+
+    @Test(
+        "J1 matches mpmath",
+        arguments: [
+            (0.0, 0.0),
+            (0.1, 0.049937526036242000321),
+            (1.0, 0.44005058574493351596),
+            (2.5, 0.49709410246427403801),
+            (7.0, -0.0046828234823458326991),
+            (-3.0, -0.33905895852593645893),
+            (100.0, -0.077145352014112158033),
+        ]
+    )
+    func besselJ1(_ x: Double, _ expected: Double) throws {
+        let value = try SpecialFunctions.besselJ1(x)
+        #expect(abs(value - expected) <= Self.j1Tolerance, "J1(\(x)) = \(value)")
+    }
+
+    @Test("J1 is odd and NaN passes through")
+    func oddAndNaN() throws {
+        for x in [0.3, 4.2, 17.5] {
+            #expect(try SpecialFunctions.besselJ1(-x) == -(try SpecialFunctions.besselJ1(x)))
+        }
+        #expect(try SpecialFunctions.besselJ1(.nan).isNaN)
+    }
+
+    @Test("s = 0 and negative s throw GSL_EINVAL instead of aborting")
+    func zeroIndexThrows() {
+        for s in [0, -1, Int.min, Int(UInt32.max) + 1] {
+            #expect {
+                _ = try SpecialFunctions.besselJ0Zero(s)
+            } throws: { error in
+                guard let error = error as? GSLError else { return false }
+                return error.status == 4 && error.function == "gsl_sf_bessel_zero_J0_e"
+            }
+        }
+    }
+
+    @Test("an underflowing J1 argument throws GSL_EUNDRFLW and an infinite one GSL_EDOM")
+    func j1Errors() {
+        // J₁(x) ≈ x/2 is subnormal for the smallest normal x and below: GSL reports underflow (15),
+        // which its default handler would turn into abort().
+        for x in [Double.leastNormalMagnitude, -Double.leastNonzeroMagnitude] {
+            #expect {
+                _ = try SpecialFunctions.besselJ1(x)
+            } throws: { error in
+                (error as? GSLError).map { $0.status == 15 && $0.function == "gsl_sf_bessel_J1_e" } ?? false
+            }
+        }
+        for x in [Double.infinity, -.infinity] {
+            #expect {
+                _ = try SpecialFunctions.besselJ1(x)
+            } throws: { error in
+                (error as? GSLError)?.status == 1
+            }
+        }
+    }
+}
