@@ -69,6 +69,8 @@ public struct ProfileLibrary: Sendable {
         return entries.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
+    func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
     /// Reads a file as UTF-8 text, with an error that names it.
     public static func read(_ path: String, what: String) throws(ProfileError) -> String {
         guard FileManager.default.fileExists(atPath: path) else {
