@@ -52,8 +52,8 @@ public struct HoldTrace: Sendable {
     public var outcome: HoldOutcome
     public var rows: [TraceRow]
 
-    /// The most frames a trace renders (over 2 minutes at 120 Hz), so a pathological profile cannot run away.
-    public static let maximumFrames = 16_384
+    /// The most frames a trace renders (over 4 minutes at 1,000 Hz), so a pathological profile cannot run away.
+    public static let maximumFrames = 250_000
 
     /// Traces one hold.
     ///

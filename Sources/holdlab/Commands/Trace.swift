@@ -35,8 +35,8 @@ struct Trace: ParsableCommand {
         guard phase.isFinite, phase >= 0, phase < 1 else {
             throw ValidationError("--phase must be at least 0 and below 1 (got \(phase)).")
         }
-        if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 3600) {
-            throw ValidationError("--release-at must be a number of seconds from 0 to 3600 (got \(releaseAt)).")
+        if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 120) {
+            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
         }
     }
 

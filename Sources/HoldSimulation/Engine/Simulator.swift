@@ -1,0 +1,188 @@
+import Dispatch
+import GSL
+import HoldModel
+import HoldProfiles
+
+/// A problem found while preparing a simulation (a bad profile × population combination).
+public struct SimulationError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// What `holdlab simulate` runs: several profiles against one population with one seed.
+public struct SimulationRequest: Sendable {
+    public var profiles: [Profile]
+    public var population: Population
+    /// Synthetic users per profile.
+    public var users: Int
+    public var seed: UInt64
+    /// Worker threads; results do not depend on it.
+    public var threads: Int
+
+    public init(profiles: [Profile], population: Population, users: Int, seed: UInt64, threads: Int) {
+        self.profiles = profiles
+        self.population = population
+        self.users = users
+        self.seed = seed
+        self.threads = threads
+    }
+}
+
+/// Runs synthetic users against profiles, in parallel, deterministically.
+///
+/// Users are split into fixed chunks of `chunkSize`. Chunk c draws its people from generator stream 2c and its
+/// Timer latencies from stream 2c + 1 of the master seed, so a user's draws never depend on the thread count,
+/// on the other profiles in the run, or on the order chunks finish in. Every profile sees the same people
+/// (common random numbers). Tallies hold exact integers and merge in any order; memory is per thread and per
+/// profile, never per user.
+public enum Simulator {
+    /// Users per chunk: the unit of work and of random streams. Changing it changes results.
+    public static let chunkSize = 4096
+
+    /// Per-user CSV columns (`--per-user`).
+    public static let perUserColumns = [
+        "profile", "user", "class", "intent", "behavior", "frame_phase", "release_ms", "cancel_ms", "press_end_ms",
+        "outcome", "trigger_ms", "first_feedback_ms", "first_full_frame_ms", "pulses", "dropped_pulses", "mismatch_ms",
+        "progress_at_trigger", "retract_ms",
+    ]
+
+    /// Runs the request.
+    ///
+    /// - Parameters:
+    ///   - perUser: receives per-user CSV rows (no header), in user order, a chunk at a time; nil skips them.
+    ///   - progress: called after each batch of chunks with the number of users done per profile.
+    /// - Returns: one summary per profile, in request order.
+    public static func run(
+        _ request: SimulationRequest,
+        perUser: ((String) throws -> Void)? = nil,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> [SimulationSummary] {
+        let population = PreparedPopulation(request.population)
+        var prepared: [(PreparedControl, [Movement?])] = []
+        for profile in request.profiles {
+            let control: PreparedControl
+            do {
+                control = try profile.prepared()
+            } catch {
+                throw SimulationError(message: "profile \(profile.name): \(error)")
+            }
+            var movements: [Movement?] = []
+            for userClass in request.population.classes {
+                guard let movement = userClass.movement else {
+                    movements.append(nil)
+                    continue
+                }
+                do {
+                    movements.append(try Movement(
+                        driftPointsPerSqrtSecond: movement.driftPointsPerSqrtSecond, touchRateHz: movement.touchRateHz,
+                        maximumDistancePoints: control.control.gesture.maximumDistancePoints))
+                } catch {
+                    throw SimulationError(message: "population \(request.population.name), class \(userClass.name): \(error)")
+                }
+            }
+            prepared.append((control, movements))
+        }
+        let threads = max(1, request.threads)
+        let workers = (0..<threads).map { _ in
+            Worker(profiles: request.profiles, prepared: prepared, population: population, seed: request.seed,
+                   perUser: perUser != nil)
+        }
+        let chunks = (request.users + chunkSize - 1) / chunkSize
+        let batch = threads * 4
+        var done = 0
+        var first = 0
+        while first < chunks {
+            let last = min(chunks, first + batch)
+            let start = first
+            DispatchQueue.concurrentPerform(iterations: threads) { index in
+                let worker = workers[index]
+                var chunk = start + index
+                while chunk < last {
+                    worker.run(chunk: chunk, users: min(chunkSize, request.users - chunk * chunkSize))
+                    chunk += threads
+                }
+            }
+            if let perUser {
+                for chunk in first..<last {
+                    let worker = workers[(chunk - first) % threads]
+                    try perUser(worker.takeRows(chunk: chunk))
+                }
+            }
+            done = min(request.users, last * chunkSize)
+            progress?(done)
+            first = last
+        }
+        var tallies = workers[0].tallies
+        for worker in workers.dropFirst() {
+            for index in tallies.indices { tallies[index].merge(worker.tallies[index]) }
+        }
+        return zip(request.profiles, tallies).map { profile, tally in
+            SimulationSummary(profile: profile.name, population: request.population.name, seed: request.seed, tally: tally)
+        }
+    }
+}
+
+/// One thread's state: its own evaluators and tallies; touched by one thread at a time.
+private final class Worker: @unchecked Sendable {
+    let controls: [ControlUnderTest]
+    let population: PreparedPopulation
+    let latencyDistributions: [Distribution]
+    let seed: UInt64
+    let keepsRows: Bool
+    var tallies: [Tally]
+    private var rows: [Int: String] = [:]
+
+    init(profiles: [Profile], prepared: [(PreparedControl, [Movement?])], population: PreparedPopulation, seed: UInt64,
+         perUser: Bool) {
+        controls = zip(profiles, prepared).map { ControlUnderTest(profile: $0, prepared: $1.0, movements: $1.1) }
+        latencyDistributions = profiles.map(\.timerLatency)
+        self.population = population
+        self.seed = seed
+        keepsRows = perUser
+        tallies = Array(repeating: Tally(), count: profiles.count)
+    }
+
+    func run(chunk: Int, users: Int) {
+        let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
+        var latencies = latencyDistributions.map {
+            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+        }
+        var text = ""
+        let classes = population.population.classes
+        for offset in 0..<users {
+            let user = population.draw(people)
+            let userClass = classes[user.classIndex]
+            for index in controls.indices {
+                let run = controls[index].run(user, userClass: userClass, latencies: &latencies[index])
+                tallies[index].add(run)
+                if keepsRows {
+                    text += PerUserRow.format(
+                        profile: controls[index].profile.name, user: chunk * Simulator.chunkSize + offset + 1,
+                        userClass: userClass, drawn: user, run: run)
+                }
+            }
+        }
+        if keepsRows { rows[chunk] = text }
+    }
+
+    func takeRows(chunk: Int) -> String {
+        rows.removeValue(forKey: chunk) ?? ""
+    }
+}
+
+/// Formats one `--per-user` row.
+enum PerUserRow {
+    static func format(profile: String, user: Int, userClass: UserClass, drawn: DrawnUser, run: UserRun) -> String {
+        func ms(_ seconds: Double?) -> String { CSV.number(seconds.map { $0 * 1000 }, decimals: 3) }
+        let hold = run.hold
+        let fields = [
+            CSV.field(profile), "\(user)", CSV.field(userClass.name), userClass.intent.rawValue, userClass.behavior.name,
+            CSV.number(drawn.framePhase, decimals: 6), ms(run.release), ms(run.cancelTime.isFinite ? run.cancelTime : nil),
+            ms(hold.pressEndTime), run.outcome.rawValue, ms(hold.completed ? run.timeline.triggerTime : nil),
+            ms(run.timeline.firstFeedbackTime), ms(run.timeline.firstFullFrameTime), "\(hold.pulses)",
+            "\(hold.droppedPulses)", ms(hold.mismatchSeconds), CSV.number(hold.displayedProgressAtTrigger, decimals: 6),
+            ms(hold.retractSeconds),
+        ]
+        return fields.joined(separator: ",") + "\n"
+    }
+}

@@ -1,0 +1,164 @@
+/// A proportion with its 95 % Wilson score interval.
+public struct Proportion: Sendable, Equatable {
+    public let successes: Int
+    public let trials: Int
+
+    /// z for a two-sided 95 % interval: Φ⁻¹(0.975).
+    public static let z95 = 1.959963984540054
+
+    /// successes / trials, or nil without trials.
+    public var rate: Double? { trials == 0 ? nil : Double(successes) / Double(trials) }
+
+    /// The Wilson score interval (Wilson 1927): centre (p + z²/2n) / (1 + z²/n), half-width
+    /// z·√(p(1−p)/n + z²/4n²) / (1 + z²/n). Unlike p ± z·SE it stays within [0, 1] and is honest at 0 and 1.
+    public var wilson95: (lower: Double, upper: Double)? {
+        guard trials > 0 else { return nil }
+        let n = Double(trials)
+        let p = Double(successes) / n
+        let z = Self.z95
+        let z2 = z * z
+        let denominator = 1 + z2 / n
+        let centre = (p + z2 / (2 * n)) / denominator
+        let half = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot() / denominator
+        return (max(0, centre - half), min(1, centre + half))
+    }
+}
+
+/// One row of `holdlab simulate`: a profile against a population. Times in milliseconds; nil is written `NaN`.
+public struct SimulationSummary: Sendable {
+    public var profile: String
+    public var population: String
+    public var users: Int
+    public var seed: UInt64
+    public var intentUsers: Int
+    public var completion: Proportion
+    public var prematureRelease: Proportion
+    public var prematureImpatience: Proportion
+    public var prematureMismatch: Proportion
+    public var movementCancel: Proportion
+    public var accidentalUsers: Int
+    public var falseActivation: Proportion
+    public var completionTimeMeanMs: Double?
+    public var completionTimeP50Ms: Double?
+    public var completionTimeP90Ms: Double?
+    public var completionTimeP99Ms: Double?
+    public var holdTimeP50Ms: Double?
+    public var pulsesMean: Double?
+    public var pulsesP50: Double?
+    public var pulsesP95: Double?
+    public var pulsesMax: Double?
+    public var peakPulseRateHz: Double?
+    public var droppedPulsesMean: Double?
+    public var mismatchMeanMs: Double?
+    public var mismatchP50Ms: Double?
+    public var mismatchP95Ms: Double?
+    public var mismatchMaxMs: Double?
+    public var progressAtTriggerMean: Double?
+    public var progressAtTriggerMin: Double?
+    public var firstFeedbackMs: Double?
+    public var retractMeanMs: Double?
+
+    init(profile: String, population: String, seed: UInt64, tally t: Tally) {
+        func ms(_ micros: Int64?) -> Double? { micros.map { Double($0) / 1000 } }
+        func mean(_ sum: Int64, _ count: Int, scale: Double) -> Double? { count == 0 ? nil : Double(sum) / Double(count) / scale }
+        self.profile = profile
+        self.population = population
+        users = t.users
+        self.seed = seed
+        intentUsers = t.intentUsers
+        completion = Proportion(successes: t.completed, trials: t.intentUsers)
+        prematureRelease = Proportion(successes: t.prematureRelease, trials: t.intentUsers)
+        prematureImpatience = Proportion(successes: t.prematureImpatience, trials: t.intentUsers)
+        prematureMismatch = Proportion(successes: t.prematureMismatch, trials: t.intentUsers)
+        movementCancel = Proportion(successes: t.movementCancels, trials: t.intentUsers)
+        accidentalUsers = t.accidentalUsers
+        falseActivation = Proportion(successes: t.falseActivations, trials: t.accidentalUsers)
+        completionTimeMeanMs = mean(t.completionTimeSum, t.completed, scale: 1000)
+        completionTimeP50Ms = ms(t.completionTime.value(atPercentile: 50))
+        completionTimeP90Ms = ms(t.completionTime.value(atPercentile: 90))
+        completionTimeP99Ms = ms(t.completionTime.value(atPercentile: 99))
+        holdTimeP50Ms = ms(t.holdTime.value(atPercentile: 50))
+        pulsesMean = mean(Int64(t.pulsesSum), t.completed, scale: 1)
+        pulsesP50 = t.pulses.value(atPercentile: 50).map(Double.init)
+        pulsesP95 = t.pulses.value(atPercentile: 95).map(Double.init)
+        pulsesMax = t.completed == 0 ? nil : Double(t.pulsesMax)
+        peakPulseRateHz = t.completed == 0 ? nil : t.peakPulseRateHz
+        droppedPulsesMean = mean(Int64(t.droppedPulsesSum), t.completed, scale: 1)
+        let mismatches = Int(t.mismatch.count)
+        mismatchMeanMs = mean(t.mismatchSum, mismatches, scale: 1000)
+        mismatchP50Ms = ms(t.mismatch.value(atPercentile: 50))
+        mismatchP95Ms = ms(t.mismatch.value(atPercentile: 95))
+        mismatchMaxMs = mismatches == 0 ? nil : t.mismatchMax * 1000
+        progressAtTriggerMean = mean(t.progressAtTriggerSum, t.progressAtTriggerCount, scale: 1_000_000_000)
+        progressAtTriggerMin = t.progressAtTriggerCount == 0 ? nil : t.progressAtTriggerMin
+        firstFeedbackMs = mean(t.firstFeedbackSum, t.firstFeedbackCount, scale: 1000)
+        retractMeanMs = mean(t.retractSum, t.retractCount, scale: 1000)
+    }
+}
+
+/// The `simulate` CSV: column names, units and definitions in one table, so the header, the rows and the
+/// README cannot drift apart.
+public enum SimulationCSV {
+    public struct Column: Sendable {
+        public let name: String
+        public let unit: String
+        public let definition: String
+        let value: @Sendable (SimulationSummary) -> String
+    }
+
+    static func rate(_ p: Proportion) -> String { CSV.number(p.rate, decimals: 6) }
+    static func lower(_ p: Proportion) -> String { CSV.number(p.wilson95?.lower, decimals: 6) }
+    static func upper(_ p: Proportion) -> String { CSV.number(p.wilson95?.upper, decimals: 6) }
+    static func ms(_ value: Double?) -> String { CSV.number(value, decimals: 3) }
+
+    public static let columns: [Column] = [
+        Column(name: "profile", unit: "", definition: "profile name") { CSV.field($0.profile) },
+        Column(name: "population", unit: "", definition: "population name") { CSV.field($0.population) },
+        Column(name: "users", unit: "count", definition: "synthetic users simulated") { "\($0.users)" },
+        Column(name: "seed", unit: "", definition: "master seed (every profile of a run uses it: common random numbers)") { "\($0.seed)" },
+        Column(name: "intent_users", unit: "count", definition: "users of classes with intent: confirm") { "\($0.intentUsers)" },
+        Column(name: "completed", unit: "count", definition: "intent users whose action fired") { "\($0.completion.successes)" },
+        Column(name: "completion_rate", unit: "0–1", definition: "completed / intent_users") { rate($0.completion) },
+        Column(name: "completion_rate_lo", unit: "0–1", definition: "95 % Wilson interval, lower bound") { lower($0.completion) },
+        Column(name: "completion_rate_hi", unit: "0–1", definition: "95 % Wilson interval, upper bound") { upper($0.completion) },
+        Column(name: "premature_release_rate", unit: "0–1",
+               definition: "intent users who let go before the action without a movement cancel, for any reason (includes the next two)") { rate($0.prematureRelease) },
+        Column(name: "premature_impatience_rate", unit: "0–1",
+               definition: "intent users who gave up at their patience having had no feedback at all") { rate($0.prematureImpatience) },
+        Column(name: "premature_mismatch_rate", unit: "0–1",
+               definition: "intent users who let go on seeing the bar full before the action fired") { rate($0.prematureMismatch) },
+        Column(name: "movement_cancel_rate", unit: "0–1",
+               definition: "intent users whose finger moved beyond maximumDistance before the action") { rate($0.movementCancel) },
+        Column(name: "accidental_users", unit: "count", definition: "users of classes with intent: none") { "\($0.accidentalUsers)" },
+        Column(name: "false_activation_rate", unit: "0–1", definition: "accidental users whose action fired") { rate($0.falseActivation) },
+        Column(name: "false_activation_rate_lo", unit: "0–1", definition: "95 % Wilson interval, lower bound") { lower($0.falseActivation) },
+        Column(name: "false_activation_rate_hi", unit: "0–1", definition: "95 % Wilson interval, upper bound") { upper($0.falseActivation) },
+        Column(name: "completion_time_mean_ms", unit: "ms", definition: "touch-down to the action, completed holds") { ms($0.completionTimeMeanMs) },
+        Column(name: "completion_time_p50_ms", unit: "ms", definition: "median of the same") { ms($0.completionTimeP50Ms) },
+        Column(name: "completion_time_p90_ms", unit: "ms", definition: "90th percentile of the same") { ms($0.completionTimeP90Ms) },
+        Column(name: "completion_time_p99_ms", unit: "ms", definition: "99th percentile of the same") { ms($0.completionTimeP99Ms) },
+        Column(name: "hold_time_p50_ms", unit: "ms", definition: "median touch-down to release (or movement cancel), intent users") { ms($0.holdTimeP50Ms) },
+        Column(name: "pulses_mean", unit: "count", definition: "haptic pulses played per completed hold, completion pulse included") { CSV.number($0.pulsesMean, decimals: 3) },
+        Column(name: "pulses_p50", unit: "count", definition: "median of the same") { CSV.number($0.pulsesP50, decimals: 0) },
+        Column(name: "pulses_p95", unit: "count", definition: "95th percentile of the same") { CSV.number($0.pulsesP95, decimals: 0) },
+        Column(name: "pulses_max", unit: "count", definition: "maximum of the same") { CSV.number($0.pulsesMax, decimals: 0) },
+        Column(name: "peak_pulse_rate_hz", unit: "Hz", definition: "1 / shortest gap between two played pulses, over completed holds") { CSV.number($0.peakPulseRateHz, decimals: 3) },
+        Column(name: "dropped_pulses_mean", unit: "count", definition: "pulse requests dropped by haptics.minInterval per completed hold") { CSV.number($0.droppedPulsesMean, decimals: 3) },
+        Column(name: "mismatch_mean_ms", unit: "ms",
+               definition: "trigger time − first frame displayed full, completed holds (positive: looked full before the action)") { ms($0.mismatchMeanMs) },
+        Column(name: "mismatch_p50_ms", unit: "ms", definition: "median of the same") { ms($0.mismatchP50Ms) },
+        Column(name: "mismatch_p95_ms", unit: "ms", definition: "95th percentile of the same") { ms($0.mismatchP95Ms) },
+        Column(name: "mismatch_max_ms", unit: "ms", definition: "maximum of the same") { ms($0.mismatchMaxMs) },
+        Column(name: "progress_at_trigger_mean", unit: "0–1", definition: "displayed progress when the action fired, completed holds") { CSV.number($0.progressAtTriggerMean, decimals: 6) },
+        Column(name: "progress_at_trigger_min", unit: "0–1", definition: "minimum of the same") { CSV.number($0.progressAtTriggerMin, decimals: 6) },
+        Column(name: "first_feedback_ms", unit: "ms",
+               definition: "mean time to the first feedback (visible fill change, pulse or the action), intent users") { ms($0.firstFeedbackMs) },
+        Column(name: "retract_mean_ms", unit: "ms", definition: "mean release-to-empty time of holds whose fill retracted, intent users") { ms($0.retractMeanMs) },
+    ]
+
+    public static var header: String { columns.map(\.name).joined(separator: ",") }
+
+    public static func row(_ summary: SimulationSummary) -> String {
+        columns.map { $0.value(summary) }.joined(separator: ",")
+    }
+}

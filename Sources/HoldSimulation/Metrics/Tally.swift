@@ -1,0 +1,190 @@
+import Histogram
+
+/// Times are tallied in whole microseconds so every sum is an exact integer: merging per-thread tallies in any
+/// order gives the same bits, which is what makes a run's CSV identical whatever `--threads` is.
+@inline(__always)
+func microseconds(_ seconds: Double) -> Int64 {
+    Int64((seconds * 1_000_000).rounded())
+}
+
+/// Fractions (progress) are tallied in billionths, for the same reason.
+@inline(__always)
+func billionths(_ fraction: Double) -> Int64 {
+    Int64((fraction * 1_000_000_000).rounded())
+}
+
+/// Quantiles of non-negative integers from a fixed-precision histogram (HdrHistogram): memory is fixed whatever
+/// the number of values, and merging two is exact.
+struct Quantiles {
+    private(set) var histogram: Histogram<UInt64>
+    let highest: UInt64
+
+    /// - Parameters:
+    ///   - highest: the largest value kept; larger values are recorded as `highest`.
+    ///   - digits: significant decimal digits kept (4: values within 0.01 %).
+    init(highest: UInt64, digits: SignificantDigits) {
+        self.highest = highest
+        histogram = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: digits)
+    }
+
+    @inline(__always)
+    mutating func record(_ value: Int64) {
+        _ = histogram.record(UInt64(max(0, min(value, Int64(highest)))))
+    }
+
+    mutating func merge(_ other: Quantiles) { histogram.add(other.histogram) }
+
+    var count: UInt64 { histogram.totalCount }
+
+    /// The value at `percentile` (0–100), or nil without values.
+    func value(atPercentile percentile: Double) -> Int64? {
+        count == 0 ? nil : Int64(histogram.valueAtPercentile(percentile))
+    }
+}
+
+/// Quantiles of signed integers: negatives and non-negatives in two histograms of magnitudes.
+struct SignedQuantiles {
+    private var negative: Quantiles
+    private var positive: Quantiles
+
+    init(highest: UInt64, digits: SignificantDigits) {
+        negative = Quantiles(highest: highest, digits: digits)
+        positive = Quantiles(highest: highest, digits: digits)
+    }
+
+    @inline(__always)
+    mutating func record(_ value: Int64) {
+        if value < 0 { negative.record(-value) } else { positive.record(value) }
+    }
+
+    mutating func merge(_ other: SignedQuantiles) {
+        negative.merge(other.negative)
+        positive.merge(other.positive)
+    }
+
+    var count: UInt64 { negative.count + positive.count }
+
+    /// The value at `percentile` (0–100) of all recorded values, or nil without values.
+    func value(atPercentile percentile: Double) -> Int64? {
+        let total = count
+        guard total > 0 else { return nil }
+        let rank = max(1, UInt64((percentile / 100 * Double(total)).rounded(.up)))
+        let negatives = negative.count
+        if rank <= negatives {
+            // The rank-th smallest value is the (negatives − rank + 1)-th smallest magnitude, negated.
+            let fromTop = Double(negatives - rank + 1) / Double(negatives) * 100
+            return negative.value(atPercentile: fromTop).map { -$0 }
+        }
+        return positive.value(atPercentile: Double(rank - negatives) / Double(positive.count) * 100)
+    }
+}
+
+/// Everything `simulate` reports about one profile, accumulated user by user. Mergeable and exact.
+struct Tally {
+    var users = 0
+    var intentUsers = 0
+    var completed = 0
+    var prematureRelease = 0
+    var prematureImpatience = 0
+    var prematureMismatch = 0
+    var movementCancels = 0
+    var accidentalUsers = 0
+    var falseActivations = 0
+
+    var completionTimeSum: Int64 = 0
+    var completionTime = Quantiles(highest: 3_600_000_000, digits: .four)
+    var holdTime = Quantiles(highest: 3_600_000_000, digits: .four)
+    var pulsesSum = 0
+    var pulses = Quantiles(highest: 10_000_000, digits: .three)
+    var pulsesMax = 0
+    var droppedPulsesSum = 0
+    var peakPulseRateHz = 0.0
+    var mismatchSum: Int64 = 0
+    var mismatch = SignedQuantiles(highest: 3_600_000_000, digits: .four)
+    var mismatchMax = -Double.infinity
+    var progressAtTriggerSum: Int64 = 0
+    var progressAtTriggerCount = 0
+    var progressAtTriggerMin = Double.infinity
+    var firstFeedbackSum: Int64 = 0
+    var firstFeedbackCount = 0
+    var retractSum: Int64 = 0
+    var retractCount = 0
+
+    @inline(__always)
+    mutating func add(_ run: UserRun) {
+        users += 1
+        let hold = run.hold
+        switch run.outcome {
+        case .falseActivation, .noActivation:
+            accidentalUsers += 1
+            if run.outcome == .falseActivation { falseActivations += 1 }
+            return
+        case .completed: completed += 1
+        case .prematureRelease: prematureRelease += 1
+        case .prematureImpatience: prematureRelease += 1; prematureImpatience += 1
+        case .prematureMismatch: prematureRelease += 1; prematureMismatch += 1
+        case .movementCancel: movementCancels += 1
+        }
+        intentUsers += 1
+        holdTime.record(microseconds(hold.pressEndTime))
+        if let feedback = run.timeline.firstFeedbackTime {
+            firstFeedbackSum += microseconds(feedback)
+            firstFeedbackCount += 1
+        }
+        if let retract = hold.retractSeconds {
+            retractSum += microseconds(retract)
+            retractCount += 1
+        }
+        guard hold.completed, let trigger = run.timeline.triggerTime else { return }
+        let time = microseconds(trigger)
+        completionTimeSum += time
+        completionTime.record(time)
+        pulsesSum += hold.pulses
+        pulses.record(Int64(hold.pulses))
+        pulsesMax = max(pulsesMax, hold.pulses)
+        droppedPulsesSum += hold.droppedPulses
+        peakPulseRateHz = max(peakPulseRateHz, hold.peakPulseRateHz)
+        if let seconds = hold.mismatchSeconds {
+            let value = microseconds(seconds)
+            mismatchSum += value
+            mismatch.record(value)
+            mismatchMax = max(mismatchMax, seconds)
+        }
+        if let progress = hold.displayedProgressAtTrigger {
+            progressAtTriggerSum += billionths(progress)
+            progressAtTriggerCount += 1
+            progressAtTriggerMin = min(progressAtTriggerMin, progress)
+        }
+    }
+
+    /// Adds another tally. Integer sums, histogram counts, minima and maxima: the result does not depend on order.
+    mutating func merge(_ other: Tally) {
+        users += other.users
+        intentUsers += other.intentUsers
+        completed += other.completed
+        prematureRelease += other.prematureRelease
+        prematureImpatience += other.prematureImpatience
+        prematureMismatch += other.prematureMismatch
+        movementCancels += other.movementCancels
+        accidentalUsers += other.accidentalUsers
+        falseActivations += other.falseActivations
+        completionTimeSum += other.completionTimeSum
+        completionTime.merge(other.completionTime)
+        holdTime.merge(other.holdTime)
+        pulsesSum += other.pulsesSum
+        pulses.merge(other.pulses)
+        pulsesMax = max(pulsesMax, other.pulsesMax)
+        droppedPulsesSum += other.droppedPulsesSum
+        peakPulseRateHz = max(peakPulseRateHz, other.peakPulseRateHz)
+        mismatchSum += other.mismatchSum
+        mismatch.merge(other.mismatch)
+        mismatchMax = max(mismatchMax, other.mismatchMax)
+        progressAtTriggerSum += other.progressAtTriggerSum
+        progressAtTriggerCount += other.progressAtTriggerCount
+        progressAtTriggerMin = min(progressAtTriggerMin, other.progressAtTriggerMin)
+        firstFeedbackSum += other.firstFeedbackSum
+        firstFeedbackCount += other.firstFeedbackCount
+        retractSum += other.retractSum
+        retractCount += other.retractCount
+    }
+}

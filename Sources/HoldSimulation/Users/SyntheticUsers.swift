@@ -1,0 +1,162 @@
+import GSL
+import HoldModel
+import HoldProfiles
+
+/// What is drawn for one person. None of it depends on the control, so every profile in a run sees the same
+/// people (common random numbers): differences between profiles are not sampling noise.
+struct DrawnUser {
+    var classIndex: Int
+    /// Fraction of a frame interval from touch-down to the first frame (uniform: touch-down is not synced to vsync).
+    var framePhase: Double
+    /// Hold duration (hold), reaction time (react), or the standard normal z of the timing error (anticipate).
+    var primary: Double
+    /// Patience in seconds (react only).
+    var patience: Double
+    /// The uniform that places the finger's movement cancel (classes with movement only).
+    var movementUniform: Double
+}
+
+/// A population ready for drawing: cumulative weights precomputed.
+struct PreparedPopulation: Sendable {
+    let population: Population
+    private let cumulativeWeights: [Double]
+
+    init(_ population: Population) {
+        self.population = population
+        var running = 0.0
+        cumulativeWeights = population.normalizedWeights.map { weight in
+            running += weight
+            return running
+        }
+    }
+
+    /// Draws one person. The number of draws depends only on the class, never on the control.
+    @inline(__always)
+    func draw(_ generator: Generator) -> DrawnUser {
+        let u = generator.uniform()
+        var classIndex = cumulativeWeights.count - 1
+        for (index, bound) in cumulativeWeights.enumerated() where u < bound {
+            classIndex = index
+            break
+        }
+        let userClass = population.classes[classIndex]
+        var user = DrawnUser(
+            classIndex: classIndex, framePhase: generator.uniform(), primary: 0, patience: .infinity,
+            movementUniform: 0.5)
+        switch userClass.behavior {
+        case .hold(let duration):
+            user.primary = max(0, duration.sample(generator))
+        case .react(let reaction, let patience):
+            user.primary = max(0, reaction.sample(generator))
+            user.patience = max(0, patience.sample(generator))
+        case .anticipate:
+            user.primary = generator.gaussian()
+        }
+        if userClass.movement != nil { user.movementUniform = generator.uniformPositive() }
+        return user
+    }
+}
+
+/// Why a person let go when they did.
+enum ReleaseReason {
+    case held, anticipated, reactedToAction, reactedToFull, gaveUp
+}
+
+/// How one person's hold ended, as the CSVs count it.
+public enum UserOutcome: String, Sendable, CaseIterable {
+    /// `intent: confirm`, the action fired.
+    case completed
+    /// `intent: confirm`, let go before the action for a reason other than the two below.
+    case prematureRelease = "premature_release"
+    /// `intent: confirm`, gave up at their patience with no feedback at all.
+    case prematureImpatience = "premature_impatience"
+    /// `intent: confirm`, let go on seeing the bar full before the action fired.
+    case prematureMismatch = "premature_mismatch"
+    /// `intent: confirm`, the finger moved beyond `maximumDistance` before the action.
+    case movementCancel = "movement_cancel"
+    /// `intent: none`, the action fired anyway.
+    case falseActivation = "false_activation"
+    /// `intent: none`, the action did not fire.
+    case noActivation = "no_activation"
+}
+
+/// One person against one control: the held timeline, the moment they let go, and the outcome.
+struct UserRun {
+    var timeline: HeldTimeline
+    var release: Double
+    var reason: ReleaseReason
+    var cancelTime: Double
+    var hold: HoldOutcome
+    var outcome: UserOutcome
+}
+
+/// A control prepared for simulation: the evaluator (one per thread) and each class's movement sampler.
+final class ControlUnderTest {
+    let profile: Profile
+    let evaluator: HoldEvaluator
+    let movements: [Movement?]
+    /// Whether there is a fill to see (a react user's "displayed full" cue needs one).
+    let fillIsVisible: Bool
+
+    init(profile: Profile, prepared: PreparedControl, movements: [Movement?]) {
+        self.profile = profile
+        evaluator = HoldEvaluator(prepared)
+        self.movements = movements
+        if case .none = prepared.control.fill.model { fillIsVisible = false } else { fillIsVisible = true }
+    }
+
+    /// Runs one person's hold.
+    @inline(__always)
+    func run<Latencies: TickLatencySource>(
+        _ user: DrawnUser, userClass: UserClass, latencies: inout Latencies
+    ) -> UserRun {
+        let timeline = evaluator.hold(framePhase: user.framePhase, latencies: &latencies)
+        let trigger = timeline.triggerTime ?? .infinity
+        var release: Double
+        var reason: ReleaseReason
+        switch userClass.behavior {
+        case .hold:
+            release = user.primary
+            reason = .held
+        case .react:
+            let full = fillIsVisible ? (timeline.firstFullFrameTime ?? .infinity) : .infinity
+            let feedback = timeline.firstFeedbackTime ?? .infinity
+            if user.patience < feedback {
+                release = user.patience
+                reason = .gaveUp
+            } else if full < trigger {
+                release = full + user.primary
+                reason = .reactedToFull
+            } else {
+                release = trigger + user.primary
+                reason = .reactedToAction
+            }
+        case .anticipate(let bias, let weber):
+            let nominalEnd = timeline.fillCompleteTime ?? timeline.recognitionTime
+            release = max(0, nominalEnd * (1 + bias + weber * user.primary))
+            reason = .anticipated
+        }
+        if !release.isFinite { release = user.patience.isFinite ? user.patience : 3600 }
+        let cancel = movements[user.classIndex]?.cancelTime(uniform: user.movementUniform) ?? .infinity
+        let cancelled = cancel < release && cancel < trigger
+        let hold = evaluator.resolve(pressEndTime: cancelled ? cancel : release, cancelled: cancelled)
+        let outcome: UserOutcome
+        switch userClass.intent {
+        case .none:
+            outcome = hold.completed ? .falseActivation : .noActivation
+        case .confirm:
+            if hold.completed {
+                outcome = .completed
+            } else if cancelled {
+                outcome = .movementCancel
+            } else {
+                switch reason {
+                case .gaveUp: outcome = .prematureImpatience
+                case .reactedToFull: outcome = .prematureMismatch
+                case .held, .anticipated, .reactedToAction: outcome = .prematureRelease
+                }
+            }
+        }
+        return UserRun(timeline: timeline, release: release, reason: reason, cancelTime: cancel, hold: hold, outcome: outcome)
+    }
+}

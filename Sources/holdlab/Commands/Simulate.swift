@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import HoldProfiles
+import HoldSimulation
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Simulate synthetic users against profiles and write one CSV summary row per profile.",
+        discussion: """
+            Every profile in one call sees the same synthetic people (common random numbers), so differences between \
+            rows are not sampling noise. Data rows are byte-identical for any --threads. Rates carry 95 % Wilson \
+            intervals; NaN marks a statistic with no data. The columns are documented in README.md.
+
+            Examples:
+              holdlab simulate
+              holdlab simulate --profile hig-linear-bar --profile static-long-press --population hurried --users 200000
+              holdlab simulate --profile kikocard-accelerating --set haptics.minInterval=0.03 --per-user users.csv
+            """)
+
+    @OptionGroup var source: ProfileSourceOptions
+
+    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"))
+    var profile: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Population name or YAML file. Default: the population the profiles name.", valueName: "name|file"))
+    var population: String?
+
+    @Option(help: "Synthetic users per profile.")
+    var users: Int = 100_000
+
+    @Option(help: "Master seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
+    var threads: Int?
+
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .customLong("per-user"), help: ArgumentHelp(
+        "Also write one row per user and profile to this file (for debugging and fitting).", valueName: "file"))
+    var perUser: String?
+
+    @Flag(name: .customLong("list-columns"), help: "Print the summary columns with their units and definitions, then exit.")
+    var listColumns = false
+
+    func validate() throws {
+        guard users >= 1 && users <= 10_000_000_000 else {
+            throw ValidationError("--users must be from 1 to 10,000,000,000 (got \(users)).")
+        }
+        if let threads, !(1...256).contains(threads) {
+            throw ValidationError("--threads must be from 1 to 256 (got \(threads)).")
+        }
+        if perUser == "-" {
+            throw ValidationError("--per-user needs a file name; standard output carries the summary.")
+        }
+    }
+
+    func run() throws {
+        if listColumns {
+            print("| column | unit | definition |\n|---|---|---|")
+            for column in SimulationCSV.columns { print("| `\(column.name)` | \(column.unit) | \(column.definition) |") }
+            return
+        }
+        try reportingErrors {
+            let library = source.library
+            let overrides = try source.parsedOverrides()
+            let profiles = try (profile.isEmpty ? ["hig-linear-bar"] : profile).map { name throws -> Profile in
+                try library.loadProfile(name, overrides: overrides)
+            }
+            let populationName = try choosePopulation(profiles)
+            let population = try library.loadPopulation(populationName)
+            let out = OutputFile(argument: output.out)
+            try out.checkWritable()
+            let perUserFile = try perUser.map { path throws -> PartialFile in
+                try OutputFile.file(path).checkWritable()
+                return try PartialFile(path: path)
+            }
+            try perUserFile?.write(Simulator.perUserColumns.joined(separator: ",") + "\n")
+
+            let request = SimulationRequest(
+                profiles: profiles, population: population, users: users, seed: seed,
+                threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            let bar = ProgressBar(label: "simulate", total: users, unit: "users")
+            let summaries = try Simulator.run(
+                request, perUser: perUserFile.map { file in { text in try file.write(text) } },
+                progress: { bar.update($0) })
+            bar.finish()
+
+            var provenance: [(String, String)] = [
+                ("holdlab", "\(HoldLabVersion.current) simulate"),
+                ("command", commandLineWithoutThreads()),
+                ("population", "\(population.name) fnv1a64:\(population.contentHash)"),
+            ]
+            provenance += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
+            provenance.append(("users", "\(users) per profile, seed \(seed)"))
+            var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"
+            for summary in summaries { text += SimulationCSV.row(summary) + "\n" }
+            try perUserFile?.commit()
+            try out.write(text)
+        }
+    }
+
+    /// Every profile must name the same population unless --population chooses one.
+    private func choosePopulation(_ profiles: [Profile]) throws -> String {
+        if let population { return population }
+        let named = Set(profiles.map(\.population))
+        guard named.count == 1, let only = named.first else {
+            let list = profiles.map { "\($0.name): \($0.population)" }.joined(separator: ", ")
+            throw ValidationError("The profiles name different populations (\(list)); choose one with --population.")
+        }
+        return only
+    }
+}
+
+/// The command line for provenance, without `--threads`: it does not change results, and leaving it out keeps
+/// the whole CSV byte-identical across thread counts.
+func commandLineWithoutThreads() -> String {
+    var arguments: [String] = []
+    var skipNext = false
+    for argument in CommandLine.arguments.dropFirst() {
+        if skipNext { skipNext = false; continue }
+        if argument == "--threads" { skipNext = true; continue }
+        if argument.hasPrefix("--threads=") { continue }
+        arguments.append(argument)
+    }
+    return CSV.commandLine(["holdlab"] + arguments)
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A one-line progress bar with throughput and ETA on standard error, drawn only when standard error is a
+/// terminal (never into a redirected log or a pipe).
+final class ProgressBar {
+    private let label: String
+    private let total: Int
+    private let unit: String
+    private let start = Date()
+    private let enabled: Bool
+    private var lastDraw = Date.distantPast
+
+    init(label: String, total: Int, unit: String) {
+        self.label = label
+        self.total = max(1, total)
+        self.unit = unit
+        enabled = isatty(STDERR_FILENO) == 1
+    }
+
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let now = Date()
+        guard done >= total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let elapsed = now.timeIntervalSince(start)
+        let fraction = Double(done) / Double(total)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let width = 24
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let line = String(format: "\r%@ [%@] %3.0f%%  %@ %@/s  ETA %.1fs ", label, bar, fraction * 100,
+                          Self.compact(rate), unit, eta)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    static func compact(_ value: Double) -> String {
+        if value >= 1e6 { return String(format: "%.2fM", value / 1e6) }
+        if value >= 1e3 { return String(format: "%.1fk", value / 1e3) }
+        return String(format: "%.0f", value)
+    }
+}

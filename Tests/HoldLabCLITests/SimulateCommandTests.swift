@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@Suite("holdlab simulate")
+struct SimulateCommandTests {
+    /// The columns issue 3 names, in order (more may follow them).
+    static let requiredColumns = """
+        profile,population,users,seed,intent_users,completed,completion_rate,completion_rate_lo,completion_rate_hi,\
+        premature_release_rate,premature_impatience_rate,premature_mismatch_rate,movement_cancel_rate,accidental_users,\
+        false_activation_rate,false_activation_rate_lo,false_activation_rate_hi,completion_time_mean_ms,\
+        completion_time_p50_ms,completion_time_p90_ms,completion_time_p99_ms,hold_time_p50_ms,pulses_mean,pulses_p50,\
+        pulses_p95,pulses_max,peak_pulse_rate_hz,dropped_pulses_mean,mismatch_mean_ms,mismatch_p50_ms,mismatch_p95_ms,\
+        mismatch_max_ms,progress_at_trigger_mean,progress_at_trigger_min,first_feedback_ms,retract_mean_ms
+        """
+
+    @Test("`holdlab simulate` alone: hig-linear-bar against default, 100,000 users, seed 1, to stdout")
+    func defaults() throws {
+        let result = try CLI.run(["simulate"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = CLI.dataLines(result.stdout)
+        #expect(data.count == 2)
+        #expect(data[0].hasPrefix(Self.requiredColumns))
+        #expect(data[1].hasPrefix("hig-linear-bar,default,100000,1,"))
+        #expect(!data[1].contains("nan") && !data[1].contains("inf"))
+        #expect(result.stdout.contains("# population: default fnv1a64:"))
+        #expect(result.stdout.contains("# profile: hig-linear-bar fnv1a64:"))
+        // README documents every column.
+        let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for column in data[0].split(separator: ",") { #expect(readme.contains("`\(column)`"), "README lacks \(column)") }
+    }
+
+    @Test("the whole CSV is byte-identical for --threads 1 and --threads 2")
+    func threads() throws {
+        let arguments = ["simulate", "--profile", "kikocard-article-latency", "--profile", "mismatched-fill",
+                         "--users", "30000", "--seed", "9"]
+        let one = try CLI.run(arguments + ["--threads", "1"])
+        let two = try CLI.run(arguments + ["--threads=2"])
+        #expect(one.status == 0 && two.status == 0)
+        #expect(one.stdout == two.stdout)
+    }
+
+    @Test("--per-user writes a header and one row per user and profile, atomically")
+    func perUser() throws {
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("users.csv")
+        let result = try CLI.run(["simulate", "--users", "5000", "--per-user", file.path, "--out",
+                                  directory.appendingPathComponent("summary.csv").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 5001)
+        #expect(lines[0].hasPrefix("profile,user,class,intent,behavior,frame_phase,release_ms"))
+        #expect(lines[1].hasPrefix("hig-linear-bar,1,"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["summary.csv", "users.csv"])
+    }
+
+    @Test("bad input: --users 0, --threads 0, a missing population, bad weights; nothing written")
+    func badInput() throws {
+        let directory = try CLI.temporaryDirectory()
+        let out = directory.appendingPathComponent("never.csv").path
+        let zero = try CLI.run(["simulate", "--users", "0", "--out", out])
+        #expect(zero.status == 64 && zero.stderr.contains("--users must be from 1"))
+        let threads = try CLI.run(["simulate", "--threads", "0", "--out", out])
+        #expect(threads.status == 64 && threads.stderr.contains("--threads must be from 1 to 256"))
+        let missing = try CLI.run(["simulate", "--population", "nobody", "--out", out])
+        #expect(missing.status == 66 && missing.stderr.contains("no population of that name"))
+        let bad = directory.appendingPathComponent("bad.yaml")
+        try "version: 1\nname: bad\ndescription: x\nclasses:\n  - {name: a, weight: 0, behavior: hold, hold: {dist: constant, value: 1}}\n"
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let weights = try CLI.run(["simulate", "--population", bad.path, "--out", out])
+        #expect(weights.status == 65 && weights.stderr.contains("the class weights must sum to a positive number"))
+        let nan = try CLI.run(["simulate", "--set", "gesture.minimumDuration=.nan", "--out", out])
+        #expect(nan.status == 65 && nan.stderr.contains("gesture.minimumDuration: must be a number of seconds ≥ 0"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bad.yaml"])
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+import GSL
+import HoldModel
+import HoldProfiles
+@testable import HoldSimulation
+
+/// Builds profiles and populations from YAML text for the tests.
+enum Make {
+    static func profile(_ body: String, name: String = "p") throws -> Profile {
+        try Profile.load(yaml: "version: 1\nname: \(name)\ndescription: test\n" + body, path: "\(name).yaml")
+    }
+
+    static func population(_ classes: String) throws -> Population {
+        try Population.load(yaml: "version: 1\nname: q\ndescription: test\nclasses:\n" + classes, path: "q.yaml")
+    }
+
+    static var library: ProfileLibrary {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return ProfileLibrary(directory: root.appendingPathComponent("Profiles").path)
+    }
+
+    static func run(_ profiles: [Profile], _ population: Population, users: Int, seed: UInt64 = 1, threads: Int = 2)
+        throws -> [SimulationSummary]
+    {
+        try Simulator.run(SimulationRequest(profiles: profiles, population: population, users: users, seed: seed, threads: threads))
+    }
+}
+
+/// |observed − expected| ≤ 4 standard errors of a proportion with n trials: a false failure about 1 in 16,000.
+func withinFourStandardErrors(_ observed: Double?, _ expected: Double, n: Int) -> Bool {
+    guard let observed else { return false }
+    let se = (expected * (1 - expected) / Double(n)).squareRoot()
+    return abs(observed - expected) <= 4 * se
+}
+
+@Suite("simulate: closed-form checks")
+struct ClosedFormTests {
+    @Test("hold users with lognormal holds against a gesture trigger complete with P(hold ≥ trigger time)")
+    func holdUsers() throws {
+        let profile = try Make.profile("gesture: {minimumDuration: 1.0}\nfill: {model: none}\nretract: {mode: instant}\n")
+        let population = try Make.population("""
+              - {name: h, weight: 1, intent: confirm, behavior: hold, hold: {dist: lognormal, median: 0.9, sigma: 0.35}}
+            """)
+        let n = 100_000
+        let summary = try #require(try Make.run([profile], population, users: n, seed: 7).first)
+        // Closed form: Q(1.0) of lognormal(ln 0.9, 0.35) = 1 − Φ(ln(1/0.9)/0.35) ≈ 0.3817, from GSL's CDF.
+        let expected = try Distribution(family: "lognormal", parameters: ["median": 0.9, "sigma": 0.35]).survival(1.0)
+        #expect(abs(expected - 0.3817) < 1e-3)
+        #expect(summary.intentUsers == n)
+        #expect(withinFourStandardErrors(summary.completion.rate, expected, n: n))
+        #expect(summary.completionTimeP50Ms == 1000)
+        // Every intent user either completed or let go early: no movement, no impatience here.
+        #expect(summary.completion.successes + summary.prematureRelease.successes == n)
+    }
+
+    @Test("react users with a constant reaction lose exactly the predictable share to a fill that looks full early")
+    func mismatchShare() throws {
+        // 0.8 s linear fill under a 1.0 s gesture at 120 Hz. The bar looks full (≥ 0.999) at t* = 0.7992 s and is
+        // first displayed full at t* + δ, δ uniform on [0, 1/120) because touch-down is uniform against vsync.
+        // A person who lets go r = 0.1966 s after that misses the action iff t* + δ + r < 1.0, i.e. δ < 0.0042 s:
+        // probability 0.0042 · 120 = 0.504.
+        let profile = try Make.profile("""
+            gesture: {minimumDuration: 1.0}
+            fill: {model: animation, curve: linear, duration: 0.8}
+            retract: {mode: instant}
+            display: {refreshRate: 120, resolution: 0.001}
+            """)
+        let population = try Make.population("""
+              - {name: r, weight: 1, intent: confirm, behavior: react, reaction: {dist: constant, value: 0.1966}, patience: {dist: constant, value: 100}}
+            """)
+        let n = 100_000
+        let summary = try #require(try Make.run([profile], population, users: n, seed: 3).first)
+        let expected = (1.0 - 0.1966 - 0.8 * 0.999) * 120
+        #expect(abs(expected - 0.504) < 1e-9)
+        #expect(withinFourStandardErrors(summary.prematureMismatch.rate, expected, n: n))
+        #expect(withinFourStandardErrors(summary.completion.rate, 1 - expected, n: n))
+        #expect(summary.prematureImpatience.successes == 0 && summary.movementCancel.successes == 0)
+    }
+
+    @Test("every completed KikoCard hold with ideal ticks has 77 pulses")
+    func kikoCardPulses() throws {
+        let library = Make.library
+        let summary = try #require(try Make.run(
+            [try library.loadProfile("kikocard-accelerating")], try library.loadPopulation("default"), users: 40_000).first)
+        #expect(summary.completion.successes > 10_000)
+        #expect(summary.pulsesMean == 77 && summary.pulsesP50 == 77 && summary.pulsesP95 == 77 && summary.pulsesMax == 77)
+        #expect(summary.completionTimeMeanMs == 2100 && summary.completionTimeP99Ms == 2100)
+        // Ideal 10 ms ticks: consecutive pulses are at least one tick apart, so the peak rate is 100 Hz.
+        #expect(abs((summary.peakPulseRateHz ?? 0) - 100) < 1e-6)
+    }
+
+    @Test("impatience: with no fill, people whose patience runs out before the action give up")
+    func impatience() throws {
+        let profile = try Make.profile("gesture: {minimumDuration: 1.0}\nfill: {model: none}\nretract: {mode: instant}\n")
+        let population = try Make.population("""
+              - {name: r, weight: 1, intent: confirm, behavior: react, reaction: {dist: constant, value: 0.2}, patience: {dist: exponential, mean: 2.0}}
+            """)
+        let n = 100_000
+        let summary = try #require(try Make.run([profile], population, users: n, seed: 11).first)
+        // The only feedback is the action at 1.0 s: P(patience < 1.0) = 1 − e^(−1/2).
+        let expected = 1 - exp(-0.5)
+        #expect(withinFourStandardErrors(summary.prematureImpatience.rate, expected, n: n))
+        #expect(summary.prematureImpatience.successes == summary.prematureRelease.successes)
+    }
+
+    @Test("accidental holds are false activations with P(hold ≥ trigger); Wilson bounds bracket the rate")
+    func falseActivations() throws {
+        let profile = try Make.profile("gesture: {minimumDuration: 0.3}\nfill: {model: none}\nretract: {mode: instant}\n")
+        let population = try Make.population("""
+              - {name: a, weight: 1, intent: none, behavior: hold, hold: {dist: exponential, mean: 0.1}}
+            """)
+        let n = 100_000
+        let summary = try #require(try Make.run([profile], population, users: n, seed: 5).first)
+        let expected = exp(-3.0)
+        #expect(summary.intentUsers == 0 && summary.completion.rate == nil && summary.accidentalUsers == n)
+        #expect(withinFourStandardErrors(summary.falseActivation.rate, expected, n: n))
+        let interval = try #require(summary.falseActivation.wilson95)
+        #expect(interval.lower < (summary.falseActivation.rate ?? 0) && (summary.falseActivation.rate ?? 1) < interval.upper)
+    }
+}
+
+@Suite("simulate: determinism and common random numbers")
+struct DeterminismTests {
+    static func rows(_ threads: Int, perUser: Bool = false) throws -> (String, String) {
+        let library = Make.library
+        let profiles = try ["hig-linear-bar", "kikocard-article-latency", "static-long-press"].map { try library.loadProfile($0) }
+        var perUserText = ""
+        let summaries = try Simulator.run(
+            SimulationRequest(profiles: profiles, population: try library.loadPopulation("default"), users: 30_001,
+                              seed: 42, threads: threads),
+            perUser: perUser ? { perUserText += $0 } : nil)
+        return (summaries.map(SimulationCSV.row).joined(separator: "\n"), perUserText)
+    }
+
+    @Test("rows and per-user output are byte-identical for 1, 2 and 3 threads")
+    func threadCounts() throws {
+        let (one, onePerUser) = try Self.rows(1, perUser: true)
+        for threads in [2, 3] {
+            let (rows, perUser) = try Self.rows(threads, perUser: true)
+            #expect(rows == one)
+            #expect(perUser == onePerUser)
+        }
+        #expect(onePerUser.split(separator: "\n").count == 3 * 30_001)
+    }
+
+    @Test("a profile's row is the same alone and among others (common random numbers)")
+    func commonRandomNumbers() throws {
+        let library = Make.library
+        let population = try library.loadPopulation("default")
+        let bar = try library.loadProfile("hig-linear-bar")
+        let kiko = try library.loadProfile("kikocard-article-latency")
+        let together = try Make.run([bar, kiko], population, users: 20_000)
+        let alone = try Make.run([kiko], population, users: 20_000)
+        #expect(SimulationCSV.row(together[1]) == SimulationCSV.row(alone[0]))
+    }
+
+    @Test("another seed gives other numbers")
+    func seeds() throws {
+        let library = Make.library
+        let population = try library.loadPopulation("default")
+        let bar = try library.loadProfile("hig-linear-bar")
+        let a = try Make.run([bar], population, users: 20_000, seed: 1)
+        let b = try Make.run([bar], population, users: 20_000, seed: 2)
+        #expect(SimulationCSV.row(a[0]) != SimulationCSV.row(b[0]))
+    }
+}
+
+@Suite("simulate: statistics")
+struct StatisticsTests {
+    @Test("Wilson 95 % intervals match published values")
+    func wilson() throws {
+        // Reference values: Newcombe (1998), Table I, and direct evaluation of the formula.
+        let zero = try #require(Proportion(successes: 0, trials: 10).wilson95)
+        #expect(zero.lower == 0 && abs(zero.upper - 0.2775) < 1e-4)
+        let half = try #require(Proportion(successes: 5, trials: 10).wilson95)
+        #expect(abs(half.lower - 0.2366) < 1e-4 && abs(half.upper - 0.7634) < 1e-4)
+        let all = try #require(Proportion(successes: 29, trials: 29).wilson95)
+        #expect(abs(all.lower - 0.8830) < 1e-4 && all.upper == 1)
+        #expect(Proportion(successes: 0, trials: 0).wilson95 == nil)
+    }
+
+    @Test("signed quantiles agree with sorting to the histogram's 4 significant digits")
+    func signedQuantiles() {
+        let generator = Generator(seed: 9)
+        var values: [Int64] = []
+        var quantiles = SignedQuantiles(highest: 3_600_000_000, digits: .four)
+        for _ in 0..<50_000 {
+            let value = Int64((generator.gaussian(sigma: 5_000) + 1_000).rounded())
+            values.append(value)
+            quantiles.record(value)
+        }
+        values.sort()
+        for percentile in [1.0, 10, 25, 50, 75, 95, 99] {
+            let rank = Int((percentile / 100 * Double(values.count)).rounded(.up)) - 1
+            let exact = Double(values[rank])
+            let estimate = Double(quantiles.value(atPercentile: percentile) ?? .max)
+            // 4 significant digits: within 0.01 % of the magnitude, plus one unit for rounding.
+            #expect(abs(estimate - exact) <= abs(exact) * 1e-4 + 1, "p\(percentile): \(estimate) vs \(exact)")
+        }
+    }
+
+    @Test("merging tallies in either order gives the same summary")
+    func mergeOrder() throws {
+        let library = Make.library
+        let profiles = [try library.loadProfile("mismatched-fill")]
+        let population = try library.loadPopulation("default")
+        let a = try Make.run(profiles, population, users: 10_000, seed: 1, threads: 1)
+        let b = try Make.run(profiles, population, users: 10_000, seed: 1, threads: 4)
+        #expect(SimulationCSV.row(a[0]) == SimulationCSV.row(b[0]))
+        #expect(SimulationCSV.columns.count == SimulationCSV.header.split(separator: ",").count)
+    }
+}
+
+@Suite("simulate: the engine agrees with the frame-by-frame trace")
+struct EngineTraceAgreementTests {
+    @Test("for sampled users, the outcome matches a trace of the same hold", arguments: ["hig-linear-bar", "kikocard-accelerating", "filament-hold-to-confirm", "flutter-punyawatdev"])
+    func agreement(profileName: String) throws {
+        let library = Make.library
+        var profile = try library.loadProfile(profileName)
+        profile.control.haptics.threshold = 0.05
+        let prepared = try profile.prepared()
+        let engine = HoldEvaluator(prepared)
+        let tracer = HoldEvaluator(prepared)
+        let generator = Generator(seed: 21)
+        for _ in 0..<200 {
+            let phase = generator.uniform()
+            let release = generator.uniform() * 3
+            var ticks = OnTimeTicks()
+            engine.hold(framePhase: phase, latencies: &ticks)
+            let outcome = engine.resolve(pressEndTime: release)
+            let trace = HoldTrace(evaluator: tracer, framePhase: phase, pressEndTime: release, latencies: &ticks)
+            #expect(outcome.completed == trace.rows.contains { $0.event == .trigger })
+            #expect(outcome.pulses == (trace.rows.last?.pulses ?? -1))
+            // The trace ends at rest: retracted to 0 (early release) or full (the action fired and the fill stays).
+            let last = try #require(trace.rows.last)
+            #expect(last.displayedProgress == 0 || last.displayedProgress == 1)
+        }
+    }
+}
