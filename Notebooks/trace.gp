@@ -1,0 +1,33 @@
+# One hold frame by frame (from `holdlab trace`): the model's progress, what the screen showed, haptic pulses,
+# and when the action fired and the bar first looked full.
+#
+#   holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
+#   gnuplot -e "data='trace.csv'; out='trace.png'" Notebooks/trace.gp        (out may end in .svg)
+if (!exists("data")) data = 'trace.csv'
+if (!exists("out")) out = 'trace.png'
+if (strlen(out) > 4 && out[strlen(out)-3:] eq 'svg') {
+    set terminal svg size 960,540 dynamic font 'Sans,12'
+} else {
+    set terminal pngcairo size 960,540 font 'Sans,11'
+}
+set output out
+set datafile separator comma
+set datafile missing 'NaN'
+set xlabel 'time after touch-down (ms)'
+set ylabel 'progress'
+set yrange [-0.25:1.15]
+set key outside right top
+set grid
+is(name) = strcol('event') eq name
+# Count each kind of event first: a series with no points would make gnuplot warn.
+stats data using (is('pulse') || is('completion_pulse') ? 1 : 0) nooutput name 'PULSES'
+stats data using (is('trigger') ? 1 : 0) nooutput name 'TRIGGER'
+stats data using (is('displayed_full') ? 1 : 0) nooutput name 'FULL'
+stats data using (is('release') ? 1 : 0) nooutput name 'RELEASE'
+series = "data using 't_ms':'model_progress' with lines lw 2 lc rgb '#1f77b4' title 'model'"
+series = series . ", data using 't_ms':(is('frame') ? column('displayed_progress') : NaN) with points pt 7 ps 0.35 lc rgb '#ff7f0e' title 'displayed (frames)'"
+if (PULSES_sum > 0) series = series . ", data using 't_ms':(is('pulse') || is('completion_pulse') ? column('model_progress') : NaN) with points pt 9 ps 1 lc rgb '#2ca02c' title 'pulse'"
+if (TRIGGER_sum > 0) series = series . ", data using 't_ms':(is('trigger') ? 1.1 : NaN):(0):(-1.1) with vectors nohead dt 2 lw 2 lc rgb '#d62728' title 'action fires'"
+if (FULL_sum > 0) series = series . ", data using 't_ms':(is('displayed_full') ? 1.05 : NaN) with points pt 5 ps 1.2 lc rgb '#9467bd' title 'first displayed full'"
+if (RELEASE_sum > 0) series = series . ", data using 't_ms':(is('release') ? 1.1 : NaN):(0):(-1.1) with vectors nohead dt 3 lw 1 lc rgb 'black' title 'release'"
+eval 'plot ' . series
