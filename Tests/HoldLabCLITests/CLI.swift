@@ -33,13 +33,14 @@ enum CLI {
     }
 
     /// Runs `holdlab` with `arguments` in `directory` (default: the package root, so ./Profiles is found).
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = try executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? root
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "HOLDLAB_PROFILES")
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()

@@ -113,15 +113,15 @@ struct Simulate: ParsableCommand {
     }
 }
 
-/// The command line for provenance, without `--threads`: it does not change results, and leaving it out keeps
-/// the whole CSV byte-identical across thread counts.
+/// The command line for provenance, without `--threads` and `--resume`: neither changes results, and leaving
+/// them out keeps the whole CSV byte-identical across thread counts and interrupted-then-resumed runs.
 func commandLineWithoutThreads() -> String {
     var arguments: [String] = []
     var skipNext = false
     for argument in CommandLine.arguments.dropFirst() {
         if skipNext { skipNext = false; continue }
         if argument == "--threads" { skipNext = true; continue }
-        if argument.hasPrefix("--threads=") { continue }
+        if argument.hasPrefix("--threads=") || argument == "--resume" { continue }
         arguments.append(argument)
     }
     return CSV.commandLine(["holdlab"] + arguments)

@@ -23,6 +23,9 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     } catch let error as ControlError {
         printError(error.description)
         throw ExitStatus.dataError
+    } catch let error as SweepError {
+        printError(error.description)
+        throw ExitStatus.dataError
     } catch let error as SimulationError {
         printError(error.description)
         throw ExitStatus.dataError

@@ -1,0 +1,201 @@
+import GSL
+
+/// A problem with a sweep's parameters or design, phrased for the command line.
+public struct SweepError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// One `--vary` parameter: a profile key path and the values it takes.
+public struct SweepParameter: Sendable, Equatable {
+    public enum Values: Sendable, Equatable {
+        /// `start:stop:step` (grid) or `start:stop` (designs that pick values in the range).
+        case range(start: Double, stop: Double, step: Double?)
+        /// `v1,v2,…`: values passed to the profile as written (numbers, names, curves…).
+        case list([String])
+    }
+
+    public let keyPath: String
+    public let values: Values
+    /// The `--vary` text, for provenance and messages.
+    public let text: String
+
+    /// The CSV column: `param_` and the key path with dots as underscores.
+    public var column: String { "param_" + keyPath.replacingOccurrences(of: ".", with: "_") }
+
+    /// Parses `key=start:stop:step`, `key=start:stop` or `key=v1,v2,…`.
+    public init(parsing text: String) throws(SweepError) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw SweepError("--vary \(text): expected key.path=start:stop:step or key.path=v1,v2,…")
+        }
+        let key = String(text[..<equals])
+        let body = String(text[text.index(after: equals)...])
+        guard !key.isEmpty, key.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ part in
+            !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }) else {
+            throw SweepError("--vary \(text): '\(key)' is not a key path; write names separated by dots, e.g. gesture.minimumDuration")
+        }
+        keyPath = key
+        self.text = text
+        // A range has colons outside brackets (curve values like bezier(…) never contain colons).
+        if body.contains(":") && !body.contains(",") {
+            let parts = body.split(separator: ":", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters()) }
+            guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0?.isFinite == true }) else {
+                throw SweepError("--vary \(text): a range is start:stop:step (or start:stop for lhs and sobol) with finite numbers")
+            }
+            let numbers = parts.compactMap { $0 }
+            let step = numbers.count == 3 ? numbers[2] : nil
+            guard numbers[1] >= numbers[0] else {
+                throw SweepError("--vary \(text): stop (\(numbers[1])) must not be below start (\(numbers[0]))")
+            }
+            if let step, !(step > 0) { throw SweepError("--vary \(text): step must be > 0 (got \(step))") }
+            values = .range(start: numbers[0], stop: numbers[1], step: step)
+        } else {
+            var items: [String] = []
+            var depth = 0
+            var current = ""
+            for character in body {
+                if character == "(" || character == "[" || character == "{" { depth += 1 }
+                if character == ")" || character == "]" || character == "}" { depth -= 1 }
+                if character == "," && depth == 0 {
+                    items.append(current.trimmingCharacters())
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            items.append(current.trimmingCharacters())
+            guard items.allSatisfy({ !$0.isEmpty }) else { throw SweepError("--vary \(text): a list has an empty value") }
+            values = .list(items)
+        }
+    }
+
+    /// The grid values: every listed value, or start, start + step, … up to stop (inclusive to rounding).
+    func gridValues() throws(SweepError) -> [String] {
+        switch values {
+        case .list(let items):
+            return items
+        case .range(let start, let stop, let step):
+            guard let step else { throw SweepError("--vary \(text): a grid needs a step: start:stop:step") }
+            let count = Int(((stop - start) / step + 1e-9).rounded(.down)) + 1
+            guard count <= SweepPlan.maximumPoints else {
+                throw SweepError("--vary \(text): \(count) values; at most \(SweepPlan.maximumPoints) points per sweep")
+            }
+            return (0..<count).map { Self.format(start + Double($0) * step) }
+        }
+    }
+
+    /// The value at a position u ∈ [0, 1) of the parameter's range (or list), for sampled designs.
+    func value(at u: Double) -> String {
+        switch values {
+        case .list(let items):
+            return items[min(items.count - 1, Int(u * Double(items.count)))]
+        case .range(let start, let stop, let step):
+            var value = start + u * (stop - start)
+            if let step { value = min(stop, start + (((value - start) / step).rounded()) * step) }
+            return Self.format(value)
+        }
+    }
+
+    /// Twelve significant digits: 0.3 + 7 × 0.1 prints as 1, not 1.0000000000000002.
+    static func format(_ value: Double) -> String {
+        let rounded = Double(String(format: "%.12g", value)) ?? value
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return "\(rounded)"
+    }
+}
+
+/// How the points of a sweep are chosen.
+public enum SweepDesign: String, Sendable, CaseIterable {
+    /// The Cartesian product of every parameter's values, the first `--vary` outermost.
+    case grid
+    /// A Latin hypercube: each parameter's range cut into N strata, one point in each, strata paired at random
+    /// by GSL shuffles (seeded from the sweep's seed).
+    case lhs
+    /// GSL's Sobol sequence mapped onto the ranges.
+    case sobol
+}
+
+/// The points of a sweep: for each point, one value per parameter, as text for `--set`.
+public struct SweepPlan: Sendable, Equatable {
+    public let parameters: [SweepParameter]
+    public let design: SweepDesign
+    public let points: [[String]]
+
+    /// A sweep has at most this many points.
+    public static let maximumPoints = 100_000
+
+    /// The stream of the master seed that draws the Latin hypercube (far from the simulation's chunk streams).
+    static let hypercubeStream: UInt64 = 0xD1CE_0000_0000_0000
+
+    public init(parameters: [SweepParameter], design: SweepDesign, points requested: Int?, seed: UInt64) throws(SweepError) {
+        guard !parameters.isEmpty else { throw SweepError("name at least one --vary key=values") }
+        var seen: Set<String> = []
+        for parameter in parameters where !seen.insert(parameter.keyPath).inserted {
+            throw SweepError("--vary \(parameter.keyPath) is given twice")
+        }
+        self.parameters = parameters
+        self.design = design
+        switch design {
+        case .grid:
+            if requested != nil { throw SweepError("--points goes with --design lhs or sobol; a grid has one point per combination") }
+            var points: [[String]] = [[]]
+            for parameter in parameters {
+                let values = try parameter.gridValues()
+                guard points.count * values.count <= Self.maximumPoints else {
+                    throw SweepError("the grid has \(points.count * values.count) points or more; at most \(Self.maximumPoints)")
+                }
+                points = points.flatMap { prefix in values.map { prefix + [$0] } }
+            }
+            self.points = points
+        case .lhs, .sobol:
+            guard let count = requested, count >= 1, count <= Self.maximumPoints else {
+                throw SweepError("--design \(design.rawValue) needs --points N (1 to \(Self.maximumPoints))")
+            }
+            let unit = design == .lhs
+                ? Self.latinHypercube(points: count, dimensions: parameters.count, seed: seed)
+                : try Self.sobol(points: count, dimensions: parameters.count)
+            points = unit.map { row in zip(parameters, row).map { $0.value(at: $1) } }
+        }
+    }
+
+    /// N points in [0, 1)^d, one in each of the N strata [k/N, (k+1)/N) of every dimension: dimension j of
+    /// point i is (π_j(i) + u_ij) / N with π_j a GSL shuffle of 0…N−1 and u_ij uniform.
+    static func latinHypercube(points: Int, dimensions: Int, seed: UInt64) -> [[Double]] {
+        let generator = Generator(seed: seed, stream: hypercubeStream)
+        var unit = Array(repeating: Array(repeating: 0.0, count: dimensions), count: points)
+        for dimension in 0..<dimensions {
+            var strata = Array(0..<points)
+            generator.shuffle(&strata)
+            for point in 0..<points {
+                unit[point][dimension] = (Double(strata[point]) + generator.uniform()) / Double(points)
+            }
+        }
+        return unit
+    }
+
+    static func sobol(points: Int, dimensions: Int) throws(SweepError) -> [[Double]] {
+        do {
+            let sequence = try SobolSequence(dimensions: dimensions)
+            var unit: [[Double]] = []
+            for _ in 0..<points { unit.append(try sequence.next()) }
+            return unit
+        } catch {
+            throw SweepError("--design sobol: \(error) (GSL's Sobol sequence takes 1 to \(SobolSequence.maximumDimensions) parameters)")
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters() -> String { String(self).trimmingCharacters() }
+}

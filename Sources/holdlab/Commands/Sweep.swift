@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import HoldProfiles
+import HoldSimulation
+
+extension SweepDesign: ExpressibleByArgument {}
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Vary profile parameters and simulate every point: one CSV row per point.",
+        discussion: """
+            Columns: the varied keys as param_<key> (dots become underscores), then the simulate columns. Every point \
+            uses the same seed (common random numbers): a row equals the simulate row with the same --set values, \
+            curves are smooth, and rows depend on neither order nor --threads. The output file is rewritten \
+            atomically as points finish, so an interrupted sweep keeps what it finished; --resume computes only the \
+            missing points.
+
+            Examples:
+              holdlab sweep --profile hig-linear-bar --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
+              holdlab sweep --vary haptics.threshold=0.01,0.02,0.05,0.1 --vary fill.curve=linear,easeIn,easeInOut
+              holdlab sweep --design lhs --points 64 --vary gesture.minimumDuration=0.4:1.2 --vary fill.duration=0.4:1.2
+              holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv --resume
+            """)
+
+    @OptionGroup var source: ProfileSourceOptions
+
+    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+    var profile: String = "hig-linear-bar"
+
+    @Option(help: ArgumentHelp(
+        "A parameter and its values: key=start:stop:step, key=start:stop (lhs, sobol) or key=v1,v2,… (repeatable).",
+        valueName: "key=values"))
+    var vary: [String] = []
+
+    @Option(help: "How points are chosen: grid (every combination), lhs (Latin hypercube), sobol.")
+    var design: SweepDesign = .grid
+
+    @Option(help: "Points for --design lhs or sobol.")
+    var points: Int?
+
+    @Option(help: ArgumentHelp("Population name or YAML file. Default: the one the profile names.", valueName: "name|file"))
+    var population: String?
+
+    @Option(help: "Synthetic users per point.")
+    var users: Int = 100_000
+
+    @Option(help: "Master seed, the same for every point.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
+    var threads: Int?
+
+    @OptionGroup var output: OutputOptions
+
+    @Flag(help: "Keep the rows already in --out (which must come from the same sweep) and compute the missing points.")
+    var resume = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print the points (param columns only) without simulating.")
+    var dryRun = false
+
+    func validate() throws {
+        if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
+        guard users >= 1 && users <= 1_000_000_000 else {
+            throw ValidationError("--users must be from 1 to 1,000,000,000 (got \(users)).")
+        }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256 (got \(threads)).") }
+        if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume.") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let library = source.library
+            let path = library.profilePath(profile)
+            _ = try library.loadProfile(profile)  // a clear error for a missing or invalid profile
+            let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
+            let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: seed)
+            if dryRun {
+                var text = plan.parameters.map(\.column).joined(separator: ",") + "\n"
+                for point in plan.points { text += point.map(CSV.field).joined(separator: ",") + "\n" }
+                print(text, terminator: "")
+                printNote("\(plan.points.count) points (\(plan.design.rawValue)); nothing simulated")
+                return
+            }
+            let baseOverrides = try source.parsedOverrides()
+            let base = try library.loadProfile(profile, overrides: baseOverrides)
+            let population = try library.loadPopulation(self.population ?? base.population)
+            let request = SweepRequest(
+                profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
+                baseOverrides: baseOverrides, population: population, plan: plan, users: users, seed: seed,
+                threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            let profiles = try Sweep.profiles(request)
+            let out = OutputFile(argument: output.out)
+            try out.checkWritable()
+
+            var rows: [String] = []
+            if resume, case .file(let file) = out, FileManager.default.fileExists(atPath: file) {
+                let existing = try ProfileLibrary.read(file, what: "sweep output")
+                rows = try Sweep.completedRows(existing: existing, path: file, request: request, baseProfile: base)
+                printNote("resuming \(file): \(rows.count) of \(plan.points.count) points done")
+            }
+            var head = CSV.provenance([
+                ("holdlab", "\(HoldLabVersion.current) sweep"),
+                ("command", commandLineWithoutThreads()),
+            ] + Sweep.identity(request, baseProfile: base))
+            head += Sweep.header(plan) + "\n"
+            if out == .standardOutput { try out.write(head) }
+
+            let remaining = plan.points.count - rows.count
+            let bar = ProgressBar(label: "sweep", total: remaining * users, unit: "users")
+            let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
+            try Sweep.run(request, profiles: profiles, from: rows.count, onRows: { batch in
+                rows += batch
+                switch out {
+                case .standardOutput:
+                    try out.write(batch.map { $0 + "\n" }.joined())
+                case .file:
+                    try out.write(head + rows.map { $0 + "\n" }.joined())
+                }
+                // Test seam: die as a killed process would, right after a batch reached the file.
+                if let killAfter, rows.count >= killAfter { kill(getpid(), SIGKILL) }
+            }, progress: { bar.update($0) })
+            bar.finish()
+        }
+    }
+}
+
+/// A note for the person at the terminal (never into the CSV).
+func printNote(_ message: String) {
+    FileHandle.standardError.write(Data("holdlab: \(message)\n".utf8))
+}

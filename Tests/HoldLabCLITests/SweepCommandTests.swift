@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite("holdlab sweep")
+struct SweepCommandTests {
+    static let arguments = ["sweep", "--vary", "gesture.minimumDuration=0.4:1.4:0.1", "--users", "3000", "--seed", "4"]
+
+    @Test("a sweep row equals the matching simulate row; --out - streams the same rows in point order")
+    func matchesSimulate() throws {
+        let sweep = try CLI.run(Self.arguments + ["--out", "-"])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let rows = CLI.dataLines(sweep.stdout)
+        #expect(rows.count == 12)
+        #expect(rows[0].hasPrefix("param_gesture_minimumDuration,profile,population,users,seed,"))
+        let simulate = try CLI.run(["simulate", "--set", "gesture.minimumDuration=0.7", "--users", "3000", "--seed", "4"])
+        #expect(rows[4] == "0.7," + (CLI.dataLines(simulate.stdout).last ?? ""))
+    }
+
+    @Test("a sweep killed midway and resumed gives the same file as an uninterrupted one")
+    func killAndResume() throws {
+        // The same relative file name in two directories: the provenance records --out as typed.
+        let wholeDirectory = try CLI.temporaryDirectory()
+        let directory = try CLI.temporaryDirectory()
+        let whole = wholeDirectory.appendingPathComponent("sweep.csv")
+        let resumed = directory.appendingPathComponent("sweep.csv")
+        #expect(try CLI.run(Self.arguments + ["--out", "sweep.csv"], in: wholeDirectory).status == 0)
+        // The test seam kills the process (SIGKILL) right after the first batch of 4 points reached the file.
+        let killed = try CLI.run(Self.arguments + ["--out", "sweep.csv"], in: directory,
+                                 environment: ["HOLDLAB_TEST_KILL_AFTER_POINTS": "4"])
+        #expect(killed.status == SIGKILL)
+        let partial = try String(contentsOf: resumed, encoding: .utf8)
+        #expect(CLI.dataLines(partial).count == 1 + 4)
+        let resume = try CLI.run(Self.arguments + ["--out", "sweep.csv", "--resume"], in: directory)
+        #expect(resume.status == 0)
+        #expect(resume.stderr.contains("resuming") && resume.stderr.contains("4 of 11 points done"))
+        #expect(try String(contentsOf: resumed, encoding: .utf8) == String(contentsOf: whole, encoding: .utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["sweep.csv"])
+    }
+
+    @Test("--resume refuses a file from another seed, profile or design, saying which")
+    func resumeRefuses() throws {
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("s.csv")
+        #expect(try CLI.run(Self.arguments + ["--out", file.path]).status == 0)
+        let before = try String(contentsOf: file, encoding: .utf8)
+        let seed = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:1.4:0.1", "--users", "3000", "--seed", "5",
+                                "--out", file.path, "--resume"])
+        #expect(seed.status == 65 && seed.stderr.contains("came from a different users (file: 3000 per point, seed 4; now: 3000 per point, seed 5)"))
+        let profile = try CLI.run(Self.arguments + ["--profile", "static-long-press", "--out", file.path, "--resume"])
+        #expect(profile.status == 65 && profile.stderr.contains("came from a different profile"))
+        let vary = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:1.4:0.2", "--users", "3000", "--seed", "4",
+                                "--out", file.path, "--resume"])
+        #expect(vary.status == 65 && vary.stderr.contains("came from a different design"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == before)
+    }
+
+    @Test("--dry-run lists the points; bad input is refused before anything is written")
+    func dryRunAndErrors() throws {
+        let dry = try CLI.run(["sweep", "--design", "sobol", "--points", "3", "--vary", "gesture.minimumDuration=0:2", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout == "param_gesture_minimumDuration\n1\n1.5\n0.5\n")
+        let directory = try CLI.temporaryDirectory()
+        let out = directory.appendingPathComponent("never.csv").path
+        let none = try CLI.run(["sweep", "--out", out])
+        #expect(none.status == 64 && none.stderr.contains("Name at least one --vary"))
+        let bad = try CLI.run(["sweep", "--vary", "display.refreshRate=60,0", "--users", "10", "--out", out])
+        #expect(bad.status == 65 && bad.stderr.contains("point 2 (display.refreshRate=0)"))
+        let unknown = try CLI.run(["sweep", "--vary", "fill.colour=red", "--users", "10", "--out", out])
+        #expect(unknown.status == 65 && unknown.stderr.contains("fill.colour: unknown key"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+}

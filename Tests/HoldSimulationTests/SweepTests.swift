@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import GSL
+import HoldProfiles
+@testable import HoldSimulation
+
+@Suite("sweep: point sets")
+struct SweepPlanTests {
+    static func parameters(_ texts: String...) throws -> [SweepParameter] {
+        try texts.map { try SweepParameter(parsing: $0) }
+    }
+
+    @Test("grid: the Cartesian product, first --vary outermost, ranges inclusive without rounding noise")
+    func grid() throws {
+        let plan = try SweepPlan(
+            parameters: try Self.parameters("gesture.minimumDuration=0.3:1.5:0.1", "fill.curve=linear,bezier(0.42,0,1,1)"),
+            design: .grid, points: nil, seed: 1)
+        #expect(plan.points.count == 13 * 2)
+        #expect(plan.points[0] == ["0.3", "linear"] && plan.points[1] == ["0.3", "bezier(0.42,0,1,1)"])
+        #expect(plan.points[14] == ["1", "linear"])
+        #expect(plan.points.last == ["1.5", "bezier(0.42,0,1,1)"])
+        #expect(plan.parameters.map(\.column) == ["param_gesture_minimumDuration", "param_fill_curve"])
+    }
+
+    @Test("lhs: N points, exactly one in each of the N strata of every dimension, within the ranges")
+    func latinHypercube() throws {
+        for n in [1, 7, 50] {
+            let unit = SweepPlan.latinHypercube(points: n, dimensions: 3, seed: 5)
+            #expect(unit.count == n)
+            for dimension in 0..<3 {
+                let strata = Set(unit.map { Int(($0[dimension] * Double(n)).rounded(.down)) })
+                #expect(strata == Set(0..<n))
+            }
+        }
+        let plan = try SweepPlan(parameters: try Self.parameters("gesture.minimumDuration=0.4:1.2", "haptics.threshold=0:0.1"),
+                                 design: .lhs, points: 20, seed: 5)
+        #expect(plan.points.count == 20)
+        for point in plan.points {
+            let duration = try #require(Double(point[0]))
+            let threshold = try #require(Double(point[1]))
+            #expect(duration >= 0.4 && duration < 1.2 && threshold >= 0 && threshold < 0.1)
+        }
+        // Seeded: the same seed gives the same design, another seed another.
+        let again = try SweepPlan(parameters: plan.parameters, design: .lhs, points: 20, seed: 5)
+        let other = try SweepPlan(parameters: plan.parameters, design: .lhs, points: 20, seed: 6)
+        #expect(again == plan && other != plan)
+    }
+
+    @Test("sobol: GSL's sequence mapped onto the ranges (0.5, 0.75/0.25, 0.25/0.75, …)")
+    func sobol() throws {
+        let sequence = try SobolSequence(dimensions: 2)
+        #expect(try sequence.next() == [0.5, 0.5])
+        #expect(try sequence.next() == [0.75, 0.25])
+        #expect(try sequence.next() == [0.25, 0.75])
+        let plan = try SweepPlan(parameters: try Self.parameters("gesture.minimumDuration=0:2", "fill.curve=linear,easeIn,easeOut,ease"),
+                                 design: .sobol, points: 3, seed: 1)
+        #expect(plan.points == [["1", "easeOut"], ["1.5", "easeIn"], ["0.5", "ease"]])
+        #expect(throws: GSLError.self) { try SobolSequence(dimensions: 41) }
+    }
+
+    @Test("bad --vary and design combinations say what is wrong")
+    func errors() {
+        func message(_ body: () throws -> Void) -> String {
+            do { try body(); return "no error" } catch { return "\(error)" }
+        }
+        #expect(message { _ = try SweepParameter(parsing: "gesture.minimumDuration") }
+                == "--vary gesture.minimumDuration: expected key.path=start:stop:step or key.path=v1,v2,…")
+        #expect(message { _ = try SweepParameter(parsing: "x=1:0:0.1") } == "--vary x=1:0:0.1: stop (0.0) must not be below start (1.0)")
+        #expect(message { _ = try SweepParameter(parsing: "x=0:1:0") } == "--vary x=0:1:0: step must be > 0 (got 0.0)")
+        #expect(message { _ = try SweepParameter(parsing: "x=0:nan:1") }
+                == "--vary x=0:nan:1: a range is start:stop:step (or start:stop for lhs and sobol) with finite numbers")
+        #expect(message { _ = try SweepPlan(parameters: try SweepPlanTests.parameters("x=0:1"), design: .grid, points: nil, seed: 1) }
+                == "--vary x=0:1: a grid needs a step: start:stop:step")
+        #expect(message { _ = try SweepPlan(parameters: try SweepPlanTests.parameters("x=0:1"), design: .lhs, points: nil, seed: 1) }
+                == "--design lhs needs --points N (1 to 100000)")
+        #expect(message { _ = try SweepPlan(parameters: try SweepPlanTests.parameters("x=0:1:1", "x=2"), design: .grid, points: nil, seed: 1) }
+                == "--vary x is given twice")
+    }
+}
+
+@Suite("sweep: rows")
+struct SweepRowTests {
+    @Test("every sweep row equals the simulate row with the same --set values and seed")
+    func rowsEqualSimulate() throws {
+        let library = Make.library
+        let path = library.profilePath("hig-linear-bar")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let population = try library.loadPopulation("default")
+        let plan = try SweepPlan(parameters: [try SweepParameter(parsing: "gesture.minimumDuration=0.4:1.4:0.2"),
+                                              try SweepParameter(parsing: "retract.curve=linear,easeOut")],
+                                 design: .grid, points: nil, seed: 3)
+        let base = [try Override(parsing: "haptics.threshold=0.05")]
+        let request = SweepRequest(profileText: text, profilePath: path, baseOverrides: base, population: population,
+                                   plan: plan, users: 6_000, seed: 3, threads: 2)
+        var rows: [String] = []
+        try Sweep.run(request, profiles: try Sweep.profiles(request), onRows: { rows += $0 })
+        #expect(rows.count == 12)
+        for (index, point) in plan.points.enumerated() {
+            let overrides = base + [try Override(parsing: "gesture.minimumDuration=\(point[0])"),
+                                    try Override(parsing: "retract.curve=\(point[1])")]
+            let alone = try Make.run([try library.loadProfile("hig-linear-bar", overrides: overrides)], population,
+                                     users: 6_000, seed: 3, threads: 1)
+            #expect(rows[index] == "\(point[0]),\(point[1]),\(SimulationCSV.row(alone[0]))")
+        }
+    }
+
+    @Test("a point with an invalid value is named before anything runs")
+    func invalidPoint() throws {
+        let library = Make.library
+        let path = library.profilePath("hig-linear-bar")
+        let plan = try SweepPlan(parameters: [try SweepParameter(parsing: "display.refreshRate=30,0,60")], design: .grid,
+                                 points: nil, seed: 1)
+        let request = SweepRequest(profileText: try String(contentsOfFile: path, encoding: .utf8), profilePath: path,
+                                   baseOverrides: [], population: try library.loadPopulation("default"), plan: plan,
+                                   users: 10, seed: 1, threads: 1)
+        #expect(throws: SweepError.self) { try Sweep.profiles(request) }
+        do {
+            _ = try Sweep.profiles(request)
+        } catch {
+            #expect("\(error)".hasPrefix("point 2 (display.refreshRate=0): --set display.refreshRate=0: display.refreshRate: must be frames per second"))
+        }
+    }
+}
