@@ -16,6 +16,12 @@ public enum CSV {
         return text
     }
 
+    /// A number with `significant` significant digits (`%g`), `NaN` when absent or not finite.
+    public static func number(_ value: Double?, significant: Int) -> String {
+        guard let value, value.isFinite else { return "NaN" }
+        return String(format: "%.\(significant)g", value)
+    }
+
     /// A field, quoted when it contains a comma, quote or newline.
     public static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }

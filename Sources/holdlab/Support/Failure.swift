@@ -23,6 +23,12 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     } catch let error as ControlError {
         printError(error.description)
         throw ExitStatus.dataError
+    } catch let error as CSVTableError {
+        printError(error.description)
+        throw ExitStatus.dataError
+    } catch let error as CurveFitError {
+        printError(error.description)
+        throw ExitStatus.dataError
     } catch let error as SweepError {
         printError(error.description)
         throw ExitStatus.dataError
