@@ -2,6 +2,7 @@
 # and when the action fired and the bar first looked full.
 #
 #   holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
+#   holdlab plot trace --data trace.csv --out trace.png
 #   gnuplot -e "data='trace.csv'; out='trace.png'" Notebooks/trace.gp        (out may end in .svg)
 if (!exists("data")) data = 'trace.csv'
 if (!exists("out")) out = 'trace.png'
