@@ -2,10 +2,11 @@
 # and when the action fired and the bar first looked full.
 #
 #   holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
+#   holdlab plot trace --data trace.csv --out trace.png
 #   gnuplot -e "data='trace.csv'; out='trace.png'" Notebooks/trace.gp        (out may end in .svg)
 if (!exists("data")) data = 'trace.csv'
 if (!exists("out")) out = 'trace.png'
-if (strlen(out) > 4 && out[strlen(out)-3:] eq 'svg') {
+if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
     set terminal svg size 960,540 dynamic font 'Sans,12'
 } else {
     set terminal pngcairo size 960,540 font 'Sans,11'

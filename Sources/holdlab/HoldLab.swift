@@ -9,9 +9,9 @@ struct HoldLab: ParsableCommand {
         discussion: """
             Profiles (YAML) describe a control: gesture, fill, trigger, retract, haptics, display. Commands write CSV \
             with '#' provenance lines that gnuplot skips. Exit status: 0 success, 64 bad command line, 65 invalid \
-            profile or data, 66 missing input file, 73 cannot write output, 1 any other failure.
+            profile or data, 66 missing input file, 69 gnuplot not installed, 73 cannot write output, 1 any other failure.
             """,
         version: HoldLabVersion.current,
-        subcommands: [Simulate.self, SweepCommand.self, Trace.self, Profiles.self, FitCurve.self, Benchmark.self]
+        subcommands: [Simulate.self, SweepCommand.self, Trace.self, Plot.self, Profiles.self, FitCurve.self, Benchmark.self]
     )
 }

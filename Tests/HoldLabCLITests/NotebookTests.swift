@@ -1,22 +1,126 @@
 import Foundation
 import Testing
 
+/// CSV for the notebooks, made once per test run with the built `holdlab`: traces, and sweep CSVs assembled from one
+/// `holdlab simulate` per point exactly as `holdlab sweep` writes them (the varied keys as `param_…` columns, then
+/// the `simulate` columns). Small user counts: the figures only have to render.
+struct Fixtures: Sendable {
+    let directory: URL
+
+    private static let shared = Result { () throws -> Fixtures in try Fixtures() }
+    static func get() throws -> Fixtures { try shared.get() }
+
+    func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    func path(_ name: String) -> String { url(name).path }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    private init() throws {
+        directory = try CLI.temporaryDirectory()
+        let traces: [(String, [String])] = [
+            ("hig-linear-bar.csv", ["--profile", "hig-linear-bar"]),
+            ("mismatched-fill.csv", ["--profile", "mismatched-fill"]),
+            ("kiko.csv", ["--profile", "kikocard-accelerating", "--set", "haptics.threshold=0.05"]),
+            ("static-long-press.csv", ["--profile", "static-long-press"]),
+        ] + ["swiftui", "additive", "fromCurrent"].map { rule in
+            ("\(rule).csv", ["--profile", "hig-linear-bar", "--release-at", "0.6", "--set", "retract.interruption=\(rule)"])
+        }
+        for (name, arguments) in traces { try run(["trace", "--out", path(name)] + arguments) }
+        // A population without accidental users: every false activation statistic is NaN.
+        try """
+            version: 1
+            name: confirmers
+            description: people who mean to confirm and hold 2 s
+            classes:
+              - {name: holders, weight: 1, intent: confirm, behavior: hold, hold: {dist: constant, value: 2}}
+
+            """.write(to: url("confirmers.yaml"), atomically: true, encoding: .utf8)
+        let durations = ["0.4", "0.6", "0.8", "1.0", "1.2"]
+        try sweep("rates.csv", profile: "hig-linear-bar", users: 3000, vary: [("gesture.minimumDuration", durations)])
+        try sweep("rates-confirmers.csv", profile: "hig-linear-bar", population: path("confirmers.yaml"), users: 500,
+                  vary: [("gesture.minimumDuration", ["0.5", "1.0"])])
+        try sweep("pulses.csv", profile: "kikocard-accelerating", users: 1000,
+                  vary: [("haptics.threshold", ["0", "0.02", "0.05", "0.1"])])
+        try sweep("mismatch.csv", profile: "hig-linear-bar", users: 2000,
+                  vary: [("fill.duration", ["0.6", "0.8", "1.0", "1.2", "1.4"])])
+        // No fill ever looks full: every mismatch statistic is NaN, and there is one point.
+        try sweep("mismatch-none.csv", profile: "static-long-press", users: 500, vary: [("fill.duration", ["0.5"])])
+        // Short gestures with long fills never complete, so the mismatch cells there are NaN.
+        try sweep("grid.csv", profile: "hig-linear-bar", users: 1000,
+                  vary: [("gesture.minimumDuration", ["0.6", "0.9", "1.2", "1.5"]), ("fill.duration", ["0.5", "1.0", "1.5"])])
+    }
+
+    private func run(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        guard result.status == 0 else { throw Failure(description: "holdlab \(arguments): \(result.stderr)") }
+    }
+
+    /// A grid sweep: the first key outermost, one `holdlab simulate --set …` per point.
+    private func sweep(_ name: String, profile: String, population: String = "default", users: Int,
+                       vary: [(key: String, values: [String])]) throws {
+        var points: [[String]] = [[]]
+        for parameter in vary { points = points.flatMap { prefix in parameter.values.map { prefix + [$0] } } }
+        var header = ""
+        var rows: [String] = []
+        for point in points {
+            let sets = zip(vary, point).flatMap { ["--set", "\($0.key)=\($1)"] }
+            let result = try CLI.run(["simulate", "--profile", profile, "--population", population, "--users", "\(users)"] + sets)
+            let lines = CLI.dataLines(result.stdout)
+            guard result.status == 0, lines.count == 2 else { throw Failure(description: "simulate \(sets): \(result.stderr)") }
+            header = (vary.map { "param_" + $0.key.replacingOccurrences(of: ".", with: "_") } + [String(lines[0])])
+                .joined(separator: ",")
+            rows.append((point + [String(lines[1])]).joined(separator: ","))
+        }
+        let provenance = """
+            # holdlab: test fixture, one holdlab simulate per point
+            # sweep_profile: \(profile)
+            # sweep_population: \((population as NSString).lastPathComponent)
+            # sweep_users: \(users) per point, seed 1
+
+            """
+        try (provenance + header + "\n" + rows.joined(separator: "\n") + "\n").write(to: url(name), atomically: true, encoding: .utf8)
+    }
+}
+
 @Suite("Notebooks")
 struct NotebookTests {
-    /// Runs gnuplot on a notebook; returns its standard error (warnings) and the output file's size.
-    static func render(_ notebook: String, data: URL, out: URL) throws -> (warnings: String, bytes: Int) {
+    /// Runs gnuplot on a notebook; returns its standard error (warnings) and the output file's contents.
+    static func render(_ notebook: String, data: [URL], out: URL, variables: [String: String] = [:]) throws
+        -> (warnings: String, figure: Data)
+    {
+        let assignments = ["data='\(data.map(\.path).joined(separator: " "))'", "out='\(out.path)'"]
+            + variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gnuplot", "-e", "data='\(data.path)'; out='\(out.path)'",
+        process.arguments = ["gnuplot", "-e", assignments.joined(separator: "; "),
                              CLI.root.appendingPathComponent("Notebooks/\(notebook)").path]
         let err = Pipe()
         process.standardError = err
         try process.run()
         let warnings = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let size = (try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0
-        return (warnings, size)
+        #expect(process.terminationStatus == 0, "\(notebook): \(warnings)")
+        return (warnings, FileManager.default.contents(atPath: out.path) ?? Data())
+    }
+
+    /// Renders PNG and SVG; both must come without a word on standard error and be the kind their name says.
+    /// Returns the SVG's text, whose labels tests can read.
+    @discardableResult
+    static func renderBoth(_ notebook: String, data: [URL], variables: [String: String] = [:]) throws -> String {
+        let directory = try CLI.temporaryDirectory()
+        var svgText = ""
+        for name in ["figure.png", "figure.svg"] {
+            let (warnings, figure) = try render(notebook, data: data, out: directory.appendingPathComponent(name), variables: variables)
+            #expect(warnings.isEmpty, "\(notebook) \(variables): \(warnings)")
+            #expect(figure.count > 5_000, "\(notebook) \(name): \(figure.count) bytes")
+            if name.hasSuffix(".png") {
+                #expect(figure.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(notebook): not a PNG")
+            } else {
+                svgText = String(decoding: figure, as: UTF8.self)
+                #expect(svgText.contains("<svg"), "\(notebook): not an SVG")
+            }
+        }
+        return svgText
     }
 
     @Test("trace.gp renders PNG and SVG without warnings, with and without pulses", arguments: [
@@ -28,10 +132,76 @@ struct NotebookTests {
         let directory = try CLI.temporaryDirectory()
         let csv = directory.appendingPathComponent("trace.csv")
         #expect(try CLI.run(["trace", "--out", csv.path] + arguments).status == 0)
-        for name in ["trace.png", "trace.svg"] {
-            let (warnings, bytes) = try Self.render("trace.gp", data: csv, out: directory.appendingPathComponent(name))
-            #expect(warnings.isEmpty, "\(warnings)")
-            #expect(bytes > 5_000)
+        try Self.renderBoth("trace.gp", data: [csv])
+    }
+
+    @Test("fill-curves.gp titles each curve by its profile and overrides; profiles without a full frame or trigger are fine")
+    func fillCurves() throws {
+        let fixtures = try Fixtures.get()
+        let svg = try Self.renderBoth("fill-curves.gp", data: [
+            "hig-linear-bar.csv", "mismatched-fill.csv", "kiko.csv", "static-long-press.csv",
+        ].map(fixtures.url))
+        for title in ["hig-linear-bar", "mismatched-fill", "kikocard-accelerating haptics.threshold=0.05", "static-long-press",
+                      "action fires", "first frame full"] {
+            #expect(svg.contains(">\(title)<"), "fill-curves lacks the title \(title)")
+        }
+        // A file without provenance is titled by its name.
+        let bare = fixtures.url("bare-trace.csv")
+        let text = try String(contentsOf: fixtures.url("hig-linear-bar.csv"), encoding: .utf8)
+        try CLI.dataLines(text).joined(separator: "\n").write(to: bare, atomically: true, encoding: .utf8)
+        #expect(try Self.renderBoth("fill-curves.gp", data: [bare]).contains(">bare-trace<"))
+    }
+
+    @Test("retract-rules.gp draws the three interruption rules, titled from each file's --set")
+    func retractRules() throws {
+        let fixtures = try Fixtures.get()
+        let svg = try Self.renderBoth("retract-rules.gp", data: ["additive.csv", "fromCurrent.csv", "swiftui.csv"].map(fixtures.url))
+        for title in ["swiftui", "additive", "fromCurrent", "below 0: drawn as an empty bar"] {
+            #expect(svg.contains(">\(title)<"), "retract-rules lacks \(title)")
+        }
+    }
+
+    @Test("the sweep notebooks render PNG and SVG without warnings, NaN columns and single points included", arguments: [
+        ("rates-vs-duration.gp", "rates.csv", [:]),
+        ("rates-vs-duration.gp", "rates-confirmers.csv", [:]),
+        ("rates-vs-duration.gp", "grid.csv", ["x": "param_fill_duration"]),
+        ("pulses-vs-threshold.gp", "pulses.csv", [:]),
+        ("mismatch-vs-duration.gp", "mismatch.csv", [:]),
+        ("mismatch-vs-duration.gp", "mismatch-none.csv", [:]),
+        ("heatmap.gp", "grid.csv", [:]),
+        ("heatmap.gp", "grid.csv", ["z": "mismatch_p95_ms"]),
+        ("heatmap.gp", "grid.csv", ["x": "param_fill_duration", "y": "param_gesture_minimumDuration", "z": "pulses_mean"]),
+        ("heatmap.gp", "mismatch-none.csv", ["x": "param_fill_duration", "y": "param_fill_duration", "z": "mismatch_mean_ms"]),
+    ] as [(String, String, [String: String])])
+    func sweepNotebooks(notebook: String, data: String, variables: [String: String]) throws {
+        let fixtures = try Fixtures.get()
+        let svg = try Self.renderBoth(notebook, data: [fixtures.url(data)], variables: variables)
+        // The x axis is labelled by the key path and its unit, and the title names the sweep's profile.
+        let x = variables["x"] ?? [
+            "rates-vs-duration.gp": "param_gesture_minimumDuration", "pulses-vs-threshold.gp": "param_haptics_threshold",
+            "mismatch-vs-duration.gp": "param_fill_duration", "heatmap.gp": "param_gesture_minimumDuration",
+        ][notebook] ?? ""
+        let unit = x.hasSuffix("threshold") ? "(progress 0–1)" : "(s)"
+        let label = x.dropFirst("param_".count).replacingOccurrences(of: "_", with: ".") + " " + unit
+        #expect(svg.contains(">\(label)<"), "\(notebook) lacks the x label \(label)")
+        #expect(svg.contains("population, "), "\(notebook) lacks the sweep's provenance")
+    }
+
+    @Test("every notebook opens with a comment saying what it shows and how to run it, and Notebooks/README.md lists it")
+    func headers() throws {
+        let folder = CLI.root.appendingPathComponent("Notebooks")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gp") }.sorted()
+        #expect(names == ["fill-curves.gp", "heatmap.gp", "mismatch-vs-duration.gp", "pulses-vs-threshold.gp",
+                          "rates-vs-duration.gp", "retract-rules.gp", "trace.gp"])
+        let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let header = text.split(separator: "\n").prefix { $0.hasPrefix("#") }.joined(separator: "\n")
+            #expect(header.count > 200, "\(name) has no opening comment")
+            #expect(header.contains("gnuplot -e \"data=") && header.contains("holdlab plot \(name.dropLast(3)) --data"),
+                    "\(name)'s comment does not say how to run it")
+            #expect(readme.contains("`\(name)`"), "Notebooks/README.md does not list \(name)")
+            #expect(text.contains("if (!exists(\"data\"))") && text.contains("if (!exists(\"out\"))"))
         }
     }
 }

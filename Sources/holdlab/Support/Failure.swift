@@ -8,6 +8,8 @@ import HoldSimulation
 enum ExitStatus {
     static let dataError = ExitCode(65)
     static let noInput = ExitCode(66)
+    /// A program HoldLab needs (gnuplot) is not installed.
+    static let unavailable = ExitCode(69)
     static let cannotCreate = ExitCode(73)
 }
 

@@ -1,0 +1,77 @@
+# Fill curves of several profiles on one plot (from `holdlab trace` CSVs): progress against time after touch-down,
+# a dot where each profile's action fires and an open square at the first frame that looks full. A square before
+# its dot is a mismatch: the bar looks full and nothing happens yet.
+#
+#   holdlab trace --profile hig-linear-bar --out bar.csv
+#   holdlab trace --profile mismatched-fill --out mismatched.csv
+#   holdlab trace --profile kikocard-accelerating --out kiko.csv
+#   holdlab plot fill-curves --data bar.csv mismatched.csv kiko.csv --out fill-curves.png
+#   gnuplot -e "data='bar.csv mismatched.csv kiko.csv'; out='fill-curves.png'" Notebooks/fill-curves.gp
+#
+# Variables: data (trace CSVs separated by spaces), out (.png or .svg), progress (the column drawn:
+# 'model_progress', the default, or 'displayed_progress'). Each curve is titled by the profile named on the file's
+# '# profile:' line, plus any simple --set overrides from its '# command:' line; the file's name without .csv if
+# it has no profile line.
+if (!exists("data")) data = 'trace.csv'
+if (!exists("out")) out = 'fill-curves.png'
+if (!exists("progress")) progress = 'model_progress'
+if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
+    set terminal svg size 1120,560 dynamic noenhanced font 'Sans,12'
+} else {
+    set terminal pngcairo size 1120,560 noenhanced font 'Sans,11'
+}
+set output out
+set datafile separator comma
+set datafile missing 'NaN'
+
+# Colours that stay apart for up to eight profiles (then they repeat).
+array colours[8] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf']
+colour(i) = colours[(i - 1) % 8 + 1]
+is(name) = strcol('event') eq name
+basename(f) = (_slash = strstrt(f, '/')) > 0 ? basename(f[_slash+1:]) : f
+stem(f) = strlen(f) > 4 && f[strlen(f)-3:] eq '.csv' ? f[1:strlen(f)-4] : f
+# The profile name and the --set overrides without quotes, read from the provenance lines.
+describe(f) = system("awk '/^# profile: / && p == \"\" { p = $3 } /^# command: / { for (i = 3; i < NF; i++) if ($i == \"--set\" && $(i+1) !~ /['\\''\"]/) s = s \" \" $(i+1) } END { if (p != \"\") print p s }' '" . f . "' 2>/dev/null")
+name(f) = (_described = describe(f), _described ne '' ? _described : stem(basename(f)))
+
+# One pass per file: the ranges, and whether it has a trigger and a full frame (an empty series makes gnuplot warn).
+n = words(data)
+array triggers[n]
+array fulls[n]
+tmax = 0; pmin = 0; pmax = 1
+do for [i = 1:n] {
+    f = word(data, i)
+    stats f using 't_ms':progress nooutput name 'S'
+    tmax = S_max_x > tmax ? S_max_x : tmax
+    pmin = S_min_y < pmin ? S_min_y : pmin
+    pmax = S_max_y > pmax ? S_max_y : pmax
+    stats f using (is('trigger') ? 1 : 0) nooutput name 'T'
+    triggers[i] = T_sum
+    stats f using (is('displayed_full') ? 1 : 0) nooutput name 'F'
+    fulls[i] = F_sum
+}
+
+set title (progress eq 'displayed_progress' ? 'Fill curves: what the screen shows' : 'Fill curves: the model''s progress')
+set xlabel 'time after touch-down (ms)'
+set ylabel (progress eq 'displayed_progress' ? 'displayed progress (0–1)' : 'model progress (0–1)')
+set xrange [0:tmax]
+set yrange [pmin - 0.05:pmax + 0.08]
+set ytics 0.25
+set grid
+set key outside right top Left reverse spacing 1.15
+set arrow from 0, 1 to tmax, 1 nohead dt 3 lc rgb '#888888'
+
+series = ''
+do for [i = 1:n] {
+    f = word(data, i)
+    series = series . sprintf("'%s' using 't_ms':progress with lines lw 2 lc rgb '%s' title \"%s\", ", f, colour(i), name(f))
+    if (triggers[i] > 0) {
+        series = series . sprintf("'%s' using 't_ms':(is('trigger') ? column(progress) : NaN) with points pt 7 ps 1.1 lc rgb '%s' notitle, ", f, colour(i))
+    }
+    if (fulls[i] > 0) {
+        series = series . sprintf("'%s' using 't_ms':(is('displayed_full') ? column(progress) : NaN) with points pt 4 ps 1.8 lw 2 lc rgb '%s' notitle, ", f, colour(i))
+    }
+}
+series = series . "keyentry with points pt 7 ps 1.1 lc rgb 'black' title 'action fires', "
+series = series . "keyentry with points pt 4 ps 1.8 lw 2 lc rgb 'black' title 'first frame full'"
+eval 'plot ' . series

@@ -1,0 +1,73 @@
+# Haptic pulses against haptics.threshold (from a `holdlab sweep` CSV): the mean number of pulses a completed hold
+# plays (left axis) and the peak pulse rate, 1 / the shortest gap between two played pulses (right axis).
+# A threshold of 0 turns progress pulses off (only a completion pulse, if any, is left).
+#
+#   holdlab sweep --profile kikocard-accelerating --vary haptics.threshold=0.005,0.01,0.02,0.03,0.05,0.075,0.1,0.15,0.2 --out pulses.csv
+#   holdlab plot pulses-vs-threshold --data pulses.csv --out pulses-vs-threshold.png
+#   gnuplot -e "data='pulses.csv'; out='pulses-vs-threshold.png'" Notebooks/pulses-vs-threshold.gp
+#
+# Variables: data (the sweep CSV), out (.png or .svg), x (the swept column on the x axis; default
+# 'param_haptics_threshold'), xlabel (default: the key path and its unit).
+if (!exists("data")) data = 'pulses.csv'
+if (!exists("out")) out = 'pulses-vs-threshold.png'
+if (!exists("x")) x = 'param_haptics_threshold'
+# Inside plot commands `x` is gnuplot's dummy variable, so the column name is kept under another name.
+xcol = x
+if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
+    set terminal svg size 960,540 dynamic noenhanced font 'Sans,12'
+} else {
+    set terminal pngcairo size 960,540 noenhanced font 'Sans,11'
+}
+set output out
+set datafile separator comma
+set datafile missing 'NaN'
+
+# 'param_haptics_threshold' -> 'haptics.threshold (progress 0–1)'.
+dots(s) = (_u = strstrt(s, '_')) > 0 ? s[1:_u-1] . '.' . dots(s[_u+1:]) : s
+leaf(s) = (_d = strstrt(s, '.')) > 0 ? leaf(s[_d+1:]) : s
+seconds(l) = l eq 'minimumDuration' || l eq 'duration' || l eq 'delay' || l eq 'offset' || l eq 'minInterval' || l eq 'tick'
+unit(k) = seconds(leaf(k)) ? ' (s)' : leaf(k) eq 'maximumDistance' ? ' (pt)' : leaf(k) eq 'refreshRate' ? ' (Hz)' : (leaf(k) eq 'threshold' || leaf(k) eq 'resolution') ? ' (progress 0–1)' : ''
+key(c) = strlen(c) > 6 && c[1:6] eq 'param_' ? dots(c[7:]) : c
+if (!exists("xlabel")) xlabel = key(xcol) . unit(key(xcol))
+provenance(f) = system("awk '/^# sweep_profile: / { p = $3 } /^# sweep_population: / { q = $3 } /^# sweep_users: / { u = $3 } END { if (p != \"\") printf \"%s × %s population%s\", p, (q == \"\" ? \"?\" : q), (u == \"\" ? \"\" : \", \" u \" users per point\") }' '" . data . "' 2>/dev/null")
+known(c) = column(c) == column(c)
+
+# Ranges and which series have data (a series with no points would make gnuplot warn).
+stats data using (column(xcol)) nooutput name 'X'
+pad = X_max > X_min ? 0.03 * (X_max - X_min) : (X_min != 0 ? 0.1 * abs(X_min) : 1)
+stats data using (known('pulses_mean') ? 1 : 0) nooutput name 'P'
+stats data using (known('peak_pulse_rate_hz') ? 1 : 0) nooutput name 'R'
+# A threshold of 0 is another mode (no progress pulses), so its point is not joined to the others by a line.
+on(c) = column(xcol) > 0 ? column(c) : NaN
+off(c) = column(xcol) > 0 ? NaN : column(c)
+stats data using (known('pulses_mean') && column(xcol) > 0 ? 1 : 0) nooutput name 'PON'
+stats data using (known('pulses_mean') && column(xcol) <= 0 ? 1 : 0) nooutput name 'POFF'
+stats data using (known('peak_pulse_rate_hz') && column(xcol) > 0 ? 1 : 0) nooutput name 'RON'
+stats data using (known('peak_pulse_rate_hz') && column(xcol) <= 0 ? 1 : 0) nooutput name 'ROFF'
+pmax = 0; rmax = 0
+if (P_sum > 0) { stats data using 'pulses_mean' nooutput name 'PM'; pmax = PM_max }
+if (R_sum > 0) { stats data using 'peak_pulse_rate_hz' nooutput name 'RM'; rmax = RM_max }
+
+pulses = '#2ca02c'
+rate = '#9467bd'
+subtitle = provenance(data)
+set title 'Haptic pulses against ' . key(xcol) . (subtitle ne '' ? "\n" . subtitle : '')
+set xlabel xlabel
+set xrange [X_min - pad:X_max + pad]
+set ylabel 'pulses per completed hold (mean)' textcolor rgb pulses
+set yrange [0:(pmax > 0 ? 1.1 * pmax : 1)]
+set ytics textcolor rgb pulses nomirror
+set y2label 'peak pulse rate (Hz)' textcolor rgb rate
+set y2range [0:(rmax > 0 ? 1.1 * rmax : 1)]
+set y2tics textcolor rgb rate
+set grid xtics ytics
+set key top right
+if (X_min == 0) { set label 1 'threshold 0: no progress pulses' at first 0, graph 0.04 offset 1, 0 left textcolor rgb '#555555' }
+
+series = ''
+if (PON_sum > 0) { series = series . "data using (column(xcol)):(on('pulses_mean')) with linespoints lw 2 pt 7 ps 0.9 lc rgb pulses title 'pulses per completed hold', " }
+if (POFF_sum > 0) { series = series . "data using (column(xcol)):(off('pulses_mean')) with points pt 7 ps 0.9 lc rgb pulses " . (PON_sum > 0 ? "notitle" : "title 'pulses per completed hold'") . ", " }
+if (RON_sum > 0) { series = series . "data using (column(xcol)):(on('peak_pulse_rate_hz')) axes x1y2 with linespoints lw 2 pt 5 ps 0.9 dt 2 lc rgb rate title 'peak pulse rate (right axis)', " }
+if (ROFF_sum > 0) { series = series . "data using (column(xcol)):(off('peak_pulse_rate_hz')) axes x1y2 with points pt 5 ps 0.9 lc rgb rate " . (RON_sum > 0 ? "notitle" : "title 'peak pulse rate (right axis)'") . ", " }
+if (series eq '') { series = "NaN notitle, "; unset key; set label 2 'no completed holds: no pulse data' at graph 0.5, graph 0.62 center front }
+eval 'plot ' . series[1:strlen(series)-2]

@@ -1,0 +1,71 @@
+# Completion against false activations as gesture.minimumDuration grows (from a `holdlab sweep` CSV): the share of
+# people who meant to confirm and did (left axis) and the share of accidental touches that fired the action (right
+# axis), each with its 95 % Wilson confidence band.
+#
+#   holdlab sweep --profile hig-linear-bar --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
+#   holdlab plot rates-vs-duration --data rates.csv --out rates-vs-duration.png
+#   gnuplot -e "data='rates.csv'; out='rates-vs-duration.png'" Notebooks/rates-vs-duration.gp
+#
+# Variables: data (the sweep CSV), out (.png or .svg), x (the swept column on the x axis; default
+# 'param_gesture_minimumDuration'), xlabel (default: the key path and its unit).
+if (!exists("data")) data = 'rates.csv'
+if (!exists("out")) out = 'rates-vs-duration.png'
+if (!exists("x")) x = 'param_gesture_minimumDuration'
+# Inside plot commands `x` is gnuplot's dummy variable, so the column name is kept under another name.
+xcol = x
+if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
+    set terminal svg size 960,540 dynamic noenhanced font 'Sans,12'
+} else {
+    set terminal pngcairo size 960,540 noenhanced font 'Sans,11'
+}
+set output out
+set datafile separator comma
+set datafile missing 'NaN'
+
+# 'param_gesture_minimumDuration' -> 'gesture.minimumDuration (s)'.
+dots(s) = (_u = strstrt(s, '_')) > 0 ? s[1:_u-1] . '.' . dots(s[_u+1:]) : s
+leaf(s) = (_d = strstrt(s, '.')) > 0 ? leaf(s[_d+1:]) : s
+seconds(l) = l eq 'minimumDuration' || l eq 'duration' || l eq 'delay' || l eq 'offset' || l eq 'minInterval' || l eq 'tick'
+unit(k) = seconds(leaf(k)) ? ' (s)' : leaf(k) eq 'maximumDistance' ? ' (pt)' : leaf(k) eq 'refreshRate' ? ' (Hz)' : (leaf(k) eq 'threshold' || leaf(k) eq 'resolution') ? ' (progress 0–1)' : ''
+key(c) = strlen(c) > 6 && c[1:6] eq 'param_' ? dots(c[7:]) : c
+if (!exists("xlabel")) xlabel = key(xcol) . unit(key(xcol))
+# What the sweep ran, from its provenance lines ('' when they are missing).
+provenance(f) = system("awk '/^# sweep_profile: / { p = $3 } /^# sweep_population: / { q = $3 } /^# sweep_users: / { u = $3 } END { if (p != \"\") printf \"%s × %s population%s\", p, (q == \"\" ? \"?\" : q), (u == \"\" ? \"\" : \", \" u \" users per point\") }' '" . data . "' 2>/dev/null")
+known(c) = column(c) == column(c)
+
+# Ranges and which series have data (a series with no points would make gnuplot warn).
+stats data using (column(xcol)) nooutput name 'X'
+pad = X_max > X_min ? 0.03 * (X_max - X_min) : (X_min != 0 ? 0.1 * abs(X_min) : 1)
+stats data using (known('completion_rate') ? 1 : 0) nooutput name 'C'
+stats data using (known('completion_rate_lo') && known('completion_rate_hi') ? 1 : 0) nooutput name 'CB'
+stats data using (known('false_activation_rate') ? 1 : 0) nooutput name 'F'
+stats data using (known('false_activation_rate_lo') && known('false_activation_rate_hi') ? 1 : 0) nooutput name 'FB'
+fmax = 0
+if (FB_sum > 0) { stats data using (100 * column('false_activation_rate_hi')) nooutput name 'FH'; fmax = FH_max }
+if (F_sum > 0) { stats data using (100 * column('false_activation_rate')) nooutput name 'FM'; fmax = FM_max > fmax ? FM_max : fmax }
+
+completion = '#1f77b4'
+falseActivation = '#d62728'
+subtitle = provenance(data)
+set title 'Completion and false activations against ' . key(xcol) . (subtitle ne '' ? "\n" . subtitle : '')
+set xlabel xlabel
+set xrange [X_min - pad:X_max + pad]
+set ylabel 'completion rate (% of people who meant to confirm)' textcolor rgb completion
+set yrange [0:100]
+set format y '%g%%'
+set ytics 10 textcolor rgb completion nomirror
+set y2label 'false activation rate (% of accidental touches)' textcolor rgb falseActivation
+set y2range [0:(fmax > 0 ? 1.15 * fmax : 1)]
+set format y2 '%g%%'
+set y2tics textcolor rgb falseActivation
+set grid xtics ytics
+set key outside bottom center horizontal
+set style fill transparent solid 0.2 noborder
+
+series = ''
+if (CB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with filledcurves lc rgb completion title 'completion, 95 % Wilson band', " }
+if (C_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate')) with linespoints lw 2 pt 7 ps 0.8 lc rgb completion title 'completion rate', " }
+if (FB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('false_activation_rate_lo')):(100 * column('false_activation_rate_hi')) axes x1y2 with filledcurves lc rgb falseActivation title 'false activation, 95 % Wilson band', " }
+if (F_sum > 0) { series = series . "data using (column(xcol)):(100 * column('false_activation_rate')) axes x1y2 with linespoints lw 2 pt 5 ps 0.8 lc rgb falseActivation title 'false activation rate (right axis)', " }
+if (series eq '') { series = "NaN notitle, "; unset key; set label 1 'no completion or false activation data' at graph 0.5, graph 0.62 center front }
+eval 'plot ' . series[1:strlen(series)-2]

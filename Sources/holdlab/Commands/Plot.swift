@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import HoldSimulation
+
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a figure from HoldLab CSV with a gnuplot notebook.",
+        discussion: """
+            Runs gnuplot on NOTEBOOK with the variables data='FILE …' and out='FIG', plus each --var, and writes the \
+            figure atomically: gnuplot draws into a temporary file beside FIG that is renamed when it succeeds, so a \
+            failed run leaves no figure, whole or partial. A .png is drawn with pngcairo, a .svg with svg. gnuplot's \
+            warnings and errors are shown on standard error as gnuplot prints them.
+
+            NOTEBOOK is a name from the Notebooks folder ($HOLDLAB_NOTEBOOKS, else ./Notebooks, else this package's): \
+            trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap. \
+            An argument with a '/' or ending in .gp is a script path. Notebooks/README.md lists the commands behind \
+            each figure.
+
+            Exit status: 64 bad command line (including an --out that is not .png or .svg), 65 gnuplot failed, 66 a \
+            missing notebook or data file, 69 gnuplot is not installed, 73 the figure cannot be written.
+
+            Examples:
+              holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
+              holdlab plot trace --data trace.csv
+              holdlab sweep --profile hig-linear-bar --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
+              holdlab plot rates-vs-duration --data rates.csv --out rates.svg
+              holdlab plot heatmap --data grid.csv --var z=mismatch_p95_ms --out mismatch.png
+            """)
+
+    @Argument(help: ArgumentHelp("Notebook name (e.g. rates-vs-duration) or a .gp file.", valueName: "notebook"))
+    var notebook: String
+
+    @Option(name: .customLong("data"), parsing: .upToNextOption, help: ArgumentHelp(
+        "CSV file(s) the notebook reads, passed as data='FILE …' (several for fill-curves and retract-rules).",
+        valueName: "file"))
+    var data: [String] = []
+
+    @Option(name: .customLong("out"), help: ArgumentHelp(
+        "The figure: a .png or .svg file (default: NOTEBOOK.png in the current directory).", valueName: "fig.png|fig.svg"))
+    var out: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp(
+        "Set a notebook variable, e.g. --var z=mismatch_p95_ms or --var labels=0 (repeatable). Numbers are passed as numbers, anything else as a string.",
+        valueName: "name=value"))
+    var variables: [String] = []
+
+    /// The notebook's name without folders or `.gp`.
+    var notebookStem: String {
+        let name = (notebook as NSString).lastPathComponent
+        return name.hasSuffix(".gp") ? String(name.dropLast(3)) : name
+    }
+
+    /// The figure's path: `--out`, or NOTEBOOK.png.
+    var figure: String { out ?? "\(notebookStem).png" }
+
+    func validate() throws {
+        guard !data.isEmpty else { throw ValidationError("name the CSV file(s) to plot with --data FILE …") }
+        for file in data {
+            if let problem = GnuplotAssignment.problem(with: file) {
+                throw ValidationError("--data \(file): the file name \(problem); gnuplot cannot be given it")
+            }
+            if file.contains(where: \.isWhitespace) {
+                throw ValidationError("--data '\(file)': the file name contains a space; gnuplot's data is a space-separated list, so rename or link the file")
+            }
+        }
+        let fileExtension = (figure as NSString).pathExtension.lowercased()
+        guard Gnuplot.extensions.contains(fileExtension), (figure as NSString).lastPathComponent.count > 4 else {
+            throw ValidationError("--out \(figure): the figure must be a .png or .svg file")
+        }
+        if let problem = GnuplotAssignment.problem(with: figure) {
+            throw ValidationError("--out \(figure): the file name \(problem); gnuplot cannot be given it")
+        }
+        for assignment in variables { _ = try Self.parse(assignment) }
+    }
+
+    /// `name=value` from `--var`.
+    static func parse(_ assignment: String) throws -> (String, String) {
+        guard let equals = assignment.firstIndex(of: "=") else {
+            throw ValidationError("--var \(assignment): write name=value")
+        }
+        let name = String(assignment[..<equals])
+        let value = String(assignment[assignment.index(after: equals)...])
+        guard GnuplotAssignment.isIdentifier(name) else {
+            throw ValidationError("--var \(assignment): '\(name)' is not a gnuplot variable name (a letter or _, then letters, digits and _)")
+        }
+        guard name != "data" && name != "out" else {
+            throw ValidationError("--var \(assignment): set \(name) with --\(name)")
+        }
+        if let problem = GnuplotAssignment.problem(with: value) {
+            throw ValidationError("--var \(assignment): the value \(problem); gnuplot strings cannot hold it")
+        }
+        return (name, value)
+    }
+
+    func run() throws {
+        do {
+            let folder = NotebookFolder.discover(executablePath: Self.executablePath())
+            let script = try folder.script(notebook)
+            for file in data where !NotebookFolder.isFile(file) {
+                throw PlotFailure(status: 66, message: "\(file): no such data file")
+            }
+            try reportingErrors { try OutputFile.file(figure).checkWritable() }
+            let assignments = [("data", data.joined(separator: " "))] + (try variables.map(Self.parse))
+            try Gnuplot.render(script: script, assignments: assignments, out: figure)
+        } catch let failure as PlotFailure {
+            printError(failure.message)
+            throw ExitCode(failure.status)
+        }
+    }
+
+    private static func executablePath() -> String? {
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        return CommandLine.arguments.first.flatMap { $0.contains("/") ? $0 : nil }
+    }
+}
