@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 
-/// CSV for the notebooks, made once per test run with the built `holdlab`: traces, and sweep CSVs assembled from one
-/// `holdlab simulate` per point exactly as `holdlab sweep` writes them (the varied keys as `param_…` columns, then
-/// the `simulate` columns). Small user counts: the figures only have to render.
+/// CSV for the notebooks, made once per test run with the built `holdlab`: traces and sweeps. Small user counts: the
+/// figures only have to render.
 struct Fixtures: Sendable {
     let directory: URL
 
@@ -55,30 +54,11 @@ struct Fixtures: Sendable {
         guard result.status == 0 else { throw Failure(description: "holdlab \(arguments): \(result.stderr)") }
     }
 
-    /// A grid sweep: the first key outermost, one `holdlab simulate --set …` per point.
+    /// A grid sweep with `holdlab sweep`, the first key outermost.
     private func sweep(_ name: String, profile: String, population: String = "default", users: Int,
                        vary: [(key: String, values: [String])]) throws {
-        var points: [[String]] = [[]]
-        for parameter in vary { points = points.flatMap { prefix in parameter.values.map { prefix + [$0] } } }
-        var header = ""
-        var rows: [String] = []
-        for point in points {
-            let sets = zip(vary, point).flatMap { ["--set", "\($0.key)=\($1)"] }
-            let result = try CLI.run(["simulate", "--profile", profile, "--population", population, "--users", "\(users)"] + sets)
-            let lines = CLI.dataLines(result.stdout)
-            guard result.status == 0, lines.count == 2 else { throw Failure(description: "simulate \(sets): \(result.stderr)") }
-            header = (vary.map { "param_" + $0.key.replacingOccurrences(of: ".", with: "_") } + [String(lines[0])])
-                .joined(separator: ",")
-            rows.append((point + [String(lines[1])]).joined(separator: ","))
-        }
-        let provenance = """
-            # holdlab: test fixture, one holdlab simulate per point
-            # sweep_profile: \(profile)
-            # sweep_population: \((population as NSString).lastPathComponent)
-            # sweep_users: \(users) per point, seed 1
-
-            """
-        try (provenance + header + "\n" + rows.joined(separator: "\n") + "\n").write(to: url(name), atomically: true, encoding: .utf8)
+        let varies = vary.flatMap { ["--vary", "\($0.key)=\($0.values.joined(separator: ","))"] }
+        try run(["sweep", "--profile", profile, "--population", population, "--users", "\(users)", "--out", path(name)] + varies)
     }
 }
 
