@@ -25,6 +25,7 @@
 #include <gsl/gsl_vector.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_linalg.h>
 
 static inline const gsl_rng_type *holdlab_rng_mt19937(void) { return gsl_rng_mt19937; }
 static inline const gsl_rng_type *holdlab_rng_ranlxd2(void) { return gsl_rng_ranlxd2; }
