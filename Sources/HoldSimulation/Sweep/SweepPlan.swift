@@ -99,7 +99,7 @@ public struct SweepParameter: Sendable, Equatable {
     }
 
     /// Twelve significant digits: 0.3 + 7 × 0.1 prints as 1, not 1.0000000000000002.
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         let rounded = Double(String(format: "%.12g", value)) ?? value
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
         return "\(rounded)"

@@ -25,6 +25,9 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     } catch let error as ControlError {
         printError(error.description)
         throw ExitStatus.dataError
+    } catch let error as TuneError {
+        printError(error.description)
+        throw ExitStatus.dataError
     } catch let error as CSVTableError {
         printError(error.description)
         throw ExitStatus.dataError

@@ -1,0 +1,177 @@
+import ArgumentParser
+import Foundation
+import HoldProfiles
+import HoldSimulation
+
+struct Tune: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find the parameter values that optimise a metric under constraints, by simulation.",
+        discussion: """
+            Every evaluation simulates the profile with the same seed (common random numbers). One --param uses GSL's \
+            Brent minimiser (after a 21-point scan of the range); several use Nelder–Mead on the unit box. Constraints \
+            are penalties. The CSV has two blocks (gnuplot index 0 and 1): the trajectory, one row per evaluation, then \
+            the optimum re-simulated with --check-seed, with its simulate columns and intervals.
+
+            Examples:
+              holdlab tune --profile hig-linear-bar --param gesture.minimumDuration=0.3:1.5 \\
+                --minimize gesture.minimumDuration \\
+                --constraint "false_activation_rate<=0.005" --constraint "premature_release_rate<=0.02"
+              holdlab tune --profile kikocard-accelerating --param fill.timer.acceleration=0.00003:0.0002 \\
+                --param haptics.threshold=0.005:0.05 --target completion_time_mean_ms=1700 \\
+                --constraint "pulses_max<=40" --emit-profile kikocard-tuned.yaml
+            """)
+
+    @OptionGroup var source: ProfileSourceOptions
+
+    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+    var profile: String = "hig-linear-bar"
+
+    @Option(help: ArgumentHelp("A profile key and its range, key=lo:hi (repeatable).", valueName: "key=lo:hi"))
+    var param: [String] = []
+
+    @Option(help: ArgumentHelp("Minimise a simulate column or a --param key.", valueName: "metric"))
+    var minimize: String?
+
+    @Option(help: ArgumentHelp("Maximise a simulate column or a --param key.", valueName: "metric"))
+    var maximize: String?
+
+    @Option(help: ArgumentHelp("Bring a metric to a value: minimise (metric − value)².", valueName: "metric=value"))
+    var target: String?
+
+    @Option(help: ArgumentHelp("METRIC<=VALUE or METRIC>=VALUE (repeatable).", valueName: "constraint"))
+    var constraint: [String] = []
+
+    @Option(help: ArgumentHelp("Population name or YAML file. Default: the one the profile names.", valueName: "name|file"))
+    var population: String?
+
+    @Option(help: "Synthetic users per evaluation.")
+    var users: Int = 100_000
+
+    @Option(help: "Seed of every evaluation.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("check-seed"), help: "Seed of the final check of the optimum (default: --seed + 1).")
+    var checkSeed: UInt64?
+
+    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
+    var threads: Int?
+
+    @Option(name: .customLong("emit-profile"), help: ArgumentHelp("Write the tuned profile here.", valueName: "file"))
+    var emitProfile: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if param.isEmpty { throw ValidationError("Name at least one --param key=lo:hi.") }
+        if [minimize, maximize, target].compactMap({ $0 }).count != 1 {
+            throw ValidationError("Give exactly one of --minimize, --maximize and --target.")
+        }
+        guard users >= 1 && users <= 100_000_000 else { throw ValidationError("--users must be from 1 to 100,000,000 (got \(users)).") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256 (got \(threads)).") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let library = source.library
+            let path = library.profilePath(profile)
+            let baseOverrides = try source.parsedOverrides()
+            let base = try library.loadProfile(profile, overrides: baseOverrides)
+            let parameters = try param.map { text throws(TuneError) in try TuneParameter(parsing: text) }
+            let objective: TuneObjective
+            if let minimize {
+                objective = .minimize(try TuneMetric(minimize, parameters: parameters))
+            } else if let maximize {
+                objective = .maximize(try TuneMetric(maximize, parameters: parameters))
+            } else {
+                let text = target ?? ""
+                guard let equals = text.lastIndex(of: "="), let goal = Double(text[text.index(after: equals)...]), goal.isFinite else {
+                    throw TuneError("--target \(text): expected METRIC=VALUE with a finite number")
+                }
+                objective = .target(try TuneMetric(String(text[..<equals]), parameters: parameters), goal)
+            }
+            let constraints = try constraint.map { text throws(TuneError) in try TuneConstraint(parsing: text, parameters: parameters) }
+            let request = TuneRequest(
+                profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
+                population: try library.loadPopulation(population ?? base.population), parameters: parameters,
+                objective: objective, constraints: constraints, users: users, seed: seed, checkSeed: checkSeed ?? seed &+ 1,
+                threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            let out = OutputFile(argument: output.out)
+            try out.checkWritable()
+            if let emitProfile { try OutputFile.file(emitProfile).checkWritable() }
+
+            let interactive = isatty(STDERR_FILENO) == 1
+            let result = try Tuner.run(request) { evaluation in
+                guard interactive else { return }
+                let values = zip(parameters, evaluation.values).map { "\($0.keyPath)=\($1)" }.joined(separator: " ")
+                printNote(String(format: "tune: evaluation %d: %@ score %.6g%@", evaluation.index, values, evaluation.score,
+                                 evaluation.feasible ? "" : " (infeasible)"))
+            }
+            try out.write(Self.csv(request, result: result, commandLine: commandLineWithoutThreads(), base: base))
+            if let emitProfile {
+                try OutputFile.file(emitProfile).write(try Tuner.tunedProfile(request, result: result).canonicalYAML)
+            }
+            printNote(Self.summary(request, result: result))
+        }
+    }
+
+    static func csv(_ request: TuneRequest, result: TuneResult, commandLine: String, base: Profile) -> String {
+        var provenance: [(String, String)] = [
+            ("holdlab", "\(HoldLabVersion.current) tune"),
+            ("command", commandLine),
+            ("profile", "\(base.name) fnv1a64:\(base.contentHash)"),
+            ("population", "\(request.population.name) fnv1a64:\(request.population.contentHash)"),
+            ("method", "\(result.method), \(result.trajectory.count) evaluations, converged \(result.converged)"),
+            ("users", "\(request.users) per evaluation, seed \(request.seed); check seed \(request.checkSeed)"),
+        ]
+        let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
+        provenance.append(("recommended", recommended.joined(separator: " ") + (result.best.feasible ? "" : " (violates a constraint)")))
+        let metrics = [request.objective.metric] + request.constraints.map(\.metric)
+        var seen: Set<String> = []
+        let metricColumns = metrics.filter { $0.parameterIndex == nil && seen.insert($0.name).inserted }
+        var text = CSV.provenance(provenance)
+        text += "# index 0: the trajectory, one row per evaluation\n"
+        let header: [String] = ["evaluation"] + request.parameters.map(\.column)
+            + ["score", "objective", "penalty", "feasible"] + metricColumns.map(\.name)
+        text += header.joined(separator: ",") + "\n"
+        for evaluation in result.trajectory {
+            var fields = ["\(evaluation.index)"] + evaluation.values.map(SweepParameter.format)
+            fields += [evaluation.score, evaluation.objective, evaluation.penalty].map { CSV.number($0, significant: 10) }
+            fields.append("\(evaluation.feasible)")
+            fields += metricColumns.map { CSV.number($0.value(values: evaluation.values, summary: evaluation.summary), significant: 10) }
+            text += fields.joined(separator: ",") + "\n"
+        }
+        text += "\n\n# index 1: the optimum re-simulated with seed \(request.checkSeed)\n"
+        text += (request.parameters.map(\.column) + SimulationCSV.columns.map(\.name)).joined(separator: ",") + "\n"
+        text += (result.best.values.map(SweepParameter.format) + [SimulationCSV.row(result.check)]).joined(separator: ",") + "\n"
+        return text
+    }
+
+    static func summary(_ request: TuneRequest, result: TuneResult) -> String {
+        let values = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
+        let ending = result.converged ? "converged" : "stopped (a step-shaped objective stalls the search; the best point is kept)"
+        var lines = ["tune: \(result.method) \(ending) after \(result.trajectory.count) evaluations",
+                     "recommended: \(values.joined(separator: " "))\(result.best.feasible ? "" : " (violates a constraint at seed \(request.seed))")"]
+        let check = result.check
+        func rate(_ name: String, _ p: Proportion) -> String {
+            guard let r = p.rate, let ci = p.wilson95 else { return "\(name) NaN" }
+            return String(format: "%@ %.4f [%.4f, %.4f]", name, r, ci.lower, ci.upper)
+        }
+        lines.append("check (seed \(request.checkSeed)): " + [
+            rate("completion_rate", check.completion), rate("false_activation_rate", check.falseActivation),
+            rate("premature_release_rate", check.prematureRelease),
+        ].joined(separator: ", "))
+        let objectiveValue = request.objective.metric.value(values: result.best.values, summary: check)
+        switch request.objective {
+        case .target(let metric, let goal):
+            lines.append(String(format: "  %@: %.6g at the check seed (target %.6g)", metric.name, objectiveValue, goal))
+        case .minimize(let metric), .maximize(let metric):
+            lines.append(String(format: "  %@: %.6g at the check seed", metric.name, objectiveValue))
+        }
+        for constraint in request.constraints {
+            let value = constraint.metric.value(values: result.best.values, summary: check)
+            let holds = constraint.violation(value) == 0
+            lines.append(String(format: "  %@: %.6g at the check seed (%@)", constraint.text, value, holds ? "holds" : "VIOLATED"))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
