@@ -39,6 +39,11 @@ public struct GSLError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// `GSL_EINVAL` for `function`: an argument outside what it accepts, for callers that check before calling GSL.
+    public static func invalidArgument(_ function: String) -> GSLError {
+        GSLError(status: Int32(GSL_EINVAL), function: function)
+    }
+
     /// `"<function>: <gsl_strerror text> (GSL status <code>)"`.
     public var description: String {
         "\(function): \(message) (GSL status \(status))"

@@ -239,3 +239,15 @@ struct MovementTests {
         #expect(movement.cancelTime(uniform: 0.5) == 1.0 / 60)
     }
 }
+
+@Suite("Movement: bad numbers")
+struct MovementArgumentTests {
+    @Test("negative, zero or non-finite numbers throw GSL_EINVAL instead of trapping")
+    func badNumbers() {
+        for (drift, rate, distance) in [(-1.0, 120.0, 10.0), (.nan, 120, 10), (2, 0, 10), (2, 120, 0), (2, 120, .infinity)] {
+            #expect(throws: GSLError.invalidArgument("Movement.init")) {
+                _ = try Movement(driftPointsPerSqrtSecond: drift, touchRateHz: rate, maximumDistancePoints: distance)
+            }
+        }
+    }
+}

@@ -83,21 +83,19 @@ public struct Movement: Sendable {
     ///   - touchRateHz: R > 0, finite.
     ///   - maximumDistancePoints: r > 0, finite.
     ///
-    /// The caller validates its numbers; values outside those ranges are a programming error and
-    /// trap. Throws the ``GSLError`` of the first GSL call that failed while the shared table was
-    /// built (only on the first `Movement` of the process; later calls rethrow the same error).
+    /// Throws a ``GSLError`` with `GSL_EINVAL` for numbers outside those ranges (populations and
+    /// profiles validate them first, with messages that name the key), and the error of the first GSL
+    /// call that failed while the shared table was built (only on the first `Movement` of the process;
+    /// later calls rethrow the same error).
     public init(
         driftPointsPerSqrtSecond: Double,
         touchRateHz: Double,
         maximumDistancePoints: Double
     ) throws(GSLError) {
-        precondition(
-            driftPointsPerSqrtSecond.isFinite && driftPointsPerSqrtSecond >= 0,
-            "Movement: drift must be finite and >= 0, got \(driftPointsPerSqrtSecond)")
-        precondition(touchRateHz.isFinite && touchRateHz > 0, "Movement: touch rate must be finite and > 0, got \(touchRateHz)")
-        precondition(
-            maximumDistancePoints.isFinite && maximumDistancePoints > 0,
-            "Movement: maximum distance must be finite and > 0, got \(maximumDistancePoints)")
+        guard driftPointsPerSqrtSecond.isFinite, driftPointsPerSqrtSecond >= 0, touchRateHz.isFinite, touchRateHz > 0,
+              maximumDistancePoints.isFinite, maximumDistancePoints > 0 else {
+            throw GSLError.invalidArgument("Movement.init")
+        }
         self.quantiles = try DiskExitQuantiles.shared.get()
         self.driftPointsPerSqrtSecond = driftPointsPerSqrtSecond
         self.touchRateHz = touchRateHz
