@@ -1,10 +1,15 @@
 # A heat map of one summary column over two swept parameters (from a grid `holdlab sweep` CSV): each cell is one
 # point of the sweep, coloured by its value and labelled with it; grey cells have no data (NaN). Rates are shown in
-# percent. Made for grids (--design grid, the default); Latin hypercube or Sobol points are drawn as small cells.
+# percent. The axes are categorical: one equal cell per distinct value of x and of y, in numeric order (names, such
+# as fill.curve=linear,easeIn, in the order the CSV first lists them), each tic labelled with the value exactly as
+# the CSV writes it, so unevenly spaced grids tile without gaps. Made for grids (--design grid, the default); Latin
+# hypercube or Sobol points, whose values all differ, come out one cell per row and column.
 #
 #   holdlab sweep --profile hig-linear-bar --vary gesture.minimumDuration=0.3:1.5:0.1 --vary fill.duration=0.5:1.5:0.1 --out grid.csv
 #   holdlab plot heatmap --data grid.csv --out heatmap.png
 #   holdlab plot heatmap --data grid.csv --var z=mismatch_p95_ms --out heatmap-mismatch.png
+#   holdlab sweep --profile hig-linear-bar --vary fill.curve=linear,easeIn,easeInOut --vary haptics.threshold=0.005,0.01,0.02,0.05 --out curves.csv
+#   holdlab plot heatmap --data curves.csv --var x=param_fill_curve --var y=param_haptics_threshold --var z=pulses_mean --out heatmap-curves.png
 #   gnuplot -e "data='grid.csv'; out='heatmap.png'; z='completion_rate'" Notebooks/heatmap.gp
 #
 # Variables: data (the sweep CSV), out (.png or .svg), z (the column coloured; default 'completion_rate'),
@@ -46,22 +51,49 @@ known(c) = column(c) == column(c)
 scale = isRate ? 100 : 1
 zval(c) = scale * column(c)
 
-# The grid step on each axis: the smallest nonzero gap between consecutive rows' values (a grid lists one
-# parameter's values inside the other's).
-px = NaN; py = NaN
-stats data using (_g = abs(column(xcol) - px), px = column(xcol), _g > 1e-12 ? _g : 1e300) nooutput name 'DX'
-stats data using (_g = abs(column(ycol) - py), py = column(ycol), _g > 1e-12 ? _g : 1e300) nooutput name 'DY'
-# One column at a time: two-column stats warn about regression errors on a few points.
-stats data using (column(xcol)) nooutput name 'XS'
-stats data using (column(ycol)) nooutput name 'YS'
-dx = DX_min < 1e299 ? DX_min : (XS_min != 0 ? 0.2 * abs(XS_min) : 1)
-dy = DY_min < 1e299 ? DY_min : (YS_min != 0 ? 0.2 * abs(YS_min) : 1)
-cells = XS_records
-stats data using (known(zcol) ? 1 : 0) nooutput name 'K'
+# Categorical axes: one equal cell per distinct x value and per distinct y value, so uneven grids and names (e.g.
+# fill.curve=linear,easeIn) tile without gaps and each tic reads the value exactly as the CSV has it. awk reads the
+# CSV (quoted fields such as "bezier(0.42,0,1,1)" included, which gnuplot's strcol cuts at the comma) and writes
+# gnuplot: NX and XV[1..NX], the distinct x values in numeric order (first-seen order unless every value is a
+# number; values equal as numbers, such as 1 and 1.0, share a cell), the same for y, and the datablock $HEAT: the
+# header and every row whose x and y are set, with two leading columns, the row's x and y cell numbers.
+cells_awk = 'function fields(line, f,    n, i, c, inq, cur) {' . \
+    ' if (index(line, "\"") == 0) return split(line, f, ",");' . \
+    ' split("", f); n = 0; cur = ""; inq = 0;' . \
+    ' for (i = 1; i <= length(line); i++) { c = substr(line, i, 1);' . \
+    '  if (inq) { if (c != "\"") cur = cur c; else if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else inq = 0 }' . \
+    '  else if (c == "\"") inq = 1; else if (c == ",") { f[++n] = cur; cur = "" } else cur = cur c }' . \
+    ' f[++n] = cur; return n }' . \
+    ' function order(v, n, at, lab,    num, i, j, t, k) {' . \
+    ' num = 1; for (i = 1; i <= n; i++) if (v[i] !~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/) num = 0;' . \
+    ' if (num) for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] + 0 > t + 0; j--) v[j + 1] = v[j]; v[j + 1] = t }' . \
+    ' k = 0; for (i = 1; i <= n; i++) { if (i == 1 || !num || v[i] + 0 != v[i - 1] + 0) lab[++k] = v[i]; at[v[i]] = k }' . \
+    ' return k }' . \
+    ' function emit(name, lab, k,    i, s) { printf "N%s = %d\n", name, k; printf "array %sV[%d]\n", name, (k > 0 ? k : 1);' . \
+    ' for (i = 1; i <= k; i++) { s = lab[i]; gsub(q, q q, s); printf "%sV[%d] = %s%s%s\n", name, i, q, s, q } }' . \
+    ' BEGIN { q = sprintf("%c", 39) }' . \
+    ' { sub(/\r$/, "") } /^#/ || /^[ \t]*$/ { next }' . \
+    ' !seen { seen = 1; head = $0; n = fields($0, f); for (i = 1; i <= n; i++) { if (f[i] == xc) xi = i; if (f[i] == yc) yi = i } next }' . \
+    ' { fields($0, f); xv = f[xi]; yv = f[yi];' . \
+    '   if (xi && yi && xv != "" && yv != "" && xv != "NaN" && yv != "NaN") {' . \
+    '     row[++rows] = $0; rx[rows] = xv; ry[rows] = yv;' . \
+    '     if (!(xv in xseen)) { xseen[xv] = 1; xs[++nx] = xv } if (!(yv in yseen)) { yseen[yv] = 1; ys[++ny] = yv } } }' . \
+    ' END { printf "XFOUND = %d\nYFOUND = %d\nROWS = %d\n", (xi > 0), (yi > 0), rows;' . \
+    '   emit("X", xl, order(xs, nx, xat, xl)); emit("Y", yl, order(ys, ny, yat, yl));' . \
+    '   print "$HEAT << EOD"; print "cell_x,cell_y," head;' . \
+    '   for (r = 1; r <= rows; r++) print xat[rx[r]] "," yat[ry[r]] "," row[r]; print "EOD" }'
+XFOUND = 0; YFOUND = 0; ROWS = 0
+load "< awk -v xc='" . xcol . "' -v yc='" . ycol . "' '" . cells_awk . "' '" . data . "'"
+if (!XFOUND) { exit error sprintf("heatmap.gp: %s has no column x = %s", data, xcol) }
+if (!YFOUND) { exit error sprintf("heatmap.gp: %s has no column y = %s", data, ycol) }
+if (ROWS == 0) { exit error sprintf("heatmap.gp: %s has no row with both %s and %s", data, xcol, ycol) }
+set datafile columnheaders
+cells = ROWS
+stats $HEAT using (known(zcol) ? 1 : 0) nooutput name 'K'
 missing = cells - K_sum
 if (!exists("labels")) labels = cells <= 300
 zmin = 0; zmax = 1
-if (K_sum > 0) { stats data using (zval(zcol)) nooutput name 'Z'; zmin = Z_min; zmax = Z_max }
+if (K_sum > 0) { stats $HEAT using (zval(zcol)) nooutput name 'Z'; zmin = Z_min; zmax = Z_max }
 if (!exists("diverging")) diverging = strstrt(zcol, 'mismatch') > 0
 if (diverging) { zbound = abs(zmin) > abs(zmax) ? abs(zmin) : abs(zmax); zmin = -zbound; zmax = zbound }
 if (zmax <= zmin) { zpad = zmin != 0 ? 0.05 * abs(zmin) : 1; zmin = zmin - zpad; zmax = zmax + zpad }
@@ -74,12 +106,21 @@ set title zlabel . ' over ' . key(xcol) . ' × ' . key(ycol) . (subtitle ne '' ?
 set xlabel xlabel
 set ylabel ylabel
 set cblabel zlabel
-set xrange [XS_min - dx / 2:XS_max + dx / 2]
-set yrange [YS_min - dy / 2:YS_max + dy / 2]
+set xrange [0.5:NX + 0.5]
+set yrange [0.5:NY + 0.5]
 set cbrange [zmin:zmax]
 set tics out nomirror
-set xtics XS_min, (cells > 1 && dx < 1e299 && (XS_max - XS_min) / dx > 12 ? 2 * dx : dx)
-set ytics YS_min, (cells > 1 && dy < 1e299 && (YS_max - YS_min) / dy > 12 ? 2 * dy : dy)
+# A tic on every cell, labelled by its value as written in the CSV. When the labels would not fit side by side (about
+# 80 characters across the x axis, 24 labels up the y axis) only every 2nd (3rd, …) is labelled.
+# Tic labels are gprintf formats, so a % in a value is doubled.
+percents(s) = (_p = strstrt(s, '%')) > 0 ? s[1:_p] . '%' . percents(s[_p+1:]) : s
+xwidth = 0
+do for [i = 1:NX] { xwidth = strlen(XV[i]) > xwidth ? strlen(XV[i]) : xwidth }
+xstep = 1 + int((NX * (xwidth + 2) - 1) / 80); ystep = 1 + int((NY - 1) / 24)
+set xtics (percents(XV[1]) 1)
+set ytics (percents(YV[1]) 1)
+do for [i = 2:NX] { set xtics add (((i - 1) % xstep == 0 ? percents(XV[i]) : '') i) }
+do for [i = 2:NY] { set ytics add (((i - 1) % ystep == 0 ? percents(YV[i]) : '') i) }
 if (diverging) {
     # Blue below 0, white at 0, red above (the colours of mismatch-vs-duration.gp).
     set palette defined (0 '#2166ac', 0.25 '#92c5de', 0.5 '#f7f7f7', 0.75 '#f4a582', 1 '#b2182b')
@@ -95,8 +136,8 @@ if (missing > 0) {
 }
 
 if (K_sum > 0) {
-    series = "data using (column(xcol)):(column(ycol)):(0.505 * dx):(0.505 * dy):(zval(zcol)) with boxxyerror fillcolor palette"
-    if (labels) { series = series . ", data using (column(xcol)):(column(ycol)):(known(zcol) ? text(zval(zcol)) : ''):(ink(zval(zcol))) with labels textcolor rgb variable font ',8'" }
+    series = "$HEAT using 1:2:(0.505):(0.505):(zval(zcol)) with boxxyerror fillcolor palette"
+    if (labels) { series = series . ", $HEAT using 1:2:(known(zcol) ? text(zval(zcol)) : ''):(ink(zval(zcol))) with labels textcolor rgb variable font ',8'" }
 } else {
     series = "NaN notitle"
     set label 2 'no data in column ' . zcol at graph 0.5, graph 0.5 center front

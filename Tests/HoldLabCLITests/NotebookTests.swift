@@ -47,6 +47,17 @@ struct Fixtures: Sendable {
         // Short gestures with long fills never complete, so the mismatch cells there are NaN.
         try sweep("grid.csv", profile: "hig-linear-bar", users: 1000,
                   vary: [("gesture.minimumDuration", ["0.6", "0.9", "1.2", "1.5"]), ("fill.duration", ["0.5", "1.0", "1.5"])])
+        // Grids the heat map draws on categorical axes: unevenly spaced values (the inner ones listed out of order),
+        // names, and names that CSV quotes because they hold commas (gnuplot's strcol cuts them at the first comma,
+        // where these two are the same).
+        try sweep("grid-uneven.csv", profile: "kikocard-accelerating", users: 300,
+                  vary: [("haptics.threshold", ["0.005", "0.01", "0.02", "0.03", "0.05"]),
+                         ("fill.timer.acceleration", ["0.0001", "0.00004", "0.00014", "0.00007"])])
+        try sweep("grid-curves.csv", profile: "hig-linear-bar", users: 300,
+                  vary: [("fill.curve", ["linear", "easeIn", "easeInOut"]), ("haptics.threshold", ["0.005", "0.01", "0.02", "0.05"])])
+        try sweep("grid-bezier.csv", profile: "hig-linear-bar", users: 300,
+                  vary: [("fill.curve", ["linear", "bezier(0.42,0,1,1)", "bezier(0.42,0,0.58,1)"]),
+                         ("fill.duration", ["0.5", "1.0", "1.5"])])
     }
 
     private func run(_ arguments: [String]) throws {
@@ -165,6 +176,64 @@ struct NotebookTests {
         let label = x.dropFirst("param_".count).replacingOccurrences(of: "_", with: ".") + " " + unit
         #expect(svg.contains(">\(label)<"), "\(notebook) lacks the x label \(label)")
         #expect(svg.contains("population, "), "\(notebook) lacks the sweep's provenance")
+    }
+
+    /// A grid for the heat map: the swept columns and their values in the order the axes should show them.
+    struct HeatGrid: Sendable, CustomTestStringConvertible {
+        let data: String
+        let x: String, xValues: [String]
+        let y: String, yValues: [String]
+        let z: String
+        var testDescription: String { "\(data) \(z) over \(x) × \(y)" }
+    }
+
+    /// Every text of an SVG drawn by gnuplot with where it is anchored: (anchor, x, y, text).
+    static func texts(_ svg: String) -> [(anchor: String, x: Double, y: Double, text: String)] {
+        let pattern = try! NSRegularExpression(
+            pattern: #"translate\(([-0-9.]+),([-0-9.]+)\)"[^>]*text-anchor="(\w+)"\s*>\s*<text>([^<]*)</text>"#)
+        let range = NSRange(svg.startIndex..., in: svg)
+        return pattern.matches(in: svg, range: range).map { match in
+            let group = { (i: Int) in String(svg[Range(match.range(at: i), in: svg)!]) }
+            return (group(3), Double(group(1))!, Double(group(2))!, group(4))
+        }
+    }
+
+    @Test("heatmap.gp draws uneven and named grids on categorical axes: one equal cell and one tic per value, labelled as swept",
+          arguments: [
+              HeatGrid(data: "grid-uneven.csv", x: "param_haptics_threshold", xValues: ["0.005", "0.01", "0.02", "0.03", "0.05"],
+                       y: "param_fill_timer_acceleration", yValues: ["0.00004", "0.00007", "0.0001", "0.00014"], z: "pulses_mean"),
+              HeatGrid(data: "grid-curves.csv", x: "param_fill_curve", xValues: ["linear", "easeIn", "easeInOut"],
+                       y: "param_haptics_threshold", yValues: ["0.005", "0.01", "0.02", "0.05"], z: "completion_rate"),
+              HeatGrid(data: "grid-bezier.csv", x: "param_fill_curve", xValues: ["linear", "bezier(0.42,0,1,1)", "bezier(0.42,0,0.58,1)"],
+                       y: "param_fill_duration", yValues: ["0.5", "1.0", "1.5"], z: "mismatch_p95_ms"),
+              // The same grid with the axes swapped: names up the y axis.
+              HeatGrid(data: "grid-curves.csv", x: "param_haptics_threshold", xValues: ["0.005", "0.01", "0.02", "0.05"],
+                       y: "param_fill_curve", yValues: ["linear", "easeIn", "easeInOut"], z: "pulses_mean"),
+          ])
+    func heatmapCategories(grid: HeatGrid) throws {
+        let fixtures = try Fixtures.get()
+        let svg = try Self.renderBoth("heatmap.gp", data: [fixtures.url(grid.data)], variables: ["x": grid.x, "y": grid.y, "z": grid.z])
+        let texts = Self.texts(svg)
+        // The x tics are the centred texts on the row of the first value's tic; the y tics the right-aligned texts in
+        // the column of the first value's. They must be exactly the swept values, in order, evenly spaced.
+        func tics(anchor: String, first: String, along: KeyPath<(anchor: String, x: Double, y: Double, text: String), Double>,
+                  across: KeyPath<(anchor: String, x: Double, y: Double, text: String), Double>) -> [(position: Double, text: String)] {
+            guard let line = texts.first(where: { $0.anchor == anchor && $0.text == first })?[keyPath: across] else { return [] }
+            return texts.filter { $0.anchor == anchor && abs($0[keyPath: across] - line) < 0.5 }
+                .map { ($0[keyPath: along], $0.text) }
+        }
+        let xTics = tics(anchor: "middle", first: grid.xValues[0], along: \.x, across: \.y).sorted { $0.position < $1.position }
+        let yTics = tics(anchor: "end", first: grid.yValues[0], along: \.y, across: \.x).sorted { $0.position > $1.position }
+        #expect(xTics.map(\.text) == grid.xValues, "\(grid): x tics")
+        #expect(yTics.map(\.text) == grid.yValues, "\(grid): y tics")
+        for (axis, ticks) in [("x", xTics), ("y", yTics)] where ticks.count > 2 {
+            let gaps = zip(ticks.dropFirst(), ticks).map { abs($0.position - $1.position) }
+            #expect(gaps.max()! - gaps.min()! < 0.5, "\(grid): \(axis) tics unevenly spaced: \(gaps)")
+        }
+        if grid.data == "grid-uneven.csv" {
+            // The regression: on numeric axes the tics were 0.00001 apart from 0.00004 and read 0.00013.
+            #expect(svg.contains(">0.00014<") && !svg.contains(">0.00013<") && !svg.contains(">0.015<"))
+        }
     }
 
     @Test("every notebook opens with a comment saying what it shows and how to run it, and Notebooks/README.md lists it")
