@@ -12,6 +12,6 @@ struct HoldLab: ParsableCommand {
             profile or data, 66 missing input file, 73 cannot write output, 1 any other failure.
             """,
         version: HoldLabVersion.current,
-        subcommands: [Simulate.self, Trace.self, Profiles.self, Benchmark.self]
+        subcommands: [Simulate.self, Trace.self, Fit.self, Profiles.self, Benchmark.self]
     )
 }
