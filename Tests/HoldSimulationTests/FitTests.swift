@@ -373,6 +373,31 @@ struct FitDataTests {
         #expect(rows[0][7] == "NaN")
     }
 
+    @Test("an exgaussian on data without right skew: tau runs to the edge (→ 0); NaN SEs or a warning, never silent")
+    func edgeOfFamily() throws {
+        // Uniform data have no skew at all; the exgaussian MLE drives tau towards 0 (a normal), where the likelihood
+        // is flat in tau: the Hessian there is not positive definite, so the SEs are NaN.
+        let generator = Generator(seed: 3, stream: 1)
+        let uniform = try FitSample(times: (0..<500).map { _ in Distribution.uniform(min: 1, max: 2).sample(generator) })
+        let fit = try DistributionFitting.fit(.exgaussian, to: uniform)
+        #expect(fit.parameters[2] < 1e-3)
+        #expect(fit.covariance == nil && fit.standardErrors.allSatisfy(\.isNaN))
+        #expect(FitCSV.warnings(fit) == ["exgaussian: the observed information is not positive definite (an estimate at "
+                                         + "the edge of the family?), so the standard errors are NaN"])
+        // Normal data: tau → 0 too, but the Hessian stays positive definite with SE(tau) ≫ tau: flagged.
+        let normal = try FitSample(times: (0..<500).map { _ in Distribution.normal(mean: 1, sd: 0.1).sample(generator) })
+        let normalFit = try DistributionFitting.fit(.exgaussian, to: normal)
+        let warnings = FitCSV.warnings(normalFit)
+        if normalFit.covariance != nil {
+            #expect(warnings.count == 1 && warnings[0].hasPrefix("exgaussian: tau = ")
+                    && warnings[0].hasSuffix("is within one standard error of 0, the edge of the family; its standard error is not reliable there"))
+        } else {
+            #expect(warnings.count == 1)
+        }
+        // A well-determined fit has no warnings.
+        #expect(FitCSV.warnings(try DistributionFitting.fit(.gamma, to: try FitCase.all[1].sample(count: 300))).isEmpty)
+    }
+
     @Test("the emitted population loads with Population.load and holds exactly the fitted distribution")
     func populationRoundTrip() throws {
         let fit = try DistributionFitting.fit(.loglogistic, to: try FitCase.all[4].sample(count: 300))

@@ -98,11 +98,32 @@ public enum FitCSV {
         provenance.append(("bootstrap", report.bootstrapReplicates > 0
             ? "\(report.bootstrapReplicates) replicates per family, seed \(report.seed)"
             : "none (ks_pvalue NaN)"))
-        for fit in report.fits where !fit.converged {
-            provenance.append(("warning", "\(fit.family.rawValue): Nelder–Mead did not converge; the estimates may be off"))
+        for fit in report.fits {
+            provenance += warnings(fit).map { ("warning", $0) }
         }
         provenance.append(("best", "\(report.best.family.rawValue) (lowest AIC)"))
         return CSV.provenance(provenance) + header + "\n" + rows(report)
+    }
+
+    /// What a reader of a fit should be told: no convergence, no standard errors, or a positive parameter within one
+    /// standard error of 0 (the family's edge, e.g. an exgaussian tau → 0 on data without right skew, where the
+    /// normal approximation behind the standard error fails).
+    public static func warnings(_ fit: FamilyFit) -> [String] {
+        let family = fit.family.rawValue
+        var warnings: [String] = []
+        if !fit.converged { warnings.append("\(family): Nelder–Mead did not converge; the estimates may be off") }
+        if fit.covariance == nil {
+            warnings.append("\(family): the observed information is not positive definite (an estimate at the edge of "
+                            + "the family?), so the standard errors are NaN")
+        } else {
+            for (index, name) in fit.family.parameterNames.enumerated() where index != fit.family.locationIndex
+                && fit.parameters[index] < fit.standardErrors[index] {
+                warnings.append("\(family): \(name) = \(significant(fit.parameters[index])) ± "
+                                + "\(significant(fit.standardErrors[index])) is within one standard error of 0, the edge "
+                                + "of the family; its standard error is not reliable there")
+            }
+        }
+        return warnings
     }
 
     static func rowsText(_ data: FitDataSet) -> String {

@@ -21,13 +21,14 @@ struct Fit: ParsableCommand {
             data (Kaplan–Meier when censored) and its parametric-bootstrap p-value. best = the lowest AIC. \
             Censored rows (holds that ended because the action fired) contribute ln S(t), not ln f(t).
 
-            Columns ending in _ms are read as milliseconds and fitted in seconds (--scale overrides).
+            Columns ending in _ms (_us) are read as milliseconds (microseconds) and fitted in seconds; --scale overrides.
 
             Examples:
               holdlab fit --data holds.csv --column hold_ms --censored-column fired
-              holdlab simulate --population hold-only --users 20000 --per-user users.csv --out /dev/null
-              holdlab fit --data users.csv --where class=intentional --column press_end_ms \\
-                --censored-column outcome --censored-value completed --censor-time-column trigger_ms \\
+              holdlab simulate --population hold-only --per-user users.csv --out /dev/null
+              holdlab fit --data users.csv --where class=intentional \\
+                --column press_end_ms --censored-column outcome \\
+                --censored-value completed --censor-time-column trigger_ms \\
                 --emit-population fitted.yaml
             """)
 
