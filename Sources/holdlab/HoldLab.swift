@@ -12,6 +12,6 @@ struct HoldLab: ParsableCommand {
             profile or data, 66 missing input file, 69 gnuplot not installed, 73 cannot write output, 1 any other failure.
             """,
         version: HoldLabVersion.current,
-        subcommands: [Simulate.self, SweepCommand.self, Trace.self, Plot.self, Profiles.self, FitCurve.self, Tune.self, Benchmark.self]
+        subcommands: [Simulate.self, SweepCommand.self, Trace.self, Plot.self, Profiles.self, Fit.self, FitCurve.self, Tune.self, Benchmark.self]
     )
 }

@@ -1,8 +1,8 @@
 import GSL
 import Testing
 
-@Suite("Cholesky inverse")
-struct LinearAlgebraTests {
+@Suite("Cholesky inverse (standard errors of fits)")
+struct FitCholeskyTests {
     @Test("2×2 inverse in closed form: [[4, 2], [2, 3]]⁻¹ = [[3, −2], [−2, 4]]/8")
     func twoByTwo() throws {
         let inverse = try LinearAlgebra.inverseOfPositiveDefinite([[4, 2], [2, 3]])

@@ -1,0 +1,318 @@
+import Foundation
+import HoldProfiles
+
+/// What to read from a CSV file of durations for ``FitDataFile/read(_:)``.
+public struct FitDataRequest: Sendable, Equatable {
+    /// A row filter: keep rows whose `column` holds exactly `value`.
+    public struct Filter: Sendable, Equatable {
+        /// The column to test.
+        public var column: String
+        /// The text it must hold (compared after trimming spaces, as fields are).
+        public var value: String
+
+        /// A filter `column=value`.
+        public init(column: String, value: String) {
+            self.column = column
+            self.value = value
+        }
+    }
+
+    /// The CSV file.
+    public var path: String
+    /// The column of durations.
+    public var column: String
+    /// The column saying which rows are censored, or nil (every row observed).
+    public var censoredColumn: String?
+    /// Empty: ``censoredColumn`` holds `1`/`true` (censored) or `0`/`false` (observed), case-insensitively, and
+    /// anything else is an error. Not empty: rows whose censored column equals one of these texts are censored and
+    /// every other row is observed (for label columns such as `outcome` = `completed`).
+    public var censoredValues: [String]
+    /// When set, a censored row's time is read from this column instead of ``column`` (for example `trigger_ms`: the
+    /// moment the action fired and the observation stopped).
+    public var censorTimeColumn: String?
+    /// Rows must match every filter; other rows are skipped unread.
+    public var filters: [Filter]
+    /// The factor that turns the file's numbers into the fit's unit, or nil for the default from the column's name
+    /// (``FitDataFile/defaultScale(for:)``).
+    public var scale: Double?
+
+    /// A request; only `path` and `column` are required.
+    public init(path: String, column: String, censoredColumn: String? = nil, censoredValues: [String] = [],
+                censorTimeColumn: String? = nil, filters: [Filter] = [], scale: Double? = nil) {
+        self.path = path
+        self.column = column
+        self.censoredColumn = censoredColumn
+        self.censoredValues = censoredValues
+        self.censorTimeColumn = censorTimeColumn
+        self.filters = filters
+        self.scale = scale
+    }
+}
+
+/// Durations read from a CSV file, ready to fit.
+public struct FitDataSet: Sendable {
+    /// What was asked for.
+    public let request: FitDataRequest
+    /// FNV-1a 64 hash (16 hex digits) of the file's text, for provenance.
+    public let contentHash: String
+    /// The validated sample, already multiplied by ``scale``.
+    public let sample: FitSample
+    /// The factor applied to the file's numbers.
+    public let scale: Double
+    /// Data rows in the file (after the header, not counting `#` lines and blank lines).
+    public let rowsInFile: Int
+    /// Rows the filters skipped.
+    public let rowsFiltered: Int
+}
+
+/// Reads durations (and censoring flags) from a CSV file for fitting.
+///
+/// Format: UTF-8; lines starting with `#` and blank lines are skipped; the first other line is the header;
+/// fields are comma separated and may be double-quoted (`""` is a quote inside quotes; quoted fields may span
+/// lines); spaces around unquoted fields are ignored; every record must have as many fields as the header. This
+/// reads every CSV holdlab writes, including `holdlab simulate --per-user` output. Errors name the file and the
+/// line a record starts on.
+public enum FitDataFile {
+    /// The factor for a column: 0.001 for names ending in `_ms` (milliseconds to seconds), 1e-6 for `_us`, else 1
+    /// (the numbers are taken to be seconds already). HoldLab's CSVs put units in column names.
+    public static func defaultScale(for column: String) -> Double {
+        if column.hasSuffix("_ms") { return 0.001 }
+        if column.hasSuffix("_us") { return 1e-6 }
+        return 1
+    }
+
+    /// Reads and validates the file; see ``parse(_:request:)`` for the rules.
+    ///
+    /// Throws ``FitError`` of kind ``FitError/Kind/missingInput`` when the file does not exist or cannot be read,
+    /// ``FitError/Kind/invalidData`` otherwise.
+    public static func read(_ request: FitDataRequest) throws(FitError) -> FitDataSet {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: request.path, isDirectory: &isDirectory) else {
+            throw FitError(.missingInput, path: request.path, "no such file")
+        }
+        guard !isDirectory.boolValue else { throw FitError(.missingInput, path: request.path, "is a directory, not a file") }
+        guard let data = FileManager.default.contents(atPath: request.path) else {
+            throw FitError(.missingInput, path: request.path, "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FitError(.invalidData, path: request.path, "is not UTF-8 text")
+        }
+        return try parse(text, request: request)
+    }
+
+    /// Parses CSV text (``FitDataRequest/path`` names it in errors).
+    ///
+    /// Every kept row's time must be a finite number (after × scale) > 0: the families are fitted to positive
+    /// durations. Errors: a column that is missing (listing the available ones), a value that is not a number or not
+    /// finite or not > 0, a censoring flag other than 0/1/true/false, fewer than ``FitSample/minimumCount`` kept rows,
+    /// all rows censored, fewer than two distinct observed times, a malformed record.
+    public static func parse(_ text: String, request: FitDataRequest) throws(FitError) -> FitDataSet {
+        let path = request.path
+        let scale = request.scale ?? defaultScale(for: request.column)
+        guard scale.isFinite, scale > 0 else {
+            throw FitError(.invalidData, path: path, "the scale must be a finite number > 0 (got \(scale))")
+        }
+        var records = CSVRecords(text, path: path)
+        guard let header = try records.next() else {
+            throw FitError(.invalidData, path: path, "no header row (the file has no lines but # comments)")
+        }
+        let names = header.fields
+        func index(of column: String, _ role: String) throws(FitError) -> Int {
+            guard let found = names.firstIndex(of: column) else {
+                throw FitError(.invalidData, path: path,
+                               "no \(role) column '\(column)'; the columns are: \(names.joined(separator: ", "))")
+            }
+            return found
+        }
+        let timeIndex = try index(of: request.column, "time")
+        let censoredIndex = try request.censoredColumn.map { (name) throws(FitError) -> Int in
+            try index(of: name, "censoring")
+        }
+        let censorTimeIndex = try request.censorTimeColumn.map { (name) throws(FitError) -> Int in
+            try index(of: name, "censoring-time")
+        }
+        var filters: [(index: Int, value: String)] = []
+        for filter in request.filters {
+            filters.append((try index(of: filter.column, "filter"), filter.value.trimmingCharacters(in: .whitespaces)))
+        }
+
+        var times: [Double] = []
+        var flags: [Bool] = []
+        var rowsInFile = 0
+        var rowsFiltered = 0
+        while let record = try records.next() {
+            rowsInFile += 1
+            let fields = record.fields
+            guard fields.count == names.count else {
+                throw FitError(.invalidData, path: path, line: record.line,
+                               "\(fields.count) fields, but the header has \(names.count)")
+            }
+            if filters.contains(where: { fields[$0.index] != $0.value }) {
+                rowsFiltered += 1
+                continue
+            }
+            var isCensored = false
+            if let censoredIndex, let censoredName = request.censoredColumn {
+                let flag = fields[censoredIndex]
+                if request.censoredValues.isEmpty {
+                    switch flag.lowercased() {
+                    case "1", "true": isCensored = true
+                    case "0", "false": isCensored = false
+                    default:
+                        throw FitError(.invalidData, path: path, line: record.line,
+                                       "\(censoredName): '\(flag)' is not a censoring flag (allowed: 0, 1, true, false)")
+                    }
+                } else {
+                    isCensored = request.censoredValues.contains(flag)
+                }
+            }
+            let (valueIndex, valueName) = isCensored && censorTimeIndex != nil
+                ? (censorTimeIndex ?? timeIndex, request.censorTimeColumn ?? request.column)
+                : (timeIndex, request.column)
+            let text = fields[valueIndex]
+            guard let number = Double(text) else {
+                throw FitError(.invalidData, path: path, line: record.line, "\(valueName): '\(text)' is not a number")
+            }
+            let time = number * scale
+            guard time.isFinite else {
+                throw FitError(.invalidData, path: path, line: record.line, "\(valueName): '\(text)' is not a finite number")
+            }
+            guard time > 0 else {
+                throw FitError(.invalidData, path: path, line: record.line,
+                               "\(valueName): \(text) is not > 0 (the families are fitted to positive durations)")
+            }
+            times.append(time)
+            flags.append(isCensored)
+        }
+        do {
+            try FitSample.checkShape(times: times, censored: flags)
+        } catch {
+            let filtered = rowsFiltered > 0 ? " (\(rowsFiltered) of \(rowsInFile) rows skipped by the filters)" : ""
+            throw FitError(error.kind, path: path, error.message + filtered)
+        }
+        return FitDataSet(request: request, contentHash: fnv1a64Hex(text),
+                          sample: FitSample(unchecked: times, censored: flags), scale: scale, rowsInFile: rowsInFile,
+                          rowsFiltered: rowsFiltered)
+    }
+}
+
+/// A CSV record: its fields and the line it starts on.
+struct CSVRecord {
+    var fields: [String]
+    var line: Int
+}
+
+/// Splits CSV text into records, skipping `#` lines and blank lines (outside quoted fields).
+///
+/// Works on UTF-8 bytes: every delimiter is ASCII, and UTF-8 never uses ASCII bytes inside a multi-byte character,
+/// so fields split correctly and decode back to the same text (a byte per character of a typical CSV, where an
+/// array of Unicode scalars would take four).
+struct CSVRecords {
+    private let bytes: [UInt8]
+    private let path: String
+    private var position = 0
+    private var line = 1
+
+    private static let quote = UInt8(ascii: "\"")
+    private static let comma = UInt8(ascii: ",")
+    private static let newline = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+    private static let hash = UInt8(ascii: "#")
+
+    init(_ text: String, path: String) {
+        bytes = Array(text.utf8)
+        self.path = path
+    }
+
+    /// The next record, or nil at the end of the text.
+    mutating func next() throws(FitError) -> CSVRecord? {
+        while position < bytes.count {
+            // A line that is blank or a # comment is skipped whole.
+            var probe = position
+            while probe < bytes.count, bytes[probe] == Self.space || bytes[probe] == Self.tab { probe += 1 }
+            if probe >= bytes.count {
+                position = probe
+                return nil
+            }
+            let first = bytes[probe]
+            if first == Self.hash || first == Self.newline || first == Self.carriageReturn {
+                skipLine()
+                continue
+            }
+            return try record()
+        }
+        return nil
+    }
+
+    private mutating func skipLine() {
+        while position < bytes.count, bytes[position] != Self.newline { position += 1 }
+        if position < bytes.count {
+            position += 1
+            line += 1
+        }
+    }
+
+    private mutating func record() throws(FitError) -> CSVRecord {
+        let startLine = line
+        var fields: [String] = []
+        while true {
+            let (field, ended) = try field(startLine: startLine)
+            fields.append(field)
+            if ended { return CSVRecord(fields: fields, line: startLine) }
+        }
+    }
+
+    private func isBlank(_ byte: UInt8) -> Bool {
+        byte == Self.space || byte == Self.tab || byte == Self.carriageReturn
+    }
+
+    /// One field; `ended` is true when it was the record's last.
+    private mutating func field(startLine: Int) throws(FitError) -> (String, ended: Bool) {
+        while position < bytes.count, bytes[position] == Self.space || bytes[position] == Self.tab { position += 1 }
+        if position < bytes.count, bytes[position] == Self.quote {
+            position += 1
+            var text: [UInt8] = []
+            while true {
+                guard position < bytes.count else {
+                    throw FitError(.invalidData, path: path, line: startLine, "a quoted field is not closed")
+                }
+                let byte = bytes[position]
+                position += 1
+                if byte == Self.quote {
+                    if position < bytes.count, bytes[position] == Self.quote {
+                        text.append(Self.quote)
+                        position += 1
+                        continue
+                    }
+                    break
+                }
+                if byte == Self.newline { line += 1 }
+                text.append(byte)
+            }
+            while position < bytes.count, isBlank(bytes[position]) { position += 1 }
+            return try endOfField(String(decoding: text, as: UTF8.self), startLine: startLine)
+        }
+        let start = position
+        while position < bytes.count, bytes[position] != Self.comma, bytes[position] != Self.newline { position += 1 }
+        var end = position
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        return try endOfField(String(decoding: bytes[start..<end], as: UTF8.self), startLine: startLine)
+    }
+
+    private mutating func endOfField(_ text: String, startLine: Int) throws(FitError) -> (String, ended: Bool) {
+        guard position < bytes.count else { return (text, true) }
+        switch bytes[position] {
+        case Self.comma:
+            position += 1
+            return (text, false)
+        case Self.newline:
+            position += 1
+            line += 1
+            return (text, true)
+        default:
+            throw FitError(.invalidData, path: path, line: startLine, "text after a closing quote")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import HoldSimulation
+
+/// A family to fit, or all of them.
+enum FamilyChoice: String, ExpressibleByArgument, CaseIterable {
+    case lognormal, gamma, weibull, exgaussian, loglogistic, all
+
+    var families: [FitFamily] {
+        FitFamily(rawValue: rawValue).map { [$0] } ?? FitFamily.allCases
+    }
+}
+
+struct Fit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fit duration distributions to hold times by maximum likelihood, with right-censoring.",
+        discussion: """
+            Reads one column of positive durations from a CSV file ('#' lines skipped, a header row, quoted fields \
+            allowed) and fits each family by maximum likelihood: estimates in GSL's parameterisation with standard \
+            errors from the observed information, log-likelihood, AIC, BIC, the Kolmogorov–Smirnov distance to the \
+            data (Kaplan–Meier when censored) and its parametric-bootstrap p-value. best = the lowest AIC. \
+            Censored rows (holds that ended because the action fired) contribute ln S(t), not ln f(t).
+
+            Columns ending in _ms (_us) are read as milliseconds (microseconds) and fitted in seconds; --scale overrides.
+
+            Examples:
+              holdlab fit --data holds.csv --column hold_ms --censored-column fired
+              holdlab simulate --population hold-only --per-user users.csv --out /dev/null
+              holdlab fit --data users.csv --where class=intentional \\
+                --column press_end_ms --censored-column outcome \\
+                --censored-value completed --censor-time-column trigger_ms \\
+                --emit-population fitted.yaml
+            """)
+
+    @Option(help: ArgumentHelp("The CSV file of durations.", valueName: "file"))
+    var data: String
+
+    @Option(help: ArgumentHelp("The column of durations.", valueName: "name"))
+    var column: String
+
+    @Option(name: .customLong("censored-column"), help: ArgumentHelp(
+        "The column that marks censored rows: 1/true censored, 0/false observed.", valueName: "name"))
+    var censoredColumn: String?
+
+    @Option(name: .customLong("censored-value"), help: ArgumentHelp(
+        "Read --censored-column as labels: rows holding this text are censored, all others observed (repeatable).",
+        valueName: "text"))
+    var censoredValues: [String] = []
+
+    @Option(name: .customLong("censor-time-column"), help: ArgumentHelp(
+        "Take censored rows' times from this column (e.g. trigger_ms: when the action fired).", valueName: "name"))
+    var censorTimeColumn: String?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp(
+        "Fit only rows whose column holds this value (repeatable; all must match).", valueName: "column=value"))
+    var filters: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Multiply the numbers by this to get the fit's unit. Default: 0.001 for columns ending in _ms, else 1.",
+        valueName: "factor"))
+    var scale: Double?
+
+    @Option(help: ArgumentHelp("The family to fit, or all five.", valueName: "family"))
+    var family: FamilyChoice = .all
+
+    @Option(help: "Seed of the bootstrap draws.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Parametric-bootstrap replicates per family for the KS p-value (0: none).", valueName: "B"))
+    var bootstrap: Int = DistributionFitting.defaultBootstrapReplicates
+
+    @Option(help: ArgumentHelp("Worker threads for the bootstrap (default: the number of cores). Results do not depend on it."))
+    var threads: Int?
+
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .customLong("emit-population"), help: ArgumentHelp(
+        "Also write a population YAML with the best fit as a hold class (times must be seconds).", valueName: "file"))
+    var emitPopulation: String?
+
+    func validate() throws {
+        guard (0...100_000).contains(bootstrap) else {
+            throw ValidationError("--bootstrap must be from 0 to 100,000 (got \(bootstrap)).")
+        }
+        if let scale, !(scale.isFinite && scale > 0) {
+            throw ValidationError("--scale must be a finite number > 0 (got \(scale)).")
+        }
+        if let threads, !(1...256).contains(threads) {
+            throw ValidationError("--threads must be from 1 to 256 (got \(threads)).")
+        }
+        for filter in filters where !filter.contains("=") || filter.hasPrefix("=") {
+            throw ValidationError("--where needs column=value (got '\(filter)').")
+        }
+        if censoredColumn == nil, !censoredValues.isEmpty || censorTimeColumn != nil {
+            throw ValidationError("--censored-value and --censor-time-column need --censored-column.")
+        }
+        if emitPopulation == "-" {
+            throw ValidationError("--emit-population needs a file name; standard output carries the CSV.")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            do {
+                let out = OutputFile(argument: output.out)
+                try out.checkWritable()
+                let population = emitPopulation.map { OutputFile.file($0) }
+                try population?.checkWritable()
+                let request = FitDataRequest(
+                    path: data, column: column, censoredColumn: censoredColumn, censoredValues: censoredValues,
+                    censorTimeColumn: censorTimeColumn, filters: filters.map(Self.filter), scale: scale)
+                let dataSet = try FitDataFile.read(request)
+                let report = try DistributionFitting.fit(
+                    family.families, to: dataSet.sample, bootstrapReplicates: bootstrap, seed: seed,
+                    threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                let commandLine = commandLineWithoutThreads()
+                if let population, let path = emitPopulation {
+                    try population.write(FittedPopulation.yaml(
+                        for: report, data: dataSet, populationPath: path, commandLine: commandLine))
+                }
+                try out.write(FitCSV.document(report, data: dataSet, commandLine: commandLine))
+            } catch let error as FitError {
+                printError(error.description)
+                throw error.kind == .missingInput ? ExitStatus.noInput : ExitStatus.dataError
+            }
+        }
+    }
+
+    /// `column=value`, split at the first `=` (validate() checked there is one).
+    private static func filter(_ text: String) -> FitDataRequest.Filter {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        return FitDataRequest.Filter(column: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+    }
+}
