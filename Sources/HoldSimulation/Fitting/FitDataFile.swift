@@ -113,7 +113,14 @@ public enum FitDataFile {
             throw FitError(.invalidData, path: path, "the scale must be a finite number > 0 (got \(scale))")
         }
         var records = CSVRecords(text, path: path)
-        guard let header = try records.next() else {
+        func next() throws(FitError) -> CSVRecord? {
+            do {
+                return try records.next()
+            } catch {
+                throw FitError(.invalidData, path: error.path, line: error.line, error.reason)
+            }
+        }
+        guard let header = try next() else {
             throw FitError(.invalidData, path: path, "no header row (the file has no lines but # comments)")
         }
         let names = header.fields
@@ -140,7 +147,7 @@ public enum FitDataFile {
         var flags: [Bool] = []
         var rowsInFile = 0
         var rowsFiltered = 0
-        while let record = try records.next() {
+        while let record = try next() {
             rowsInFile += 1
             let fields = record.fields
             guard fields.count == names.count else {
@@ -193,126 +200,5 @@ public enum FitDataFile {
         return FitDataSet(request: request, contentHash: fnv1a64Hex(text),
                           sample: FitSample(unchecked: times, censored: flags), scale: scale, rowsInFile: rowsInFile,
                           rowsFiltered: rowsFiltered)
-    }
-}
-
-/// A CSV record: its fields and the line it starts on.
-struct CSVRecord {
-    var fields: [String]
-    var line: Int
-}
-
-/// Splits CSV text into records, skipping `#` lines and blank lines (outside quoted fields).
-///
-/// Works on UTF-8 bytes: every delimiter is ASCII, and UTF-8 never uses ASCII bytes inside a multi-byte character,
-/// so fields split correctly and decode back to the same text (a byte per character of a typical CSV, where an
-/// array of Unicode scalars would take four).
-struct CSVRecords {
-    private let bytes: [UInt8]
-    private let path: String
-    private var position = 0
-    private var line = 1
-
-    private static let quote = UInt8(ascii: "\"")
-    private static let comma = UInt8(ascii: ",")
-    private static let newline = UInt8(ascii: "\n")
-    private static let carriageReturn = UInt8(ascii: "\r")
-    private static let space = UInt8(ascii: " ")
-    private static let tab = UInt8(ascii: "\t")
-    private static let hash = UInt8(ascii: "#")
-
-    init(_ text: String, path: String) {
-        bytes = Array(text.utf8)
-        self.path = path
-    }
-
-    /// The next record, or nil at the end of the text.
-    mutating func next() throws(FitError) -> CSVRecord? {
-        while position < bytes.count {
-            // A line that is blank or a # comment is skipped whole.
-            var probe = position
-            while probe < bytes.count, bytes[probe] == Self.space || bytes[probe] == Self.tab { probe += 1 }
-            if probe >= bytes.count {
-                position = probe
-                return nil
-            }
-            let first = bytes[probe]
-            if first == Self.hash || first == Self.newline || first == Self.carriageReturn {
-                skipLine()
-                continue
-            }
-            return try record()
-        }
-        return nil
-    }
-
-    private mutating func skipLine() {
-        while position < bytes.count, bytes[position] != Self.newline { position += 1 }
-        if position < bytes.count {
-            position += 1
-            line += 1
-        }
-    }
-
-    private mutating func record() throws(FitError) -> CSVRecord {
-        let startLine = line
-        var fields: [String] = []
-        while true {
-            let (field, ended) = try field(startLine: startLine)
-            fields.append(field)
-            if ended { return CSVRecord(fields: fields, line: startLine) }
-        }
-    }
-
-    private func isBlank(_ byte: UInt8) -> Bool {
-        byte == Self.space || byte == Self.tab || byte == Self.carriageReturn
-    }
-
-    /// One field; `ended` is true when it was the record's last.
-    private mutating func field(startLine: Int) throws(FitError) -> (String, ended: Bool) {
-        while position < bytes.count, bytes[position] == Self.space || bytes[position] == Self.tab { position += 1 }
-        if position < bytes.count, bytes[position] == Self.quote {
-            position += 1
-            var text: [UInt8] = []
-            while true {
-                guard position < bytes.count else {
-                    throw FitError(.invalidData, path: path, line: startLine, "a quoted field is not closed")
-                }
-                let byte = bytes[position]
-                position += 1
-                if byte == Self.quote {
-                    if position < bytes.count, bytes[position] == Self.quote {
-                        text.append(Self.quote)
-                        position += 1
-                        continue
-                    }
-                    break
-                }
-                if byte == Self.newline { line += 1 }
-                text.append(byte)
-            }
-            while position < bytes.count, isBlank(bytes[position]) { position += 1 }
-            return try endOfField(String(decoding: text, as: UTF8.self), startLine: startLine)
-        }
-        let start = position
-        while position < bytes.count, bytes[position] != Self.comma, bytes[position] != Self.newline { position += 1 }
-        var end = position
-        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-        return try endOfField(String(decoding: bytes[start..<end], as: UTF8.self), startLine: startLine)
-    }
-
-    private mutating func endOfField(_ text: String, startLine: Int) throws(FitError) -> (String, ended: Bool) {
-        guard position < bytes.count else { return (text, true) }
-        switch bytes[position] {
-        case Self.comma:
-            position += 1
-            return (text, false)
-        case Self.newline:
-            position += 1
-            line += 1
-            return (text, true)
-        default:
-            throw FitError(.invalidData, path: path, line: startLine, "text after a closing quote")
-        }
     }
 }

@@ -55,7 +55,7 @@ struct FitCurve: ParsableCommand {
                 let pair = (fields[xIndex], fields[yIndex])
                 if pair.0 == "NaN" || pair.1 == "NaN" { skipped += 1; continue }
                 guard let xv = Double(pair.0), let yv = Double(pair.1), xv.isFinite, yv.isFinite else {
-                    throw CSVTableError("\(data):\(line): '\(pair.0)', '\(pair.1)' are not both numbers (columns \(x), \(y))")
+                    throw CSVTableError(path: data, line: line, "'\(pair.0)', '\(pair.1)' are not both numbers (columns \(x), \(y))")
                 }
                 xs.append(xv)
                 ys.append(yv)
