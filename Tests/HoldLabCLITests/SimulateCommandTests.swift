@@ -73,3 +73,16 @@ struct SimulateCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bad.yaml"])
     }
 }
+
+@Suite("Output files")
+struct OutputFileTests {
+    @Test("--out to a device writes into it and leaves it a device; --per-user to /dev/null too")
+    func device() throws {
+        let result = try CLI.run(["simulate", "--users", "100", "--out", "/dev/null", "--per-user", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
+        #expect(try CLI.run(["trace", "--out", "/dev/null"]).status == 0)
+        #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
+    }
+}

@@ -112,6 +112,9 @@ public struct TimerFill: Sendable, Hashable {
     /// The most ticks a timer fill may need to complete; more is treated as a fill that never completes.
     public static let maximumTicks = 100_000
 
+    /// The longest a tick may be late, in seconds; longer draws are taken as this.
+    public static let maximumLatencySeconds = 3_600.0
+
     /// The number of ticks to reach progress ≥ 1 with every tick on time, or nil when it never gets there
     /// within `maximumTicks`. Uses the same floating-point operations, in the same order, as the fill itself.
     public var idealTickCount: Int? {

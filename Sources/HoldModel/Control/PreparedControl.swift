@@ -96,6 +96,10 @@ public struct PreparedControl: Sendable {
             fullAfterStart = Double(fullTick) * timer.tickSeconds
             nominalFillSeconds = Double(ticks) * timer.tickSeconds
         }
+        if let nominal = nominalFillSeconds, !(nominal <= Self.maximumSeconds) {
+            throw ControlError(
+                keyPath: "fill", message: "the fill would take \(nominal) s to complete; at most \(Int(Self.maximumSeconds)) s")
+        }
         switch control.retract.curve {
         case .spring(let spring):
             retractDurationSeconds = spring.settlingTime(x0: 1, v0: 0, epsilon: resolution)
@@ -103,6 +107,10 @@ public struct PreparedControl: Sendable {
             retractDurationSeconds = control.retract.durationSeconds ?? nominalFillSeconds ?? 0
         }
     }
+
+    /// The longest any time of a control may be, in seconds: an hour is far beyond any hold, and the bound keeps
+    /// every frame index and tally within range.
+    public static let maximumSeconds = 3_600.0
 
     /// Checks ranges and contradictions the profile layer cannot see key by key.
     static func validate(_ control: Control) throws(ControlError) {
@@ -115,11 +123,14 @@ public struct PreparedControl: Sendable {
                     "must be a number of seconds ≥ 0 (got \(g.minimumDurationSeconds))")
         try require(finite(g.maximumDistancePoints) && g.maximumDistancePoints > 0, "gesture.maximumDistance",
                     "must be a number of points > 0 (got \(g.maximumDistancePoints))")
-        try require(finite(control.trigger.offsetSeconds), "trigger.offset",
-                    "must be a finite number of seconds (got \(control.trigger.offsetSeconds))")
+        let hour = maximumSeconds
+        try require(g.minimumDurationSeconds <= hour, "gesture.minimumDuration",
+                    "must be at most \(Int(hour)) s (got \(g.minimumDurationSeconds))")
+        try require(finite(control.trigger.offsetSeconds) && abs(control.trigger.offsetSeconds) <= hour, "trigger.offset",
+                    "must be a number of seconds from −\(Int(hour)) to \(Int(hour)) (got \(control.trigger.offsetSeconds))")
         let fill = control.fill
-        try require(finite(fill.delaySeconds) && fill.delaySeconds >= 0, "fill.delay",
-                    "must be a number of seconds ≥ 0 (got \(fill.delaySeconds))")
+        try require(finite(fill.delaySeconds) && fill.delaySeconds >= 0 && fill.delaySeconds <= hour, "fill.delay",
+                    "must be a number of seconds from 0 to \(Int(hour)) (got \(fill.delaySeconds))")
         switch fill.model {
         case .none:
             try require(control.trigger.source == .gesture, "trigger.source",
@@ -128,12 +139,12 @@ public struct PreparedControl: Sendable {
                         "reverse needs a fill to play backwards, but fill.model is none")
         case .animation(let curve, let duration):
             if case .spring = curve {} else {
-                try require(finite(duration) && duration > 0, "fill.duration",
-                            "must be a number of seconds > 0 or match (got \(duration))")
+                try require(finite(duration) && duration > 0 && duration <= hour, "fill.duration",
+                            "must be a number of seconds above 0 and at most \(Int(hour)), or match (got \(duration))")
             }
         case .timer(let timer):
-            try require(finite(timer.tickSeconds) && timer.tickSeconds > 0, "fill.timer.tick",
-                        "must be a number of seconds > 0 (got \(timer.tickSeconds))")
+            try require(finite(timer.tickSeconds) && timer.tickSeconds > 0 && timer.tickSeconds <= hour, "fill.timer.tick",
+                        "must be a number of seconds above 0 and at most \(Int(hour)) (got \(timer.tickSeconds))")
             try require(finite(timer.initialIncrement) && timer.initialIncrement >= 0, "fill.timer.initialIncrement",
                         "must be a number ≥ 0 (got \(timer.initialIncrement))")
             try require(finite(timer.acceleration) && timer.acceleration >= 0, "fill.timer.acceleration",
@@ -143,8 +154,8 @@ public struct PreparedControl: Sendable {
         }
         let retract = control.retract
         if let duration = retract.durationSeconds {
-            try require(finite(duration) && duration > 0, "retract.duration",
-                        "must be a number of seconds > 0 or match (got \(duration))")
+            try require(finite(duration) && duration > 0 && duration <= hour, "retract.duration",
+                        "must be a number of seconds above 0 and at most \(Int(hour)), or match (got \(duration))")
         }
         if retract.mode == .animation, retract.durationSeconds == nil, !retract.curve.isSpring, fill.model == .none {
             throw ControlError(keyPath: "retract.duration",
@@ -158,8 +169,8 @@ public struct PreparedControl: Sendable {
         let display = control.display
         try require(finite(display.refreshRateHz) && display.refreshRateHz >= 1 && display.refreshRateHz <= 1000,
                     "display.refreshRate", "must be frames per second from 1 to 1000 (got \(display.refreshRateHz))")
-        try require(finite(display.resolution) && display.resolution >= 0 && display.resolution < 0.5,
-                    "display.resolution", "must be a progress from 0 to below 0.5 (got \(display.resolution))")
+        try require(finite(display.resolution) && display.resolution > 0 && display.resolution < 0.5,
+                    "display.resolution", "must be a progress above 0 and below 0.5 (got \(display.resolution))")
         // The action must be able to fire at a time after touch-down.
         if control.trigger.source == .gesture {
             try require(g.minimumDurationSeconds + control.trigger.offsetSeconds > 0, "trigger.offset",

@@ -10,6 +10,9 @@ public struct FrameClock: Sendable, Hashable {
     /// an event (up to rounding) is "at" it rather than one frame later.
     static let slack = 1e-9
 
+    /// Frame indices are kept within ±2^52, far beyond any hold, so converting them never traps.
+    static let indexLimit = 4_503_599_627_370_496.0
+
     public init(refreshRateHz: Double, phase: Double) {
         self.intervalSeconds = 1 / refreshRateHz
         self.phase = phase
@@ -26,7 +29,7 @@ public struct FrameClock: Sendable, Hashable {
     public func firstFrame(atOrAfter seconds: Double) -> Int {
         let position = seconds / intervalSeconds - phase
         if position <= 0 { return 0 }
-        return Int((position - Self.slack).rounded(.up))
+        return Int(min(Self.indexLimit, (position - Self.slack).rounded(.up)))
     }
 
     /// The last frame shown at or before `seconds`, or nil when no frame has been shown yet.
@@ -34,6 +37,6 @@ public struct FrameClock: Sendable, Hashable {
     public func lastFrame(atOrBefore seconds: Double) -> Int? {
         let position = seconds / intervalSeconds - phase
         if position < -Self.slack { return nil }
-        return Int((position + Self.slack).rounded(.down))
+        return Int(min(Self.indexLimit, (position + Self.slack).rounded(.down)))
     }
 }

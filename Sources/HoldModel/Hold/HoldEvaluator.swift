@@ -56,8 +56,8 @@ public struct HoldOutcome: Sendable, Equatable {
     public var pulses: Int
     /// Progress pulses requested but dropped by `minInterval`.
     public var droppedPulses: Int
-    /// The highest rate between consecutive played pulses, 1 / shortest gap (Hz); 0 with fewer than two pulses.
-    public var peakPulseRateHz: Double
+    /// The highest rate between consecutive played pulses, 1 / shortest gap (Hz); nil with fewer than two pulses.
+    public var peakPulseRateHz: Double?
     /// Trigger time − first frame displayed full, when the action fired and the fill ever looks full (seconds).
     public var mismatchSeconds: Double?
     /// Progress on screen when the action fired (the last frame at or before it), when it fired.
@@ -89,7 +89,7 @@ public final class HoldEvaluator {
     public private(set) var held = HeldTimeline(framePhase: 0, recognitionTime: 0)
     /// The outcome of the last `resolve` call.
     public private(set) var outcome = HoldOutcome(
-        pressEndTime: 0, cancelled: false, completed: false, pulses: 0, droppedPulses: 0, peakPulseRateHz: 0,
+        pressEndTime: 0, cancelled: false, completed: false, pulses: 0, droppedPulses: 0, peakPulseRateHz: nil,
         restTime: 0)
     private var retractFrom = (progress: 0.0, velocity: 0.0, clock: 0.0)
     private var retracting = false
@@ -168,7 +168,9 @@ public final class HoldEvaluator {
         var increment = timer.initialIncrement
         var slot = 1
         for _ in 0..<ticks {
-            let latency = max(0, latencies.nextLatencySeconds())
+            // Never early; NaN counts as on time; an hour at most (a pathological draw cannot overflow the slots).
+            let drawn = latencies.nextLatencySeconds()
+            let latency = drawn > 0 ? min(drawn, TimerFill.maximumLatencySeconds) : 0
             let fireTime = start + Double(slot) * timer.tickSeconds + latency
             progress += increment
             increment += timer.acceleration
@@ -182,8 +184,13 @@ public final class HoldEvaluator {
     }
 
     /// The first frame at or after `earliest` whose held progress is at least `level` (progress may dip again
-    /// for curves that leave [0, 1], hence the check).
+    /// for curves that leave [0, 1], hence the check). A Timer fill's progress only rises and changes on its
+    /// fires, so the answer is the first frame at or after the first fire that reaches the level.
     private func firstFrame(showing level: Double, from earliest: Double, clock: FrameClock) -> Double? {
+        if case .timer = prepared.shape {
+            guard let tick = tickProgress.firstIndex(where: { min(1, $0) >= level }) else { return nil }
+            return clock.time(ofFrame: clock.firstFrame(atOrAfter: tickTimes[tick]))
+        }
         var index = clock.firstFrame(atOrAfter: earliest)
         let limit = index + 1_000_000
         while index < limit {
@@ -276,7 +283,7 @@ public final class HoldEvaluator {
         let timeline = held
         var result = HoldOutcome(
             pressEndTime: end, cancelled: cancelled, completed: false, pulses: 0, droppedPulses: 0,
-            peakPulseRateHz: 0, restTime: end)
+            peakPulseRateHz: nil, restTime: end)
         let trigger = timeline.triggerTime
         result.completed = trigger.map { $0 <= end } ?? false
 
@@ -300,7 +307,7 @@ public final class HoldEvaluator {
             play(time)
         }
         if let completion = completionPulse { play(completion) }
-        result.peakPulseRateHz = shortestGap.isFinite && shortestGap > 0 ? 1 / shortestGap : 0
+        result.peakPulseRateHz = shortestGap.isFinite && shortestGap > 0 ? 1 / shortestGap : nil
 
         if result.completed, let trigger {
             if let full = timeline.firstFullFrameTime { result.mismatchSeconds = trigger - full }

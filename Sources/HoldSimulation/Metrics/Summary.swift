@@ -60,7 +60,7 @@ public struct SimulationSummary: Sendable {
 
     init(profile: String, population: String, seed: UInt64, tally t: Tally) {
         func ms(_ micros: Int64?) -> Double? { micros.map { Double($0) / 1000 } }
-        func mean(_ sum: Int64, _ count: Int, scale: Double) -> Double? { count == 0 ? nil : Double(sum) / Double(count) / scale }
+        func mean(_ sum: Int128, _ count: Int, scale: Double) -> Double? { count == 0 ? nil : Double(sum) / Double(count) / scale }
         self.profile = profile
         self.population = population
         users = t.users
@@ -78,12 +78,12 @@ public struct SimulationSummary: Sendable {
         completionTimeP90Ms = ms(t.completionTime.value(atPercentile: 90))
         completionTimeP99Ms = ms(t.completionTime.value(atPercentile: 99))
         holdTimeP50Ms = ms(t.holdTime.value(atPercentile: 50))
-        pulsesMean = mean(Int64(t.pulsesSum), t.completed, scale: 1)
+        pulsesMean = mean(Int128(t.pulsesSum), t.completed, scale: 1)
         pulsesP50 = t.pulses.value(atPercentile: 50).map(Double.init)
         pulsesP95 = t.pulses.value(atPercentile: 95).map(Double.init)
         pulsesMax = t.completed == 0 ? nil : Double(t.pulsesMax)
-        peakPulseRateHz = t.completed == 0 ? nil : t.peakPulseRateHz
-        droppedPulsesMean = mean(Int64(t.droppedPulsesSum), t.completed, scale: 1)
+        peakPulseRateHz = t.peakPulseRateHz
+        droppedPulsesMean = mean(Int128(t.droppedPulsesSum), t.completed, scale: 1)
         let mismatches = Int(t.mismatch.count)
         mismatchMeanMs = mean(t.mismatchSum, mismatches, scale: 1000)
         mismatchP50Ms = ms(t.mismatch.value(atPercentile: 50))
@@ -142,7 +142,7 @@ public enum SimulationCSV {
         Column(name: "pulses_p50", unit: "count", definition: "median of the same") { CSV.number($0.pulsesP50, decimals: 0) },
         Column(name: "pulses_p95", unit: "count", definition: "95th percentile of the same") { CSV.number($0.pulsesP95, decimals: 0) },
         Column(name: "pulses_max", unit: "count", definition: "maximum of the same") { CSV.number($0.pulsesMax, decimals: 0) },
-        Column(name: "peak_pulse_rate_hz", unit: "Hz", definition: "1 / shortest gap between two played pulses, over completed holds") { CSV.number($0.peakPulseRateHz, decimals: 3) },
+        Column(name: "peak_pulse_rate_hz", unit: "Hz", definition: "1 / shortest gap between two played pulses, over completed holds (NaN when none had two pulses)") { CSV.number($0.peakPulseRateHz, decimals: 3) },
         Column(name: "dropped_pulses_mean", unit: "count", definition: "pulse requests dropped by haptics.minInterval per completed hold") { CSV.number($0.droppedPulsesMean, decimals: 3) },
         Column(name: "mismatch_mean_ms", unit: "ms",
                definition: "trigger time − first frame displayed full, completed holds (positive: looked full before the action)") { ms($0.mismatchMeanMs) },

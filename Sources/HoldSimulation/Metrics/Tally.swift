@@ -1,16 +1,20 @@
 import Histogram
 
 /// Times are tallied in whole microseconds so every sum is an exact integer: merging per-thread tallies in any
-/// order gives the same bits, which is what makes a run's CSV identical whatever `--threads` is.
+/// order gives the same bits, which is what makes a run's CSV identical whatever `--threads` is. Sums are Int128,
+/// so even 10^10 users of an hour each cannot overflow. Times beyond ±10^12 s (a drawn hold of absurd length)
+/// are clamped rather than trapping; NaN counts as 0.
 @inline(__always)
 func microseconds(_ seconds: Double) -> Int64 {
-    Int64((seconds * 1_000_000).rounded())
+    let value = (seconds * 1_000_000).rounded()
+    guard value == value else { return 0 }
+    return Int64(max(-1e18, min(1e18, value)))
 }
 
 /// Fractions (progress) are tallied in billionths, for the same reason.
 @inline(__always)
 func billionths(_ fraction: Double) -> Int64 {
-    Int64((fraction * 1_000_000_000).rounded())
+    microseconds(fraction * 1_000)
 }
 
 /// Quantiles of non-negative integers from a fixed-precision histogram (HdrHistogram): memory is fixed whatever
@@ -91,23 +95,24 @@ struct Tally {
     var accidentalUsers = 0
     var falseActivations = 0
 
-    var completionTimeSum: Int64 = 0
+    var completionTimeSum: Int128 = 0
     var completionTime = Quantiles(highest: 3_600_000_000, digits: .four)
     var holdTime = Quantiles(highest: 3_600_000_000, digits: .four)
     var pulsesSum = 0
     var pulses = Quantiles(highest: 10_000_000, digits: .three)
     var pulsesMax = 0
     var droppedPulsesSum = 0
-    var peakPulseRateHz = 0.0
-    var mismatchSum: Int64 = 0
+    /// Over completed holds with at least two pulses; nil when there were none.
+    var peakPulseRateHz: Double?
+    var mismatchSum: Int128 = 0
     var mismatch = SignedQuantiles(highest: 3_600_000_000, digits: .four)
     var mismatchMax = -Double.infinity
-    var progressAtTriggerSum: Int64 = 0
+    var progressAtTriggerSum: Int128 = 0
     var progressAtTriggerCount = 0
     var progressAtTriggerMin = Double.infinity
-    var firstFeedbackSum: Int64 = 0
+    var firstFeedbackSum: Int128 = 0
     var firstFeedbackCount = 0
-    var retractSum: Int64 = 0
+    var retractSum: Int128 = 0
     var retractCount = 0
 
     @inline(__always)
@@ -128,30 +133,30 @@ struct Tally {
         intentUsers += 1
         holdTime.record(microseconds(hold.pressEndTime))
         if let feedback = run.timeline.firstFeedbackTime {
-            firstFeedbackSum += microseconds(feedback)
+            firstFeedbackSum += Int128(microseconds(feedback))
             firstFeedbackCount += 1
         }
         if let retract = hold.retractSeconds {
-            retractSum += microseconds(retract)
+            retractSum += Int128(microseconds(retract))
             retractCount += 1
         }
         guard hold.completed, let trigger = run.timeline.triggerTime else { return }
         let time = microseconds(trigger)
-        completionTimeSum += time
+        completionTimeSum += Int128(time)
         completionTime.record(time)
         pulsesSum += hold.pulses
         pulses.record(Int64(hold.pulses))
         pulsesMax = max(pulsesMax, hold.pulses)
         droppedPulsesSum += hold.droppedPulses
-        peakPulseRateHz = max(peakPulseRateHz, hold.peakPulseRateHz)
+        if let rate = hold.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
         if let seconds = hold.mismatchSeconds {
             let value = microseconds(seconds)
-            mismatchSum += value
+            mismatchSum += Int128(value)
             mismatch.record(value)
             mismatchMax = max(mismatchMax, seconds)
         }
         if let progress = hold.displayedProgressAtTrigger {
-            progressAtTriggerSum += billionths(progress)
+            progressAtTriggerSum += Int128(billionths(progress))
             progressAtTriggerCount += 1
             progressAtTriggerMin = min(progressAtTriggerMin, progress)
         }
@@ -175,7 +180,7 @@ struct Tally {
         pulses.merge(other.pulses)
         pulsesMax = max(pulsesMax, other.pulsesMax)
         droppedPulsesSum += other.droppedPulsesSum
-        peakPulseRateHz = max(peakPulseRateHz, other.peakPulseRateHz)
+        if let rate = other.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
         mismatchSum += other.mismatchSum
         mismatch.merge(other.mismatch)
         mismatchMax = max(mismatchMax, other.mismatchMax)

@@ -33,6 +33,12 @@ public enum OutputFile: Sendable, Equatable {
     /// Checks, before long work starts, that the file's directory exists and is writable.
     public func checkWritable() throws(OutputError) {
         guard case .file(let path) = self else { return }
+        if Self.isSpecialFile(path) {
+            guard FileManager.default.isWritableFile(atPath: path) else {
+                throw OutputError(path: path, message: "it is not writable")
+            }
+            return
+        }
         let directory = Self.directory(of: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -48,7 +54,25 @@ public enum OutputFile: Sendable, Equatable {
         return directory.isEmpty ? "." : directory
     }
 
+    /// Whether `path` exists and is not a regular file (a device such as /dev/null, a FIFO): such a target is
+    /// written in place, never replaced by a rename.
+    static func isSpecialFile(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return (status.st_mode & S_IFMT) != S_IFREG && (status.st_mode & S_IFMT) != S_IFDIR
+    }
+
     static func replaceAtomically(_ path: String, with data: Data) throws(OutputError) {
+        if isSpecialFile(path) {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw OutputError(path: path, message: "cannot open it for writing")
+            }
+            defer { try? handle.close() }
+            do { try handle.write(contentsOf: data) } catch {
+                throw OutputError(path: path, message: "cannot write: \(error.localizedDescription)")
+            }
+            return
+        }
         let directory = directory(of: path)
         let name = (path as NSString).lastPathComponent
         let temporary = "\(directory)/.\(name).\(ProcessInfo.processInfo.processIdentifier).tmp"

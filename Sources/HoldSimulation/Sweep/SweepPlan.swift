@@ -78,10 +78,11 @@ public struct SweepParameter: Sendable, Equatable {
             return items
         case .range(let start, let stop, let step):
             guard let step else { throw SweepError("--vary \(text): a grid needs a step: start:stop:step") }
-            let count = Int(((stop - start) / step + 1e-9).rounded(.down)) + 1
-            guard count <= SweepPlan.maximumPoints else {
-                throw SweepError("--vary \(text): \(count) values; at most \(SweepPlan.maximumPoints) points per sweep")
+            let steps = ((stop - start) / step + 1e-9).rounded(.down)
+            guard steps < Double(SweepPlan.maximumPoints) else {
+                throw SweepError("--vary \(text): \(SweepParameter.format(steps + 1)) values; at most \(SweepPlan.maximumPoints) points per sweep")
             }
+            let count = Int(steps) + 1
             return (0..<count).map { Self.format(start + Double($0) * step) }
         }
     }

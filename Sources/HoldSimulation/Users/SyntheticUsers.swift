@@ -132,7 +132,10 @@ final class ControlUnderTest {
                 reason = .reactedToAction
             }
         case .anticipate(let bias, let weber):
-            let nominalEnd = timeline.fillCompleteTime ?? timeline.recognitionTime
+            // The fill's nominal end: its start plus its duration with every tick on time. A person cannot foresee
+            // how late this hold's Timer ticks will be.
+            let nominalEnd = timeline.fillStartTime.map { $0 + (evaluator.prepared.nominalFillSeconds ?? 0) }
+                ?? timeline.recognitionTime
             release = max(0, nominalEnd * (1 + bias + weber * user.primary))
             reason = .anticipated
         }
