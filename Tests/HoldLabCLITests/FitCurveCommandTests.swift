@@ -13,6 +13,7 @@ struct FitCurveCommandTests {
         #expect(fit.status == 0, "\(fit.stderr)")
         let rows = CLI.dataLines(fit.stdout)
         #expect(rows.first == "model,parameter,estimate,se,ci95_lo,ci95_hi")
+        #expect(fit.stdout.contains("# data: \(rates) fnv1a64:"))
         #expect(rows.map { $0.split(separator: ",")[1] } .dropFirst() == ["upper", "rate", "midpoint", "x_at_target"])
         let x = try #require(Double(rows[4].split(separator: ",")[2]))
         #expect(x > 0.8 && x < 1.5)

@@ -75,6 +75,10 @@ struct SweepPlanTests {
                 == "--design lhs needs --points N (1 to 100000)")
         #expect(message { _ = try SweepPlan(parameters: try SweepPlanTests.parameters("x=0:1:1", "x=2"), design: .grid, points: nil, seed: 1) }
                 == "--vary x is given twice")
+        // A sweep runs one population: varying it per point would be silently ignored, so it is refused.
+        #expect(message { _ = try SweepParameter(parsing: "population=default,hurried") }.hasPrefix(
+            "--vary population=default,hurried: population cannot vary from point to point"))
+        #expect(throws: SweepError.self) { try SweepParameter(parsing: "name=a,b") }
     }
 }
 

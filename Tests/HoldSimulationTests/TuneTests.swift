@@ -62,6 +62,20 @@ struct TuneTests {
         #expect(abs((trace.timeline.triggerTime ?? 0) - 1.7) < 1e-9)
     }
 
+    @Test("candidates that are not valid profiles are skipped as infeasible, not fatal")
+    func invalidCandidates() throws {
+        // minimumDuration 1.0 with an offset down to −1.5 s: the lower part of the range fires before touch-down.
+        let library = Make.library
+        let request = try Self.request(
+            profile: "static-long-press", population: try library.loadPopulation("hold-only"),
+            parameters: ["trigger.offset=-1.5:0"],
+            objective: { .maximize(try TuneMetric("completion_rate", parameters: $0)) }, constraints: [], users: 2_000)
+        let result = try Tuner.run(request)
+        #expect(!result.invalidCandidates.isEmpty)
+        #expect(result.invalidCandidates[0].contains("trigger.offset: fires the action at minimumDuration + offset"))
+        #expect(result.best.values[0] > -1.0)
+    }
+
     @Test("bad metrics, constraints and parameters say what is allowed")
     func errors() throws {
         let parameters = [try TuneParameter(parsing: "gesture.minimumDuration=0.2:1.5")]

@@ -82,12 +82,13 @@ public enum Simulator {
             }
             prepared.append((control, movements))
         }
-        let threads = max(1, request.threads)
+        let chunks = (request.users + chunkSize - 1) / chunkSize
+        // More workers than chunks would only allocate tallies that stay empty.
+        let threads = max(1, min(request.threads, chunks))
         let workers = (0..<threads).map { _ in
             Worker(profiles: request.profiles, prepared: prepared, population: population, seed: request.seed,
                    perUser: perUser != nil)
         }
-        let chunks = (request.users + chunkSize - 1) / chunkSize
         let batch = threads * 4
         var done = 0
         var first = 0

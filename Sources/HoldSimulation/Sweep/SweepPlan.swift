@@ -24,6 +24,9 @@ public struct SweepParameter: Sendable, Equatable {
     /// The CSV column: `param_` and the key path with dots as underscores.
     public var column: String { "param_" + keyPath.replacingOccurrences(of: ".", with: "_") }
 
+    /// Profile keys that identify a run rather than the control: one value for every point.
+    static let fixedKeys: Set<String> = ["version", "name", "description", "source", "population"]
+
     /// Parses `key=start:stop:step`, `key=start:stop` or `key=v1,v2,…`.
     public init(parsing text: String) throws(SweepError) {
         guard let equals = text.firstIndex(of: "=") else {
@@ -35,6 +38,9 @@ public struct SweepParameter: Sendable, Equatable {
             !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         }) else {
             throw SweepError("--vary \(text): '\(key)' is not a key path; write names separated by dots, e.g. gesture.minimumDuration")
+        }
+        if let root = key.split(separator: ".").first, Self.fixedKeys.contains(String(root)) {
+            throw SweepError("--vary \(text): \(root) cannot vary from point to point; varied keys are control parameters such as gesture.minimumDuration (choose the population with --population)")
         }
         keyPath = key
         self.text = text

@@ -155,6 +155,8 @@ public struct TuneResult: Sendable {
     public let best: TuneEvaluation
     /// The optimum re-simulated with `checkSeed`.
     public let check: SimulationSummary
+    /// Candidates the search tried that are not valid profiles (skipped as infeasible), with the reason.
+    public let invalidCandidates: [String]
 }
 
 /// Simulation-based optimisation: every evaluation simulates the profile with the candidate values and the same
@@ -167,10 +169,11 @@ public enum Tuner {
     public static func run(_ request: TuneRequest, onEvaluation: ((TuneEvaluation) -> Void)? = nil) throws -> TuneResult {
         var trajectory: [TuneEvaluation] = []
         var cache: [[Double]: TuneEvaluation] = [:]
+        var invalid: [[Double]: String] = [:]
         var scale: Double?
         var failure: Error?
 
-        func profile(_ values: [Double], name suffix: String? = nil) throws -> Profile {
+        func profile(_ values: [Double]) throws -> Profile {
             let assignments = zip(request.parameters, values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
             let overrides = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
             return try Profile.load(yaml: request.profileText, path: request.profilePath,
@@ -183,9 +186,20 @@ public enum Tuner {
                 Double(SweepParameter.format(min(parameter.upper, max(parameter.lower, value)))) ?? value
             }
             if let known = cache[values] { return known.score }
+            if invalid[values] != nil { return Minimization.nonFinitePenalty }
+            let candidate: Profile
+            do {
+                candidate = try profile(values)
+            } catch {
+                // Part of a range can make an invalid control (e.g. an action before touch-down): infeasible there.
+                let assignments = zip(request.parameters, values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
+                let reason = (error as? ProfileError).map { "\($0.keyPath): \($0.message)" } ?? "\(error)"
+                invalid[values] = "\(assignments.joined(separator: " ")): \(reason)"
+                return Minimization.nonFinitePenalty
+            }
             do {
                 let summary = try Simulator.run(SimulationRequest(
-                    profiles: [try profile(values)], population: request.population, users: request.users,
+                    profiles: [candidate], population: request.population, users: request.users,
                     seed: request.seed, threads: request.threads))[0]
                 let metric = request.objective.metric.value(values: values, summary: summary)
                 let objective: Double
@@ -248,12 +262,14 @@ public enum Tuner {
         }
         if let failure { throw failure }
         guard let best = trajectory.min(by: { ($0.score, $0.index) < ($1.score, $1.index) }) else {
-            throw TuneError("no point was evaluated")
+            let example = invalid.values.sorted().first.map { "; for example \($0)" } ?? ""
+            throw TuneError("no candidate in the --param ranges is a valid profile\(example)")
         }
         let check = try Simulator.run(SimulationRequest(
             profiles: [try profile(best.values)], population: request.population, users: request.users,
             seed: request.checkSeed, threads: request.threads))[0]
-        return TuneResult(method: method, converged: converged, trajectory: trajectory, best: best, check: check)
+        return TuneResult(method: method, converged: converged, trajectory: trajectory, best: best, check: check,
+                          invalidCandidates: invalid.values.sorted())
     }
 
     /// The tuned profile's YAML: the resolved profile with the best values, renamed and described as tuned.

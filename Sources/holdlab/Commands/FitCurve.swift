@@ -46,7 +46,8 @@ struct FitCurve: ParsableCommand {
             guard FileManager.default.fileExists(atPath: data) else {
                 throw ProfileError(origin: .unknown(path: data), keyPath: "", message: "no such data file")
             }
-            let table = try CSVTable(text: try ProfileLibrary.read(data, what: "data"), path: data)
+            let text = try ProfileLibrary.read(data, what: "data")
+            let table = try CSVTable(text: text, path: data)
             let xIndex = try table.column(x)
             let yIndex = try table.column(y)
             var xs: [Double] = [], ys: [Double] = []
@@ -64,20 +65,20 @@ struct FitCurve: ParsableCommand {
             var provenance: [(String, String)] = [
                 ("holdlab", "\(HoldLabVersion.current) fit-curve"),
                 ("command", typedCommandLine()),
-                ("data", "\(data): \(result.points) points used, \(skipped) skipped (NaN)"),
+                ("data", "\(data) fnv1a64:\(fnv1a64Hex(text)): \(result.points) points used, \(skipped) skipped (NaN)"),
                 ("model", "\(model.rawValue): \(model.formula)"),
                 ("fit", String(format: "rss %.6g, dof %d, r2 %.6f", result.residualSumOfSquares, result.degreesOfFreedom,
                                result.rSquared)),
             ]
             if let target { provenance.append(("target", "y = \(target)")) }
-            var text = CSV.provenance(provenance) + "model,parameter,estimate,se,ci95_lo,ci95_hi\n"
+            var output = CSV.provenance(provenance) + "model,parameter,estimate,se,ci95_lo,ci95_hi\n"
             let estimates = result.parameters + (result.target.map { [$0.x] } ?? [])
             for estimate in estimates {
                 let numbers = [estimate.value, estimate.standardError, estimate.lower, estimate.upper]
                     .map { CSV.number($0, significant: 8) }
-                text += ([model.rawValue, estimate.name] + numbers).joined(separator: ",") + "\n"
+                output += ([model.rawValue, estimate.name] + numbers).joined(separator: ",") + "\n"
             }
-            try OutputFile(argument: output.out).write(text)
+            try OutputFile(argument: self.output.out).write(output)
         }
     }
 }

@@ -109,16 +109,23 @@ struct SweepCommand: ParsableCommand {
             let remaining = plan.points.count - rows.count
             let bar = ProgressBar(label: "sweep", total: remaining * users, unit: "users")
             let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
+            // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted
+            // sweep loses at most the last second's points, and a long sweep does not spend its time rewriting.
+            var lastWrite = Date.distantPast
             try Sweep.run(request, profiles: profiles, from: rows.count, onRows: { batch in
                 rows += batch
+                let dying = killAfter.map { rows.count >= $0 } ?? false
                 switch out {
                 case .standardOutput:
                     try out.write(batch.map { $0 + "\n" }.joined())
                 case .file:
-                    try out.write(head + rows.map { $0 + "\n" }.joined())
+                    if rows.count == plan.points.count || dying || Date().timeIntervalSince(lastWrite) >= 1 {
+                        try out.write(head + rows.map { $0 + "\n" }.joined())
+                        lastWrite = Date()
+                    }
                 }
                 // Test seam: die as a killed process would, right after a batch reached the file.
-                if let killAfter, rows.count >= killAfter { kill(getpid(), SIGKILL) }
+                if dying { kill(getpid(), SIGKILL) }
             }, progress: { bar.update($0) })
             bar.finish()
         }

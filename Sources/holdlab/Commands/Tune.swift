@@ -125,6 +125,9 @@ struct Tune: ParsableCommand {
         ]
         let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
         provenance.append(("recommended", recommended.joined(separator: " ") + (result.best.feasible ? "" : " (violates a constraint)")))
+        if let first = result.invalidCandidates.first {
+            provenance.append(("skipped", "\(result.invalidCandidates.count) candidates that are not valid profiles, e.g. \(first)"))
+        }
         let metrics = [request.objective.metric] + request.constraints.map(\.metric)
         var seen: Set<String> = []
         let metricColumns = metrics.filter { $0.parameterIndex == nil && seen.insert($0.name).inserted }
