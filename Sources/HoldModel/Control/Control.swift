@@ -118,14 +118,33 @@ public struct TimerFill: Sendable, Hashable {
     /// The number of ticks to reach progress ≥ 1 with every tick on time, or nil when it never gets there
     /// within `maximumTicks`. Uses the same floating-point operations, in the same order, as the fill itself.
     public var idealTickCount: Int? {
-        var progress = 0.0
-        var increment = initialIncrement
-        for tick in 1...Self.maximumTicks {
+        var progression = self.progression
+        for tick in 1...Self.maximumTicks where progression.next() >= 1 { return tick }
+        return nil
+    }
+
+    /// The fill's progress tick by tick, from 0.
+    public var progression: Progression { Progression(increment: initialIncrement, acceleration: acceleration) }
+
+    /// The Timer fill's recurrence, `progress += increment; increment += acceleration`, in seed 000's order and
+    /// floating-point operations, so every use (tick counts, the fill, its haptics) agrees to the bit.
+    public struct Progression: Sendable {
+        private(set) var progress = 0.0
+        private var increment: Double
+        private let acceleration: Double
+
+        init(increment: Double, acceleration: Double) {
+            self.increment = increment
+            self.acceleration = acceleration
+        }
+
+        /// Fires one tick and returns the progress after it (uncapped: it can pass 1 on the last tick).
+        @inline(__always)
+        public mutating func next() -> Double {
             progress += increment
             increment += acceleration
-            if progress >= 1 { return tick }
+            return progress
         }
-        return nil
     }
 }
 

@@ -42,8 +42,6 @@ public struct PreparedControl: Sendable {
     let fullLevel: Double
     /// Displayed progress at or above this looks started.
     let visibleLevel: Double
-    /// Settling time of the retract spring for a full bar at rest, if the retract is a spring (for bounds).
-    let retractDurationSeconds: Double
 
     public init(_ control: Control) throws(ControlError) {
         self.control = control
@@ -82,13 +80,11 @@ public struct PreparedControl: Sendable {
                     message: "the timer never completes the fill within \(TimerFill.maximumTicks) ticks; raise initialIncrement or acceleration")
             }
             shape = .timer(timer, ticks: ticks)
-            var progress = 0.0
-            var increment = timer.initialIncrement
+            var progression = timer.progression
             var visibleTick: Int?
             var fullTick = ticks
             for tick in 1...ticks {
-                progress += increment
-                increment += timer.acceleration
+                let progress = progression.next()
                 if visibleTick == nil && progress >= resolution { visibleTick = tick }
                 if progress >= 1 - resolution { fullTick = tick; break }
             }
@@ -99,12 +95,6 @@ public struct PreparedControl: Sendable {
         if let nominal = nominalFillSeconds, !(nominal <= Self.maximumSeconds) {
             throw ControlError(
                 keyPath: "fill", message: "the fill would take \(nominal) s to complete; at most \(Int(Self.maximumSeconds)) s")
-        }
-        switch control.retract.curve {
-        case .spring(let spring):
-            retractDurationSeconds = spring.settlingTime(x0: 1, v0: 0, epsilon: resolution)
-        default:
-            retractDurationSeconds = control.retract.durationSeconds ?? nominalFillSeconds ?? 0
         }
     }
 
@@ -175,30 +165,6 @@ public struct PreparedControl: Sendable {
         if control.trigger.source == .gesture {
             try require(g.minimumDurationSeconds + control.trigger.offsetSeconds > 0, "trigger.offset",
                         "fires the action at minimumDuration + offset = \(g.minimumDurationSeconds + control.trigger.offsetSeconds) s; it must be after touch-down")
-        }
-    }
-
-    /// The progress of a fill that has been running for `seconds` with every tick on time, for curves and
-    /// plots; a timer fill steps, an absent fill stays at 0.
-    public func idealProgress(afterStart seconds: Double) -> Double {
-        switch shape {
-        case .none:
-            return 0
-        case .bezier(let bezier, let duration):
-            return Self.bezierProgress(bezier, duration: duration, clock: seconds)
-        case .spring(let spring):
-            return seconds <= 0 ? 0 : 1 + spring.state(at: seconds, x0: -1, v0: 0).displacement
-        case .timer(let timer, let ticks):
-            if seconds <= 0 { return 0 }
-            let fired = min(ticks, Int((seconds / timer.tickSeconds + 1e-9).rounded(.down)))
-            if fired >= ticks { return 1 }
-            var progress = 0.0
-            var increment = timer.initialIncrement
-            for _ in 0..<fired {
-                progress += increment
-                increment += timer.acceleration
-            }
-            return progress
         }
     }
 

@@ -43,22 +43,6 @@ public enum TimingCurve: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The Bézier this curve evaluates as, when it has one: `linear` is `UnitBezier.linear` (exactly y = x),
-    /// a `bezier` its own curve, a spring `nil`.
-    public var unitBezier: UnitBezier? {
-        switch self {
-        case .linear: return .linear
-        case .bezier(let curve): return curve
-        case .spring: return nil
-        }
-    }
-
-    /// The spring, when this curve is one; otherwise `nil`.
-    public var springValue: Spring? {
-        if case .spring(let spring) = self { return spring }
-        return nil
-    }
-
     // MARK: Printing
 
     /// Canonical profile text that parses back to an equal value: presets print their names (`easeOut`, `smooth` …),

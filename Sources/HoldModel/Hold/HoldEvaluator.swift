@@ -112,7 +112,7 @@ public final class HoldEvaluator {
     }
 
     /// Requested progress pulses of the last `hold` (time, played).
-    public var requestedPulses: [(time: Double, played: Bool)] {
+    var requestedPulses: [(time: Double, played: Bool)] {
         zip(pulseTimes, pulsePlayed).map { ($0, $1) }
     }
 
@@ -164,16 +164,14 @@ public final class HoldEvaluator {
     private func runTimer<Latencies: TickLatencySource>(
         _ timer: TimerFill, ticks: Int, start: Double, latencies: inout Latencies
     ) {
-        var progress = 0.0
-        var increment = timer.initialIncrement
+        var progression = timer.progression
         var slot = 1
         for _ in 0..<ticks {
             // Never early; NaN counts as on time; an hour at most (a pathological draw cannot overflow the slots).
             let drawn = latencies.nextLatencySeconds()
             let latency = drawn > 0 ? min(drawn, TimerFill.maximumLatencySeconds) : 0
             let fireTime = start + Double(slot) * timer.tickSeconds + latency
-            progress += increment
-            increment += timer.acceleration
+            let progress = progression.next()
             // Stored as computed: the pulse check sees it before the fill caps it at 1 (seed 000's order).
             tickTimes.append(fireTime)
             tickProgress.append(progress)

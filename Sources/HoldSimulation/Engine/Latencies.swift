@@ -2,25 +2,20 @@ import GSL
 import HoldModel
 
 /// Timer tick latencies drawn from a distribution with a seeded generator.
-public struct DrawnLatencies: TickLatencySource {
+struct DrawnLatencies: TickLatencySource {
     let distribution: Distribution
     let generator: Generator
     /// A constant distribution needs no draws (and consumes none).
     let constant: Double?
 
-    public init(_ distribution: Distribution, generator: Generator) {
+    init(_ distribution: Distribution, generator: Generator) {
         self.distribution = distribution
         self.generator = generator
         if distribution.variance == 0 { constant = distribution.mean } else { constant = nil }
     }
 
     @inline(__always)
-    public mutating func nextLatencySeconds() -> Double {
+    mutating func nextLatencySeconds() -> Double {
         constant ?? distribution.sample(generator)
     }
-}
-
-/// The tool's version, written into every CSV's provenance.
-public enum HoldLabVersion {
-    public static let current = "0.1.0"
 }
