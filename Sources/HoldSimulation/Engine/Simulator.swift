@@ -152,14 +152,14 @@ private final class Worker: @unchecked Sendable {
         let classes = population.population.classes
         for offset in 0..<users {
             let user = population.draw(people)
-            let userClass = classes[user.classIndex]
+            let traits = population.traits[user.classIndex]
             for index in controls.indices {
-                let run = controls[index].run(user, userClass: userClass, latencies: &latencies[index])
+                let run = controls[index].run(user, traits: traits, latencies: &latencies[index])
                 tallies[index].add(run)
                 if keepsRows {
                     text += PerUserRow.format(
                         profile: controls[index].profile.name, user: chunk * Simulator.chunkSize + offset + 1,
-                        userClass: userClass, drawn: user, run: run)
+                        userClass: classes[user.classIndex], drawn: user, run: run)
                 }
             }
         }

@@ -21,7 +21,9 @@ func billionths(_ fraction: Double) -> Int64 {
 /// the number of values, and merging two is exact. The histogram (about 2 MB at 4 digits) is allocated on the first
 /// value, so statistics nobody records cost nothing.
 struct Quantiles {
-    private var histogram: Histogram<UInt64>?
+    /// A tiny stand-in until the first value; a flag (not an optional) keeps the per-value check cheap.
+    private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: .zero)
+    private var allocated = false
     let highest: UInt64
     let digits: SignificantDigits
 
@@ -33,28 +35,28 @@ struct Quantiles {
         self.digits = digits
     }
 
-    private func empty() -> Histogram<UInt64> {
-        Histogram(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: digits)
+    private mutating func allocate() {
+        histogram = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: digits)
+        allocated = true
     }
 
     @inline(__always)
     mutating func record(_ value: Int64) {
-        if histogram == nil { histogram = empty() }
-        _ = histogram?.record(UInt64(max(0, min(value, Int64(highest)))))
+        if !allocated { allocate() }
+        _ = histogram.record(UInt64(max(0, min(value, Int64(highest)))))
     }
 
     mutating func merge(_ other: Quantiles) {
-        guard let theirs = other.histogram else { return }
-        if histogram == nil { histogram = empty() }
-        histogram?.add(theirs)
+        guard other.allocated else { return }
+        if !allocated { allocate() }
+        histogram.add(other.histogram)
     }
 
-    var count: UInt64 { histogram?.totalCount ?? 0 }
+    var count: UInt64 { allocated ? histogram.totalCount : 0 }
 
     /// The value at `percentile` (0–100), or nil without values.
     func value(atPercentile percentile: Double) -> Int64? {
-        guard let histogram, histogram.totalCount > 0 else { return nil }
-        return Int64(histogram.valueAtPercentile(percentile))
+        count == 0 ? nil : Int64(histogram.valueAtPercentile(percentile))
     }
 }
 

@@ -16,10 +16,37 @@ struct DrawnUser {
     var movementUniform: Double
 }
 
-/// A population ready for drawing: cumulative weights precomputed.
+/// What the per-user hot path needs of a class: plain values, so reading it copies no names or distributions.
+struct ClassTraits: Sendable {
+    enum Behavior: Sendable {
+        case hold, react
+        case anticipate(bias: Double, weber: Double)
+    }
+
+    let intent: UserClass.Intent
+    let behavior: Behavior
+    let moves: Bool
+
+    init(_ userClass: UserClass) {
+        intent = userClass.intent
+        moves = userClass.movement != nil
+        switch userClass.behavior {
+        case .hold: behavior = .hold
+        case .react: behavior = .react
+        case .anticipate(let bias, let weber): behavior = .anticipate(bias: bias, weber: weber)
+        }
+    }
+}
+
+/// A population ready for drawing: cumulative weights, per-class traits and samplers precomputed.
 struct PreparedPopulation: Sendable {
     let population: Population
+    let traits: [ClassTraits]
     private let cumulativeWeights: [Double]
+    /// Per class: the hold (hold), reaction (react) or no (anticipate) distribution.
+    private let primary: [Distribution?]
+    /// Per class: the patience distribution (react only).
+    private let patience: [Distribution?]
 
     init(_ population: Population) {
         self.population = population
@@ -27,6 +54,18 @@ struct PreparedPopulation: Sendable {
         cumulativeWeights = population.normalizedWeights.map { weight in
             running += weight
             return running
+        }
+        traits = population.classes.map(ClassTraits.init)
+        primary = population.classes.map { userClass in
+            switch userClass.behavior {
+            case .hold(let duration): duration
+            case .react(let reaction, _): reaction
+            case .anticipate: nil
+            }
+        }
+        patience = population.classes.map { userClass in
+            if case .react(_, let patience) = userClass.behavior { return patience }
+            return nil
         }
     }
 
@@ -39,20 +78,16 @@ struct PreparedPopulation: Sendable {
             classIndex = index
             break
         }
-        let userClass = population.classes[classIndex]
         var user = DrawnUser(
             classIndex: classIndex, framePhase: generator.uniform(), primary: 0, patience: .infinity,
             movementUniform: 0.5)
-        switch userClass.behavior {
-        case .hold(let duration):
-            user.primary = max(0, duration.sample(generator))
-        case .react(let reaction, let patience):
-            user.primary = max(0, reaction.sample(generator))
-            user.patience = max(0, patience.sample(generator))
-        case .anticipate:
+        if let distribution = primary[classIndex] {
+            user.primary = max(0, distribution.sample(generator))
+            if let patience = patience[classIndex] { user.patience = max(0, patience.sample(generator)) }
+        } else {
             user.primary = generator.gaussian()
         }
-        if userClass.movement != nil { user.movementUniform = generator.uniformPositive() }
+        if traits[classIndex].moves { user.movementUniform = generator.uniformPositive() }
         return user
     }
 }
@@ -108,13 +143,13 @@ final class ControlUnderTest {
     /// Runs one person's hold.
     @inline(__always)
     func run<Latencies: TickLatencySource>(
-        _ user: DrawnUser, userClass: UserClass, latencies: inout Latencies
+        _ user: DrawnUser, traits: ClassTraits, latencies: inout Latencies
     ) -> UserRun {
         let timeline = evaluator.hold(framePhase: user.framePhase, latencies: &latencies)
         let trigger = timeline.triggerTime ?? .infinity
         var release: Double
         var reason: ReleaseReason
-        switch userClass.behavior {
+        switch traits.behavior {
         case .hold:
             release = user.primary
             reason = .held
@@ -144,7 +179,7 @@ final class ControlUnderTest {
         let cancelled = cancel < release && cancel < trigger
         let hold = evaluator.resolve(pressEndTime: cancelled ? cancel : release, cancelled: cancelled)
         let outcome: UserOutcome
-        switch userClass.intent {
+        switch traits.intent {
         case .none:
             outcome = hold.completed ? .falseActivation : .noActivation
         case .confirm:
