@@ -8,7 +8,7 @@ struct Benchmark: ParsableCommand {
         abstract: "Measure simulation throughput: users per second and peak memory, as CSV.",
         discussion: """
             Runs the default job (hig-linear-bar against default) and kikocard-accelerating with Timer latency on \
-            (exponential, mean 3.7 ms: 160 latency draws per user), at each thread count. Build with -c release \
+            (exponential, mean 3.7 ms: 160 latency draws per user), at each thread count; --set applies to both. Build with -c release \
             for meaningful figures: swift run -c release holdlab benchmark
             """)
 
@@ -32,10 +32,11 @@ struct Benchmark: ParsableCommand {
             let library = source.library
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
+            let overrides = try source.parsedOverrides()
             let latency = try Override(parsing: "fill.timer.latency={dist: exponential, mean: 0.0037}")
             let cases: [(String, Profile)] = [
-                ("default", try library.loadProfile("hig-linear-bar")),
-                ("kikocard-timer-latency", try library.loadProfile("kikocard-accelerating", overrides: [latency])),
+                ("default", try library.loadProfile("hig-linear-bar", overrides: overrides)),
+                ("kikocard-timer-latency", try library.loadProfile("kikocard-accelerating", overrides: [latency] + overrides)),
             ]
             let population = try library.loadPopulation("default")
             print("case,profile,users,threads,seconds,users_per_second,max_rss_mib")

@@ -16,8 +16,8 @@ struct FitCurve: ParsableCommand {
 
             Example:
               holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
-              holdlab fit-curve --data rates.csv --x param_gesture_minimumDuration --y false_activation_rate \\
-                --model exponential --target 0.005
+              holdlab fit-curve --data rates.csv --x param_gesture_minimumDuration \\
+                --y false_activation_rate --model exponential --target 0.005
             """)
 
     @Option(help: ArgumentHelp("CSV file (for example holdlab sweep output).", valueName: "file"))

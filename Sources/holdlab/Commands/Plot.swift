@@ -22,9 +22,10 @@ struct Plot: ParsableCommand {
             Examples:
               holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
               holdlab plot trace --data trace.csv
-              holdlab sweep --profile hig-linear-bar --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
+              holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
               holdlab plot rates-vs-duration --data rates.csv --out rates.svg
-              holdlab plot heatmap --data grid.csv --var z=mismatch_p95_ms --out mismatch.png
+              holdlab plot heatmap --data grid.csv --var z=mismatch_p95_ms \\
+                --out mismatch.png
             """)
 
     @Argument(help: ArgumentHelp("Notebook name (e.g. rates-vs-duration) or a .gp file.", valueName: "notebook"))

@@ -13,8 +13,10 @@ struct Simulate: ParsableCommand {
 
             Examples:
               holdlab simulate
-              holdlab simulate --profile hig-linear-bar --profile static-long-press --population hurried --users 200000
-              holdlab simulate --profile kikocard-accelerating --set haptics.minInterval=0.03 --per-user users.csv
+              holdlab simulate --profile hig-linear-bar --profile static-long-press \\
+                --population hurried --users 200000
+              holdlab simulate --profile kikocard-accelerating \\
+                --set haptics.minInterval=0.03 --per-user users.csv
             """)
 
     @OptionGroup var source: ProfileSourceOptions

@@ -17,10 +17,14 @@ struct SweepCommand: ParsableCommand {
             missing points.
 
             Examples:
-              holdlab sweep --profile hig-linear-bar --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
-              holdlab sweep --vary haptics.threshold=0.01,0.02,0.05,0.1 --vary fill.curve=linear,easeIn,easeInOut
-              holdlab sweep --design lhs --points 64 --vary gesture.minimumDuration=0.4:1.2 --vary fill.duration=0.4:1.2
-              holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv --resume
+              holdlab sweep --profile hig-linear-bar \\
+                --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
+              holdlab sweep --vary haptics.threshold=0.01,0.02,0.05,0.1 \\
+                --vary fill.curve=linear,easeIn,easeInOut
+              holdlab sweep --design lhs --points 64 \\
+                --vary gesture.minimumDuration=0.4:1.2 --vary fill.duration=0.4:1.2
+              holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 \\
+                --out rates.csv --resume
             """)
 
     @OptionGroup var source: ProfileSourceOptions

@@ -8,16 +8,20 @@ struct Tune: ParsableCommand {
         abstract: "Find the parameter values that optimise a metric under constraints, by simulation.",
         discussion: """
             Every evaluation simulates the profile with the same seed (common random numbers). One --param uses GSL's \
-            Brent minimiser (after a 21-point scan of the range); several use Nelder–Mead on the unit box. Constraints \
+            Brent minimiser (after a 21-point scan of the range); several use Nelder–Mead on the unit box, started from a Sobol scan and restarted with shrinking steps. Constraints \
             are penalties. The CSV has two blocks (gnuplot index 0 and 1): the trajectory, one row per evaluation, then \
             the optimum re-simulated with --check-seed, with its simulate columns and intervals.
 
             Examples:
-              holdlab tune --profile hig-linear-bar --param gesture.minimumDuration=0.3:1.5 \\
+              holdlab tune --profile hig-linear-bar \\
+                --param gesture.minimumDuration=0.3:1.5 \\
                 --minimize gesture.minimumDuration \\
-                --constraint "false_activation_rate<=0.005" --constraint "premature_release_rate<=0.02"
-              holdlab tune --profile kikocard-accelerating --param fill.timer.acceleration=0.00003:0.0002 \\
-                --param haptics.threshold=0.005:0.05 --target completion_time_mean_ms=1700 \\
+                --constraint "false_activation_rate<=0.005" \\
+                --constraint "premature_release_rate<=0.02"
+              holdlab tune --profile kikocard-accelerating \\
+                --param fill.timer.acceleration=0.00003:0.0002 \\
+                --param haptics.threshold=0.005:0.05 \\
+                --target completion_time_mean_ms=1700 \\
                 --constraint "pulses_max<=40" --emit-profile kikocard-tuned.yaml
             """)
 
