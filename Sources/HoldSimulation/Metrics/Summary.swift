@@ -103,57 +103,88 @@ public enum SimulationCSV {
         public let name: String
         public let unit: String
         public let definition: String
-        let value: @Sendable (SimulationSummary) -> String
+        /// The column as a number (nil is written NaN); nil for the text columns.
+        let number: (@Sendable (SimulationSummary) -> Double?)?
+        let decimals: Int
+        let text: (@Sendable (SimulationSummary) -> String)?
+
+        /// A numeric column written with `decimals` decimals.
+        init(name: String, unit: String, definition: String, decimals: Int,
+             _ number: @escaping @Sendable (SimulationSummary) -> Double?) {
+            self.name = name
+            self.unit = unit
+            self.definition = definition
+            self.number = number
+            self.decimals = decimals
+            text = nil
+        }
+
+        /// A text column.
+        init(name: String, unit: String, definition: String, text: @escaping @Sendable (SimulationSummary) -> String) {
+            self.name = name
+            self.unit = unit
+            self.definition = definition
+            number = nil
+            decimals = 0
+            self.text = text
+        }
+
+        /// The CSV field.
+        public func value(_ summary: SimulationSummary) -> String {
+            if let text { return text(summary) }
+            return CSV.number(number?(summary), decimals: decimals)
+        }
+
+        /// The column's value as a number, or nil for a text column or a statistic without data.
+        public func numericValue(_ summary: SimulationSummary) -> Double? { number?(summary) }
+
+        /// Whether the column is a number (not a name).
+        public var isNumeric: Bool { number != nil }
     }
 
-    static func rate(_ p: Proportion) -> String { CSV.number(p.rate, decimals: 6) }
-    static func lower(_ p: Proportion) -> String { CSV.number(p.wilson95?.lower, decimals: 6) }
-    static func upper(_ p: Proportion) -> String { CSV.number(p.wilson95?.upper, decimals: 6) }
-    static func ms(_ value: Double?) -> String { CSV.number(value, decimals: 3) }
-
     public static let columns: [Column] = [
-        Column(name: "profile", unit: "", definition: "profile name") { CSV.field($0.profile) },
-        Column(name: "population", unit: "", definition: "population name") { CSV.field($0.population) },
-        Column(name: "users", unit: "count", definition: "synthetic users simulated") { "\($0.users)" },
-        Column(name: "seed", unit: "", definition: "master seed (every profile of a run uses it: common random numbers)") { "\($0.seed)" },
-        Column(name: "intent_users", unit: "count", definition: "users of classes with intent: confirm") { "\($0.intentUsers)" },
-        Column(name: "completed", unit: "count", definition: "intent users whose action fired") { "\($0.completion.successes)" },
-        Column(name: "completion_rate", unit: "0–1", definition: "completed / intent_users") { rate($0.completion) },
-        Column(name: "completion_rate_lo", unit: "0–1", definition: "95 % Wilson interval, lower bound") { lower($0.completion) },
-        Column(name: "completion_rate_hi", unit: "0–1", definition: "95 % Wilson interval, upper bound") { upper($0.completion) },
+        Column(name: "profile", unit: "", definition: "profile name", text: { CSV.field($0.profile) }),
+        Column(name: "population", unit: "", definition: "population name", text: { CSV.field($0.population) }),
+        Column(name: "users", unit: "count", definition: "synthetic users simulated", decimals: 0) { Double($0.users) },
+        Column(name: "seed", unit: "", definition: "master seed (every profile of a run uses it: common random numbers)", text: { "\($0.seed)" }),
+        Column(name: "intent_users", unit: "count", definition: "users of classes with intent: confirm", decimals: 0) { Double($0.intentUsers) },
+        Column(name: "completed", unit: "count", definition: "intent users whose action fired", decimals: 0) { Double($0.completion.successes) },
+        Column(name: "completion_rate", unit: "0–1", definition: "completed / intent_users", decimals: 6) { $0.completion.rate },
+        Column(name: "completion_rate_lo", unit: "0–1", definition: "95 % Wilson interval, lower bound", decimals: 6) { $0.completion.wilson95?.lower },
+        Column(name: "completion_rate_hi", unit: "0–1", definition: "95 % Wilson interval, upper bound", decimals: 6) { $0.completion.wilson95?.upper },
         Column(name: "premature_release_rate", unit: "0–1",
-               definition: "intent users who let go before the action without a movement cancel, for any reason (includes the next two)") { rate($0.prematureRelease) },
+               definition: "intent users who let go before the action without a movement cancel, for any reason (includes the next two)", decimals: 6) { $0.prematureRelease.rate },
         Column(name: "premature_impatience_rate", unit: "0–1",
-               definition: "intent users who gave up at their patience having had no feedback at all") { rate($0.prematureImpatience) },
+               definition: "intent users who gave up at their patience having had no feedback at all", decimals: 6) { $0.prematureImpatience.rate },
         Column(name: "premature_mismatch_rate", unit: "0–1",
-               definition: "intent users who let go on seeing the bar full before the action fired") { rate($0.prematureMismatch) },
+               definition: "intent users who let go on seeing the bar full before the action fired", decimals: 6) { $0.prematureMismatch.rate },
         Column(name: "movement_cancel_rate", unit: "0–1",
-               definition: "intent users whose finger moved beyond maximumDistance before the action") { rate($0.movementCancel) },
-        Column(name: "accidental_users", unit: "count", definition: "users of classes with intent: none") { "\($0.accidentalUsers)" },
-        Column(name: "false_activation_rate", unit: "0–1", definition: "accidental users whose action fired") { rate($0.falseActivation) },
-        Column(name: "false_activation_rate_lo", unit: "0–1", definition: "95 % Wilson interval, lower bound") { lower($0.falseActivation) },
-        Column(name: "false_activation_rate_hi", unit: "0–1", definition: "95 % Wilson interval, upper bound") { upper($0.falseActivation) },
-        Column(name: "completion_time_mean_ms", unit: "ms", definition: "touch-down to the action, completed holds") { ms($0.completionTimeMeanMs) },
-        Column(name: "completion_time_p50_ms", unit: "ms", definition: "median of the same") { ms($0.completionTimeP50Ms) },
-        Column(name: "completion_time_p90_ms", unit: "ms", definition: "90th percentile of the same") { ms($0.completionTimeP90Ms) },
-        Column(name: "completion_time_p99_ms", unit: "ms", definition: "99th percentile of the same") { ms($0.completionTimeP99Ms) },
-        Column(name: "hold_time_p50_ms", unit: "ms", definition: "median touch-down to release (or movement cancel), intent users") { ms($0.holdTimeP50Ms) },
-        Column(name: "pulses_mean", unit: "count", definition: "haptic pulses played per completed hold, completion pulse included") { CSV.number($0.pulsesMean, decimals: 3) },
-        Column(name: "pulses_p50", unit: "count", definition: "median of the same") { CSV.number($0.pulsesP50, decimals: 0) },
-        Column(name: "pulses_p95", unit: "count", definition: "95th percentile of the same") { CSV.number($0.pulsesP95, decimals: 0) },
-        Column(name: "pulses_max", unit: "count", definition: "maximum of the same") { CSV.number($0.pulsesMax, decimals: 0) },
-        Column(name: "peak_pulse_rate_hz", unit: "Hz", definition: "1 / shortest gap between two played pulses, over completed holds (NaN when none had two pulses)") { CSV.number($0.peakPulseRateHz, decimals: 3) },
-        Column(name: "dropped_pulses_mean", unit: "count", definition: "pulse requests dropped by haptics.minInterval per completed hold") { CSV.number($0.droppedPulsesMean, decimals: 3) },
+               definition: "intent users whose finger moved beyond maximumDistance before the action", decimals: 6) { $0.movementCancel.rate },
+        Column(name: "accidental_users", unit: "count", definition: "users of classes with intent: none", decimals: 0) { Double($0.accidentalUsers) },
+        Column(name: "false_activation_rate", unit: "0–1", definition: "accidental users whose action fired", decimals: 6) { $0.falseActivation.rate },
+        Column(name: "false_activation_rate_lo", unit: "0–1", definition: "95 % Wilson interval, lower bound", decimals: 6) { $0.falseActivation.wilson95?.lower },
+        Column(name: "false_activation_rate_hi", unit: "0–1", definition: "95 % Wilson interval, upper bound", decimals: 6) { $0.falseActivation.wilson95?.upper },
+        Column(name: "completion_time_mean_ms", unit: "ms", definition: "touch-down to the action, completed holds", decimals: 3) { $0.completionTimeMeanMs },
+        Column(name: "completion_time_p50_ms", unit: "ms", definition: "median of the same", decimals: 3) { $0.completionTimeP50Ms },
+        Column(name: "completion_time_p90_ms", unit: "ms", definition: "90th percentile of the same", decimals: 3) { $0.completionTimeP90Ms },
+        Column(name: "completion_time_p99_ms", unit: "ms", definition: "99th percentile of the same", decimals: 3) { $0.completionTimeP99Ms },
+        Column(name: "hold_time_p50_ms", unit: "ms", definition: "median touch-down to release (or movement cancel), intent users", decimals: 3) { $0.holdTimeP50Ms },
+        Column(name: "pulses_mean", unit: "count", definition: "haptic pulses played per completed hold, completion pulse included", decimals: 3) { $0.pulsesMean },
+        Column(name: "pulses_p50", unit: "count", definition: "median of the same", decimals: 0) { $0.pulsesP50 },
+        Column(name: "pulses_p95", unit: "count", definition: "95th percentile of the same", decimals: 0) { $0.pulsesP95 },
+        Column(name: "pulses_max", unit: "count", definition: "maximum of the same", decimals: 0) { $0.pulsesMax },
+        Column(name: "peak_pulse_rate_hz", unit: "Hz", definition: "1 / shortest gap between two played pulses, over completed holds (NaN when none had two pulses)", decimals: 3) { $0.peakPulseRateHz },
+        Column(name: "dropped_pulses_mean", unit: "count", definition: "pulse requests dropped by haptics.minInterval per completed hold", decimals: 3) { $0.droppedPulsesMean },
         Column(name: "mismatch_mean_ms", unit: "ms",
-               definition: "trigger time − first frame displayed full, completed holds (positive: looked full before the action)") { ms($0.mismatchMeanMs) },
-        Column(name: "mismatch_p50_ms", unit: "ms", definition: "median of the same") { ms($0.mismatchP50Ms) },
-        Column(name: "mismatch_p95_ms", unit: "ms", definition: "95th percentile of the same") { ms($0.mismatchP95Ms) },
-        Column(name: "mismatch_max_ms", unit: "ms", definition: "maximum of the same") { ms($0.mismatchMaxMs) },
-        Column(name: "progress_at_trigger_mean", unit: "0–1", definition: "displayed progress when the action fired, completed holds") { CSV.number($0.progressAtTriggerMean, decimals: 6) },
-        Column(name: "progress_at_trigger_min", unit: "0–1", definition: "minimum of the same") { CSV.number($0.progressAtTriggerMin, decimals: 6) },
+               definition: "trigger time − first frame displayed full, completed holds (positive: looked full before the action)", decimals: 3) { $0.mismatchMeanMs },
+        Column(name: "mismatch_p50_ms", unit: "ms", definition: "median of the same", decimals: 3) { $0.mismatchP50Ms },
+        Column(name: "mismatch_p95_ms", unit: "ms", definition: "95th percentile of the same", decimals: 3) { $0.mismatchP95Ms },
+        Column(name: "mismatch_max_ms", unit: "ms", definition: "maximum of the same", decimals: 3) { $0.mismatchMaxMs },
+        Column(name: "progress_at_trigger_mean", unit: "0–1", definition: "displayed progress when the action fired, completed holds", decimals: 6) { $0.progressAtTriggerMean },
+        Column(name: "progress_at_trigger_min", unit: "0–1", definition: "minimum of the same", decimals: 6) { $0.progressAtTriggerMin },
         Column(name: "first_feedback_ms", unit: "ms",
-               definition: "mean time to the first feedback (visible fill change, pulse or the action), intent users") { ms($0.firstFeedbackMs) },
-        Column(name: "retract_mean_ms", unit: "ms", definition: "mean release-to-empty time of holds whose fill retracted, intent users") { ms($0.retractMeanMs) },
+               definition: "mean time to the first feedback (visible fill change, pulse or the action), intent users", decimals: 3) { $0.firstFeedbackMs },
+        Column(name: "retract_mean_ms", unit: "ms", definition: "mean release-to-empty time of holds whose fill retracted, intent users", decimals: 3) { $0.retractMeanMs },
     ]
 
     public static var header: String { columns.map(\.name).joined(separator: ",") }

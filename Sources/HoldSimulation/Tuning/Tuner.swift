@@ -43,7 +43,7 @@ public struct TuneMetric: Sendable, Equatable {
             parameterIndex = index
             return
         }
-        let numeric = SimulationCSV.columns.map(\.name).filter { !["profile", "population", "seed"].contains($0) }
+        let numeric = SimulationCSV.columns.filter(\.isNumeric).map(\.name)
         guard numeric.contains(name) else {
             throw TuneError("'\(name)' is neither a --param key nor a simulate column; columns: \(numeric.joined(separator: ", "))")
         }
@@ -53,8 +53,7 @@ public struct TuneMetric: Sendable, Equatable {
 
     public func value(values: [Double], summary: SimulationSummary) -> Double {
         if let parameterIndex { return values[parameterIndex] }
-        let text = SimulationCSV.columns.first { $0.name == name }.map { $0.value(summary) } ?? "NaN"
-        return Double(text) ?? .nan
+        return SimulationCSV.columns.first { $0.name == name }?.numericValue(summary) ?? .nan
     }
 }
 
