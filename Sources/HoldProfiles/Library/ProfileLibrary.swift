@@ -16,31 +16,38 @@ public struct ProfileLibrary: Sendable {
     /// directory next to the executable's package (found by walking up from the executable and from the
     /// source tree it was built from).
     public static func discover(executablePath: String? = nil, sourceFile: String = #filePath) -> ProfileLibrary {
-        let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["HOLDLAB_PROFILES"], !explicit.isEmpty {
-            return ProfileLibrary(directory: explicit)
-        }
+        ProfileLibrary(directory: packageFolder(
+            "Profiles", environment: "HOLDLAB_PROFILES", executablePath: executablePath, sourceFile: sourceFile))
+    }
+
+    /// A folder of this package (`Profiles`, `Notebooks`): the environment variable if set, else `./NAME` if it
+    /// exists, else the first `NAME` beside a `Package.swift` found walking up from the executable, then from
+    /// `sourceFile`; `./NAME` when none is found (so the error names where it looked).
+    public static func packageFolder(
+        _ name: String, environment variable: String, executablePath: String?, sourceFile: String
+    ) -> String {
+        if let explicit = ProcessInfo.processInfo.environment[variable], !explicit.isEmpty { return explicit }
         let manager = FileManager.default
         func isDirectory(_ path: String) -> Bool {
             var flag: ObjCBool = false
             return manager.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
         }
-        let current = manager.currentDirectoryPath + "/Profiles"
-        if isDirectory(current) { return ProfileLibrary(directory: current) }
+        let current = manager.currentDirectoryPath + "/" + name
+        if isDirectory(current) { return current }
         var starts: [URL] = []
         if let executablePath { starts.append(URL(fileURLWithPath: executablePath).deletingLastPathComponent()) }
         starts.append(URL(fileURLWithPath: sourceFile).deletingLastPathComponent())
         for start in starts {
             var directory = start.standardizedFileURL
             while directory.path != "/" {
-                let candidate = directory.appendingPathComponent("Profiles").path
+                let candidate = directory.appendingPathComponent(name).path
                 if isDirectory(candidate), manager.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                    return ProfileLibrary(directory: candidate)
+                    return candidate
                 }
                 directory.deleteLastPathComponent()
             }
         }
-        return ProfileLibrary(directory: current)
+        return current
     }
 
     /// Whether the argument names a file rather than a library entry.

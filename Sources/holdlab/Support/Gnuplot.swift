@@ -1,4 +1,5 @@
 import Foundation
+import HoldProfiles
 
 /// A `holdlab plot` failure: one message line and the exit status it maps to.
 struct PlotFailure: Error {
@@ -13,26 +14,8 @@ struct NotebookFolder {
     /// `$HOLDLAB_NOTEBOOKS` if set, else `./Notebooks` if it exists, else the `Notebooks` folder of the package the
     /// executable was built from (walking up from the executable, then from this source file).
     static func discover(executablePath: String?, sourceFile: String = #filePath) -> NotebookFolder {
-        if let explicit = ProcessInfo.processInfo.environment["HOLDLAB_NOTEBOOKS"], !explicit.isEmpty {
-            return NotebookFolder(directory: explicit)
-        }
-        let manager = FileManager.default
-        let current = manager.currentDirectoryPath + "/Notebooks"
-        if isDirectory(current) { return NotebookFolder(directory: current) }
-        var starts: [URL] = []
-        if let executablePath { starts.append(URL(fileURLWithPath: executablePath).deletingLastPathComponent()) }
-        starts.append(URL(fileURLWithPath: sourceFile).deletingLastPathComponent())
-        for start in starts {
-            var directory = start.standardizedFileURL
-            while directory.path != "/" {
-                let candidate = directory.appendingPathComponent("Notebooks").path
-                if isDirectory(candidate), manager.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                    return NotebookFolder(directory: candidate)
-                }
-                directory.deleteLastPathComponent()
-            }
-        }
-        return NotebookFolder(directory: current)
+        NotebookFolder(directory: ProfileLibrary.packageFolder(
+            "Notebooks", environment: "HOLDLAB_NOTEBOOKS", executablePath: executablePath, sourceFile: sourceFile))
     }
 
     /// Whether the argument is a file path rather than a notebook name.
@@ -56,11 +39,6 @@ struct NotebookFolder {
                 + (known.isEmpty ? "none" : known.joined(separator: ", ")))
         }
         return path
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var flag: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
 
     static func isFile(_ path: String) -> Bool {
