@@ -24,18 +24,7 @@ struct Simulate: ParsableCommand {
     @Option(help: ArgumentHelp("Profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"))
     var profile: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Population name or YAML file. Default: the population the profiles name.", valueName: "name|file"))
-    var population: String?
-
-    @Option(help: "Synthetic users per profile.")
-    var users: Int = 100_000
-
-    @Option(help: "Master seed.")
-    var seed: UInt64 = 1
-
-    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
-    var threads: Int?
+    @OptionGroup var simulation: RunOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -47,12 +36,6 @@ struct Simulate: ParsableCommand {
     var listColumns = false
 
     func validate() throws {
-        guard users >= 1 && users <= 10_000_000_000 else {
-            throw ValidationError("--users must be from 1 to 10,000,000,000 (got \(users)).")
-        }
-        if let threads, !(1...256).contains(threads) {
-            throw ValidationError("--threads must be from 1 to 256 (got \(threads)).")
-        }
         if perUser == "-" {
             throw ValidationError("--per-user needs a file name; standard output carries the summary.")
         }
@@ -81,9 +64,9 @@ struct Simulate: ParsableCommand {
             try perUserFile?.write(Simulator.perUserColumns.joined(separator: ",") + "\n")
 
             let request = SimulationRequest(
-                profiles: profiles, population: population, users: users, seed: seed,
-                threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-            let bar = ProgressBar(label: "simulate", total: users, unit: "users")
+                profiles: profiles, population: population, users: simulation.users, seed: simulation.seed,
+                threads: simulation.workerThreads)
+            let bar = ProgressBar(label: "simulate", total: simulation.users, unit: "users")
             let summaries = try Simulator.run(
                 request, perUser: perUserFile.map { file in { text in try file.write(text) } },
                 progress: { bar.update($0) })
@@ -95,7 +78,7 @@ struct Simulate: ParsableCommand {
                 ("population", "\(population.name) fnv1a64:\(population.contentHash)"),
             ]
             provenance += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
-            provenance.append(("users", "\(users) per profile, seed \(seed)"))
+            provenance.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
             var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"
             for summary in summaries { text += SimulationCSV.row(summary) + "\n" }
             try perUserFile?.commit()
@@ -105,7 +88,7 @@ struct Simulate: ParsableCommand {
 
     /// Every profile must name the same population unless --population chooses one.
     private func choosePopulation(_ profiles: [Profile]) throws -> String {
-        if let population { return population }
+        if let population = simulation.population { return population }
         let named = Set(profiles.map(\.population))
         guard named.count == 1, let only = named.first else {
             let list = profiles.map { "\($0.name): \($0.population)" }.joined(separator: ", ")

@@ -43,17 +43,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Points for --design lhs or sobol.")
     var points: Int?
 
-    @Option(help: ArgumentHelp("Population name or YAML file. Default: the one the profile names.", valueName: "name|file"))
-    var population: String?
-
-    @Option(help: "Synthetic users per point.")
-    var users: Int = 100_000
-
-    @Option(help: "Master seed, the same for every point.")
-    var seed: UInt64 = 1
-
-    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
-    var threads: Int?
+    @OptionGroup var simulation: RunOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -65,10 +55,6 @@ struct SweepCommand: ParsableCommand {
 
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
-        guard users >= 1 && users <= 1_000_000_000 else {
-            throw ValidationError("--users must be from 1 to 1,000,000,000 (got \(users)).")
-        }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256 (got \(threads)).") }
         if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume.") }
     }
 
@@ -78,7 +64,7 @@ struct SweepCommand: ParsableCommand {
             let path = library.profilePath(profile)
             _ = try library.loadProfile(profile)  // a clear error for a missing or invalid profile
             let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
-            let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: seed)
+            let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: simulation.seed)
             if dryRun {
                 var text = plan.parameters.map(\.column).joined(separator: ",") + "\n"
                 for point in plan.points { text += point.map(CSV.field).joined(separator: ",") + "\n" }
@@ -88,11 +74,11 @@ struct SweepCommand: ParsableCommand {
             }
             let baseOverrides = try source.parsedOverrides()
             let base = try library.loadProfile(profile, overrides: baseOverrides)
-            let population = try library.loadPopulation(self.population ?? base.population)
+            let population = try library.loadPopulation(simulation.population ?? base.population)
             let request = SweepRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
-                baseOverrides: baseOverrides, population: population, plan: plan, users: users, seed: seed,
-                threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
+                threads: simulation.workerThreads)
             let profiles = try Sweep.profiles(request)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
@@ -111,7 +97,7 @@ struct SweepCommand: ParsableCommand {
             if out == .standardOutput { try out.write(head) }
 
             let remaining = plan.points.count - rows.count
-            let bar = ProgressBar(label: "sweep", total: remaining * users, unit: "users")
+            let bar = ProgressBar(label: "sweep", total: remaining * simulation.users, unit: "users")
             let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
             // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted
             // sweep loses at most the last second's points, and a long sweep does not spend its time rewriting.

@@ -45,23 +45,13 @@ struct Tune: ParsableCommand {
     @Option(help: ArgumentHelp("METRIC<=VALUE or METRIC>=VALUE (repeatable).", valueName: "constraint"))
     var constraint: [String] = []
 
-    @Option(help: ArgumentHelp("Population name or YAML file. Default: the one the profile names.", valueName: "name|file"))
-    var population: String?
-
-    @Option(help: "Synthetic users per evaluation.")
-    var users: Int = 100_000
-
-    @Option(help: "Seed of every evaluation.")
-    var seed: UInt64 = 1
-
     @Option(name: .customLong("check-seed"), help: "Seed of the final check of the optimum (default: --seed + 1).")
     var checkSeed: UInt64?
 
-    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
-    var threads: Int?
-
     @Option(name: .customLong("emit-profile"), help: ArgumentHelp("Write the tuned profile here.", valueName: "file"))
     var emitProfile: String?
+
+    @OptionGroup var simulation: RunOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -70,8 +60,6 @@ struct Tune: ParsableCommand {
         if [minimize, maximize, target].compactMap({ $0 }).count != 1 {
             throw ValidationError("Give exactly one of --minimize, --maximize and --target.")
         }
-        guard users >= 1 && users <= 100_000_000 else { throw ValidationError("--users must be from 1 to 100,000,000 (got \(users)).") }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256 (got \(threads)).") }
     }
 
     func run() throws {
@@ -96,9 +84,9 @@ struct Tune: ParsableCommand {
             let constraints = try constraint.map { text throws(TuneError) in try TuneConstraint(parsing: text, parameters: parameters) }
             let request = TuneRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
-                population: try library.loadPopulation(population ?? base.population), parameters: parameters,
-                objective: objective, constraints: constraints, users: users, seed: seed, checkSeed: checkSeed ?? seed &+ 1,
-                threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                population: try library.loadPopulation(simulation.population ?? base.population), parameters: parameters,
+                objective: objective, constraints: constraints, users: simulation.users, seed: simulation.seed,
+                checkSeed: checkSeed ?? simulation.seed &+ 1, threads: simulation.workerThreads)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             if let emitProfile { try OutputFile.file(emitProfile).checkWritable() }

@@ -36,3 +36,30 @@ struct OutputOptions: ParsableArguments {
         "Write the CSV here ('-' for standard output). Files are replaced atomically.", valueName: "file|-"))
     var out: String = "-"
 }
+
+/// The options of every command that runs simulations (simulate, sweep, tune).
+struct RunOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Population name or YAML file. Default: the one the profiles name.", valueName: "name|file"))
+    var population: String?
+
+    @Option(help: "Synthetic users per simulation (per profile, sweep point or tune evaluation).")
+    var users: Int = 100_000
+
+    @Option(help: "Master seed; every simulation of the run uses it (common random numbers).")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
+    var threads: Int?
+
+    func validate() throws {
+        guard users >= 1 && users <= 10_000_000_000 else {
+            throw ValidationError("--users must be from 1 to 10,000,000,000 (got \(users)).")
+        }
+        if let threads, !(1...256).contains(threads) {
+            throw ValidationError("--threads must be from 1 to 256 (got \(threads)).")
+        }
+    }
+
+    /// `--threads`, or the number of cores.
+    var workerThreads: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+}
