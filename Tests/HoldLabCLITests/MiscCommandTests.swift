@@ -40,3 +40,19 @@ struct MiscCommandTests {
         #expect((trigger.flatMap { Double($0.split(separator: ",")[0]) } ?? 0) > 2100)
     }
 }
+
+@Suite("Progress bar")
+struct ProgressBarTests {
+    @Test("a bar with throughput and ETA on a terminal's stderr, nothing when stderr is a pipe")
+    func terminalOnly() throws {
+        let directory = try CLI.temporaryDirectory()
+        let out = directory.appendingPathComponent("s.csv").path
+        let arguments = ["sweep", "--vary", "gesture.minimumDuration=0.3:1.5:0.1", "--users", "5000", "--out", out]
+        // script(1) gives the command a pseudo-terminal and copies what it shows to its own standard output.
+        let command = ([try CLI.executable.path] + arguments).joined(separator: " ")
+        let tty = try CLI.runTool("/usr/bin/script", ["-q", "-c", command, "/dev/null"])
+        #expect(tty.contains("sweep [") && tty.contains("ETA") && tty.contains("100%"))
+        let piped = try CLI.run(arguments)
+        #expect(piped.status == 0 && piped.stderr.isEmpty)
+    }
+}
