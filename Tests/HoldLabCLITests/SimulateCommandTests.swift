@@ -29,6 +29,17 @@ struct SimulateCommandTests {
         for column in data[0].split(separator: ",") { #expect(readme.contains("`\(column)`"), "README lacks \(column)") }
     }
 
+    @Test("--list-columns prints every column with its unit and definition, in CSV order, and simulates nothing")
+    func listColumns() throws {
+        let result = try CLI.run(["simulate", "--list-columns", "--users", "1"])
+        #expect(result.status == 0)
+        let rows = result.stdout.split(separator: "\n").dropFirst(2)
+        let names = rows.map { $0.split(separator: "`")[1] }
+        let header = CLI.dataLines(try CLI.run(["simulate", "--users", "10"]).stdout)[0].split(separator: ",")
+        #expect(names == header)
+        #expect(rows.first { $0.contains("`completion_time_p50_ms`") }?.contains("| ms |") == true)
+    }
+
     @Test("the whole CSV is byte-identical for --threads 1 and --threads 2")
     func threads() throws {
         let arguments = ["simulate", "--profile", "kikocard-article-latency", "--profile", "mismatched-fill",
