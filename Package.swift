@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "holdlab",
             dependencies: [
-                "HoldProfiles", "HoldSimulation",
+                "GSL", "HoldProfiles", "HoldSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

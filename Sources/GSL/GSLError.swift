@@ -48,6 +48,37 @@ public struct GSLError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         "\(function): \(message) (GSL status \(status))"
     }
+
+    /// What failed and why in HoldLab's words, without GSL's function names: e.g. "the least-squares fit did
+    /// not converge within its iteration limit". Callers add the option or file that led there.
+    public var explanation: String {
+        let what: String
+        switch function {
+        case let name where name.hasPrefix("gsl_min_"): what = "the one-parameter minimiser (Brent)"
+        case let name where name.hasPrefix("gsl_multimin_"): what = "the Nelder–Mead minimiser"
+        case let name where name.hasPrefix("gsl_multifit_nlinear"): what = "the non-linear least-squares fit"
+        case let name where name.hasPrefix("gsl_fit_"): what = "the linear least-squares fit"
+        case let name where name.hasPrefix("gsl_linalg_"): what = "the matrix inversion (the fit's covariance)"
+        case let name where name.hasPrefix("gsl_root_"): what = "the root finder"
+        case let name where name.hasPrefix("gsl_qrng_"): what = "the Sobol sequence"
+        case let name where name.hasSuffix("_alloc"): what = "allocating working memory"
+        default: what = "a numerical step"
+        }
+        let why: String
+        switch Int(status) {
+        case GSL_EDOM: why = "a value is outside the domain where it is defined"
+        case GSL_ERANGE, GSL_EOVRFLW: why = "a result overflowed (values too large)"
+        case GSL_EINVAL: why = "its inputs are not valid (e.g. a range of zero width, or values that are not finite)"
+        case GSL_EFAILED, GSL_ENOPROG, GSL_ENOPROGJ: why = "it made no progress (the data do not determine the answer)"
+        case GSL_EMAXITER: why = "it did not converge within its iteration limit"
+        case GSL_EZERODIV, GSL_ESING: why = "the problem is singular (e.g. constant or collinear data)"
+        case GSL_ENOMEM: why = "out of memory"
+        case GSL_EBADFUNC: why = "the function being optimised returned NaN or infinity"
+        case GSL_ENOTSQR, GSL_EBADLEN: why = "the data have the wrong shape"
+        default: why = message
+        }
+        return "\(what) failed: \(why)"
+    }
 }
 
 /// Throws a `GSLError` when a GSL function returned a status other than `GSL_SUCCESS` (0).

@@ -78,15 +78,71 @@ public struct ProfileLibrary: Sendable {
 
     func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
+    /// The largest profile or population file read, in bytes (1 MiB: shipped profiles are about 1 KiB). Larger
+    /// files are refused before they are parsed, so no input can make the YAML reader's time or memory grow.
+    public static let maximumYAMLBytes = 1 << 20
+
     /// Reads a file as UTF-8 text, with an error that names it.
-    public static func read(_ path: String, what: String) throws(ProfileError) -> String {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ProfileError(origin: .unknown(path: path), keyPath: "", message: "no such \(what) file")
+    ///
+    /// - Parameter limit: the most bytes read; a longer file (or an endless device) is refused, having read only
+    ///   `limit + 1` bytes. Default: `maximumYAMLBytes`.
+    /// - Throws: `ProfileError` with `cannotOpen` for a missing, unreadable or directory path (exit 66); without it
+    ///   for a file that is too large or not UTF-8 (exit 65).
+    public static func read(_ path: String, what: String, limit: Int = maximumYAMLBytes) throws(ProfileError) -> String {
+        func refuse(_ message: String, cannotOpen: Bool) -> ProfileError {
+            ProfileError(origin: .unknown(path: path), keyPath: "", message: message, cannotOpen: cannotOpen)
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw ProfileError(origin: .unknown(path: path), keyPath: "", message: "cannot read the \(what) file as UTF-8 text")
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let reason = errno == ENOENT ? "no such \(what) file" : "cannot open the \(what) file: \(String(cString: strerror(errno)))"
+            throw refuse(reason, cannotOpen: true)
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            throw refuse("is a directory, not a \(what) file", cannotOpen: true)
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw refuse("cannot open the \(what) file: \(String(cString: strerror(errno)))", cannotOpen: true)
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= limit {
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw refuse("cannot read the \(what) file: \(String(cString: strerror(errno)))", cannotOpen: true)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        if bytes.count > limit {
+            throw refuse("the \(what) file is larger than \(limit) bytes, the most holdlab reads; is it the right file?",
+                         cannotOpen: false)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let index = Self.firstInvalidUTF8(bytes)
+            let line = 1 + bytes[..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            throw ProfileError(
+                origin: .file(path: path, line: line, column: 1), keyPath: "",
+                message: "the \(what) file is not UTF-8 text (byte \(index + 1) is 0x\(String(bytes[index], radix: 16)))")
         }
         return text
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return min(offset, max(0, bytes.count - 1))
+            case .error: return min(offset, max(0, bytes.count - 1))
+            }
+        }
     }
 
     /// Loads a profile by name or path, applying overrides.
@@ -96,7 +152,7 @@ public struct ProfileLibrary: Sendable {
             let known = profileNames().joined(separator: ", ")
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no profile of that name in \(directory); known: \(known)")
+                message: "no profile of that name in \(directory); known: \(known)", cannotOpen: true)
         }
         return try Profile.load(yaml: try Self.read(path, what: "profile"), path: path, overrides: overrides)
     }

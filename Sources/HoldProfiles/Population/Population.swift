@@ -169,7 +169,7 @@ extension ProfileLibrary {
             let known = populationNames().joined(separator: ", ")
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no population of that name in \(directory)/populations; known: \(known)")
+                message: "no population of that name in \(directory)/populations; known: \(known)", cannotOpen: true)
         }
         return try Population.load(yaml: try Self.read(path, what: "population"), path: path)
     }

@@ -36,12 +36,48 @@ extension Profile {
             root = try root.setting(keys[...], to: value, override: override.text)
         }
         let profile = try decode(root)
+        let prepared: PreparedControl
         do {
-            _ = try profile.prepared()
+            prepared = try profile.prepared()
         } catch {
             throw ProfileError(origin: root.origin(ofKeyPath: error.keyPath), keyPath: error.keyPath, message: error.message)
         }
+        if let problem = actionBeforeRecognition(prepared) {
+            throw ProfileError(origin: root.origin(ofKeyPath: "trigger.offset"), keyPath: "trigger.offset", message: problem)
+        }
         return profile
+    }
+
+    /// The cross-field rule: the action belongs to the gesture, so it cannot fire before the gesture recognises.
+    ///
+    /// The action fires at minimumDuration + offset (`trigger.source: gesture`) or when the fill completes + offset
+    /// (`fill`: the fill starts at touch-down or at recognition, plus `fill.delay`, and completes at the earliest
+    /// after its nominal duration: a Timer's ticks are only ever late). That time must not be before
+    /// `gesture.minimumDuration`. Returns why not, or nil when the rule holds.
+    static func actionBeforeRecognition(_ prepared: PreparedControl) -> String? {
+        let control = prepared.control
+        let recognition = control.gesture.minimumDurationSeconds
+        let offset = control.trigger.offsetSeconds
+        let earliest: Double
+        switch control.trigger.source {
+        case .gesture:
+            earliest = recognition + offset
+        case .fill:
+            guard let nominal = prepared.nominalFillSeconds else { return nil }
+            let start = (control.fill.start == .touchDown ? 0 : recognition) + control.fill.delaySeconds
+            earliest = start + nominal + offset
+        }
+        // A nanosecond of slack for sums such as 0.4 + 0.6 − 1.0 that are not exact in binary.
+        guard earliest < recognition - 1e-9 else { return nil }
+        let source = control.trigger.source == .gesture ? "minimumDuration + offset" : "the fill's completion + offset"
+        return "fires the action at \(milliseconds(earliest)) ms (\(source)), before the gesture recognises at "
+            + "\(milliseconds(recognition)) ms (gesture.minimumDuration); an action cannot fire before its gesture is "
+            + "recognised: use an offset of at least \(((offset + recognition - earliest) * 1e6).rounded() / 1e6) s"
+    }
+
+    private static func milliseconds(_ seconds: Double) -> String {
+        let value = (seconds * 1000 * 1000).rounded() / 1000
+        return value.shortText
     }
 
     static func decode(_ root: ConfigNode) throws(ProfileError) -> Profile {

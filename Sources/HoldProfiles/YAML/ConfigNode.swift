@@ -23,11 +23,14 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
     /// The key path, e.g. `fill.timer.latency.sigma`; empty for the whole document.
     public let keyPath: String
     public let message: String
+    /// The file could not be opened at all (missing, unreadable, a directory), as opposed to invalid content.
+    public let cannotOpen: Bool
 
-    public init(origin: Origin, keyPath: String, message: String) {
+    public init(origin: Origin, keyPath: String, message: String, cannotOpen: Bool = false) {
         self.origin = origin
         self.keyPath = keyPath
         self.message = message
+        self.cannotOpen = cannotOpen
     }
 
     public var description: String {
@@ -55,8 +58,20 @@ indirect enum ConfigNode: Sendable {
         }
     }
 
+    /// The most nested lists and mappings a file may have (shipped profiles use 4).
+    static let maximumDepth = 32
+    /// The most items one list may hold (a mixture's components, a population's classes).
+    static let maximumListItems = 1_000
+    /// The most nodes (scalars, lists, mappings) a file may have (shipped profiles have about 60).
+    static let maximumNodes = 20_000
+
     /// Parses YAML text; `path` names it in errors.
+    ///
+    /// Bounded: text over `ProfileLibrary.maximumYAMLBytes`, nesting deeper than `maximumDepth`, more than
+    /// `maximumNodes` nodes or a list over `maximumListItems` items are refused, and so are anchors and aliases
+    /// (`&a`, `*a`), which could otherwise expand ten lines into billions of nodes.
     static func parse(_ text: String, path: String) throws(ProfileError) -> ConfigNode {
+        try checkBounds(text, origin: { line, column in .file(path: path, line: line, column: column) })
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -68,11 +83,13 @@ indirect enum ConfigNode: Sendable {
         guard let node else {
             throw ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "", message: "the file is empty")
         }
-        return try convert(node, path: path, keyPath: "")
+        var budget = maximumNodes
+        return try convert(node, path: path, keyPath: "", depth: 0, budget: &budget)
     }
 
     /// Parses the value of a `--set key=value` as a YAML flow value.
     static func parseOverrideValue(_ text: String, override: String) throws(ProfileError) -> ConfigNode {
+        try checkBounds(text, origin: { _, _ in .override(override) })
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -80,43 +97,117 @@ indirect enum ConfigNode: Sendable {
             throw ProfileError(origin: .override(override), keyPath: "", message: "the value is not valid YAML")
         }
         guard let node else { return .scalar("", quoted: false, origin: .override(override)) }
-        return try convert(node, path: nil, keyPath: "", override: override)
+        var budget = maximumNodes
+        return try convert(node, path: nil, keyPath: "", override: override, depth: 0, budget: &budget)
+    }
+
+    /// Refuses, before the YAML parser sees it, text that is too large or nests flow collections (`[[[[…`)
+    /// deeper than `maximumDepth` (the parser recurses once per level). One pass over the text.
+    static func checkBounds(_ text: String, origin: (Int, Int) -> Origin) throws(ProfileError) {
+        if text.utf8.count > ProfileLibrary.maximumYAMLBytes {
+            throw ProfileError(origin: origin(1, 1), keyPath: "",
+                               message: "more than \(ProfileLibrary.maximumYAMLBytes) bytes of YAML; at most that is read")
+        }
+        var depth = 0
+        var line = 1
+        var column = 0
+        var quote: UInt8? = nil
+        var comment = false
+        var previous: UInt8 = 0x0A
+        for byte in text.utf8 {
+            column += 1
+            defer { previous = byte }
+            if byte == 0x0A {
+                line += 1
+                column = 0
+                comment = false
+                continue
+            }
+            if comment { continue }
+            if let open = quote {
+                if byte == open { quote = nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "#") where previous == 0x0A || previous == 0x20 || previous == 0x09:
+                comment = true
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                if previous == 0x0A || previous == 0x20 || previous == 0x09 || previous == UInt8(ascii: "[")
+                    || previous == UInt8(ascii: "{") || previous == UInt8(ascii: ",") || previous == UInt8(ascii: ":") {
+                    quote = byte
+                }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumDepth {
+                    throw ProfileError(origin: origin(line, column), keyPath: "",
+                                       message: "lists and mappings nested more than \(maximumDepth) deep")
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth = max(0, depth - 1)
+            default:
+                break
+            }
+        }
     }
 
     private static func convert(
-        _ node: Node, path: String?, keyPath: String, override: String? = nil
+        _ node: Node, path: String?, keyPath: String, override: String? = nil, depth: Int, budget: inout Int
     ) throws(ProfileError) -> ConfigNode {
         func origin(_ mark: Mark?) -> Origin {
             if let override { return .override(override) }
             guard let mark, let path else { return .unknown(path: path ?? "") }
             return .file(path: path, line: mark.line, column: mark.column)
         }
+        let shownPath = keyPath.isEmpty ? "" : keyPath
+        if let anchor = node.anchor {
+            throw ProfileError(
+                origin: origin(node.mark), keyPath: shownPath,
+                message: "anchors and aliases (&\(anchor.rawValue), *\(anchor.rawValue)) are not supported; write the value out")
+        }
+        budget -= 1
+        if budget < 0 {
+            throw ProfileError(origin: origin(node.mark), keyPath: shownPath,
+                               message: "more than \(maximumNodes) values in the file; at most that is read")
+        }
+        if depth > maximumDepth {
+            throw ProfileError(origin: origin(node.mark), keyPath: shownPath,
+                               message: "lists and mappings nested more than \(maximumDepth) deep")
+        }
         switch node {
         case .scalar(let scalar):
             let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
             return .scalar(scalar.string, quoted: quoted, origin: origin(scalar.mark))
         case .sequence(let sequence):
+            if sequence.count > maximumListItems {
+                throw ProfileError(origin: origin(sequence.mark), keyPath: shownPath,
+                                   message: "a list of \(sequence.count) items; at most \(maximumListItems)")
+            }
             var items: [ConfigNode] = []
+            items.reserveCapacity(sequence.count)
             for (index, item) in sequence.enumerated() {
-                items.append(try convert(item, path: path, keyPath: "\(keyPath)[\(index)]", override: override))
+                items.append(try convert(item, path: path, keyPath: "\(keyPath)[\(index)]", override: override,
+                                         depth: depth + 1, budget: &budget))
             }
             return .sequence(items, origin: origin(sequence.mark))
         case .mapping(let mapping):
             var pairs: [(key: String, value: ConfigNode)] = []
+            var seen: Set<String> = []
             for (key, value) in mapping {
                 guard case .scalar(let keyScalar) = key else {
                     throw ProfileError(origin: origin(key.mark), keyPath: keyPath, message: "keys must be plain names")
                 }
                 let name = keyScalar.string
                 let childPath = keyPath.isEmpty ? name : "\(keyPath).\(name)"
-                if pairs.contains(where: { $0.key == name }) {
+                guard seen.insert(name).inserted else {
                     throw ProfileError(origin: origin(key.mark), keyPath: childPath, message: "appears twice")
                 }
-                pairs.append((name, try convert(value, path: path, keyPath: childPath, override: override)))
+                pairs.append((name, try convert(value, path: path, keyPath: childPath, override: override,
+                                                depth: depth + 1, budget: &budget)))
             }
             return .mapping(pairs, origin: origin(mapping.mark))
         case .alias(let alias):
-            throw ProfileError(origin: origin(alias.mark), keyPath: keyPath, message: "aliases are not supported")
+            throw ProfileError(origin: origin(alias.mark), keyPath: keyPath,
+                               message: "anchors and aliases (*\(alias.anchor.rawValue)) are not supported; write the value out")
         }
     }
 

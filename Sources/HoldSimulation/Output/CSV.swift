@@ -28,6 +28,43 @@ public enum CSV {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// The fields of one CSV record written by `field` (double-quoted fields with `""` inside); nil when a quote
+    /// is left open (the record was cut off).
+    public static func splitRecord(_ line: String) -> [String]? {
+        var fields: [String] = []
+        var current = ""
+        var quoted = false
+        var iterator = line.makeIterator()
+        var pending: Character? = nil
+        while let character = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if character == "\"" {
+                    if let next = iterator.next() {
+                        if next == "\"" { current.append("\"") } else { quoted = false; pending = next }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "," {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if quoted { return nil }
+        fields.append(current)
+        return fields
+    }
+
+    /// The fields of a record (a record with an open quote counts as one field).
+    public static func fields(_ line: String) -> [String] { splitRecord(line) ?? [line] }
+
     /// The command line as typed, each argument quoted for a POSIX shell when it needs it.
     public static func commandLine(_ arguments: [String]) -> String {
         arguments.map { argument in

@@ -2,15 +2,33 @@ import Foundation
 
 /// A problem writing output, naming the file.
 public struct OutputError: Error, Equatable, CustomStringConvertible {
+    /// What failed, which decides the exit status.
+    public enum Kind: Sendable, Equatable {
+        /// The output cannot be created: a missing or unwritable directory, a directory given as the file (73).
+        case cannotCreate
+        /// Writing failed part way: no space, a closed standard output, an I/O error (74).
+        case writeFailed
+        /// Standard output is a pipe whose reader went away (EPIPE): the run ends quietly (141).
+        case brokenPipe
+    }
+
     public let path: String
     public let message: String
+    public let kind: Kind
+
+    public init(path: String, message: String, kind: Kind = .cannotCreate) {
+        self.path = path
+        self.message = message
+        self.kind = kind
+    }
+
     public var description: String { "\(path): \(message)" }
 }
 
 /// Where a command writes: standard output (`-`) or a file replaced atomically.
 ///
-/// A file is written to a temporary file in the same directory and renamed over the target, so a reader never
-/// sees half a file and an interrupted run leaves the previous file (or none) in place.
+/// A file is written to a temporary file in the same directory (`PartialFile`) and renamed over the target, so a
+/// reader never sees half a file, and a failed or interrupted run leaves the previous file (or none) in place.
 public enum OutputFile: Sendable, Equatable {
     case standardOutput
     case file(String)
@@ -20,69 +38,106 @@ public enum OutputFile: Sendable, Equatable {
         self = argument == "-" ? .standardOutput : .file(argument)
     }
 
-    /// Writes all of `text`.
+    /// Writes all of `text`: to standard output, or to a temporary renamed over the file.
     public func write(_ text: String) throws(OutputError) {
         switch self {
         case .standardOutput:
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try StandardOutput.write(text)
         case .file(let path):
-            try Self.replaceAtomically(path, with: Data(text.utf8))
+            let file = try PartialFile(path: path)
+            try file.write(text)
+            try file.commit()
         }
     }
 
-    /// Checks, before long work starts, that the file's directory exists and is writable.
+    /// Checks, before long work starts, that the file can be created: its directory exists and is writable, and
+    /// the name is not a directory.
     public func checkWritable() throws(OutputError) {
         guard case .file(let path) = self else { return }
-        if Self.isSpecialFile(path) {
-            guard FileManager.default.isWritableFile(atPath: path) else {
-                throw OutputError(path: path, message: "it is not writable")
+        try Self.checkWritable(path)
+    }
+
+    static func checkWritable(_ path: String) throws(OutputError) {
+        guard !path.isEmpty else { throw OutputError(path: "''", message: "an empty file name; name a file or - for standard output") }
+        var status = stat()
+        if stat(path, &status) == 0 {
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                throw OutputError(path: path, message: "is a directory; name a file (e.g. \(Self.joined(path, "out.csv")))")
             }
-            return
+            if (status.st_mode & S_IFMT) != S_IFREG {
+                guard access(path, W_OK) == 0 else { throw OutputError(path: path, message: "it is not writable") }
+                return
+            }
+        } else if path.hasSuffix("/") {
+            throw OutputError(path: path, message: "names a directory (it ends in /); name a file")
         }
-        let directory = Self.directory(of: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        let directory = directory(of: path)
+        guard stat(directory, &status) == 0 else {
             throw OutputError(path: path, message: "the directory \(directory) does not exist")
         }
-        guard FileManager.default.isWritableFile(atPath: directory) else {
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw OutputError(path: path, message: "\(directory) is not a directory")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
             throw OutputError(path: path, message: "the directory \(directory) is not writable")
         }
     }
 
-    static func directory(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
+    /// The directory a path's file lives in: everything before the last `/` (`/` for a file at the root), or `.`
+    /// for a bare name (`x`, `.`, `..`).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = path[..<slash]
+        if directory.isEmpty { return "/" }
+        return String(directory)
     }
 
-    /// Whether `path` exists and is not a regular file (a device such as /dev/null, a FIFO): such a target is
-    /// written in place, never replaced by a rename.
+    /// The last component of a path (what follows the last `/`).
+    static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    private static func joined(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// Whether `path` exists and is neither a regular file nor a directory (a device such as /dev/null, a FIFO):
+    /// such a target is written in place, never replaced by a rename.
     static func isSpecialFile(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         return (status.st_mode & S_IFMT) != S_IFREG && (status.st_mode & S_IFMT) != S_IFDIR
     }
 
-    static func replaceAtomically(_ path: String, with data: Data) throws(OutputError) {
-        if isSpecialFile(path) {
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw OutputError(path: path, message: "cannot open it for writing")
-            }
-            defer { try? handle.close() }
-            do { try handle.write(contentsOf: data) } catch {
-                throw OutputError(path: path, message: "cannot write: \(error.localizedDescription)")
-            }
-            return
+    /// Whether two output paths end up as the same file: the same existing file (by device and inode, through
+    /// `./`, `..` or symbolic links), or the same new name in the same directory. Devices such as /dev/null are
+    /// never the same output (writing both there is fine).
+    public static func sameFile(_ first: String, _ second: String) -> Bool {
+        guard first != "-", second != "-" else { return false }
+        if isSpecialFile(first) || isSpecialFile(second) { return false }
+        var a = stat(), b = stat()
+        if stat(first, &a) == 0, stat(second, &b) == 0 {
+            return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        }
+        return canonical(first) == canonical(second)
+    }
+
+    /// An absolute path for a file that may not exist yet: its directory resolved (symbolic links, `.`, `..`),
+    /// then its name; a dangling symbolic link is followed to where it points.
+    static func canonical(_ path: String, depth: Int = 0) -> String {
+        var status = stat()
+        if depth < 16, lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK,
+           let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            let next = target.hasPrefix("/") ? target : joined(directory(of: path), target)
+            return canonical(next, depth: depth + 1)
         }
         let directory = directory(of: path)
-        let name = (path as NSString).lastPathComponent
-        let temporary = "\(directory)/.\(name).\(ProcessInfo.processInfo.processIdentifier).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw OutputError(path: path, message: "cannot create a file in \(directory)")
-        }
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw OutputError(path: path, message: "cannot replace the file: \(reason)")
-        }
+        let name = fileName(of: path)
+        let resolved = realpath(directory, nil).map { pointer -> String in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? directory
+        return joined(resolved, name)
     }
 }

@@ -1,48 +1,82 @@
 import Foundation
+import HoldProfiles
 
-/// A file written in pieces to a temporary name and renamed over the target only when complete, so a reader
-/// never sees a half-written file and a failed run leaves nothing behind.
+/// A file written in pieces to a temporary in the destination's directory and renamed over the destination only
+/// when complete, so a reader never sees a half-written file and a failed run leaves nothing behind.
+///
+/// The temporary (`.NAME.PID.partial`) is registered with `Temporaries` before it is created, so SIGINT, SIGTERM
+/// or SIGHUP at any moment deletes it; it is also deleted when the object goes away uncommitted (an error). A
+/// device or FIFO (e.g. /dev/null, /dev/full) is written in place.
 public final class PartialFile {
     public let path: String
     private let temporary: String?
-    private let handle: FileHandle
+    private let descriptor: Int32
+    private var token: Int?
+    private var buffer: [UInt8] = []
     private var finished = false
+    private static let bufferSize = 1 << 16
 
     public init(path: String) throws(OutputError) {
         self.path = path
-        // A device or FIFO (e.g. /dev/null) is written in place: renaming over it would replace it.
+        try OutputFile.checkWritable(path)
         if OutputFile.isSpecialFile(path) {
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw OutputError(path: path, message: "cannot open it for writing")
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw OutputError(path: path, message: "cannot open it for writing: \(String(cString: strerror(errno)))")
             }
-            self.handle = handle
+            self.descriptor = descriptor
             temporary = nil
             return
         }
         let directory = OutputFile.directory(of: path)
-        let name = (path as NSString).lastPathComponent
-        let temporary = "\(directory)/.\(name).\(ProcessInfo.processInfo.processIdentifier).partial"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw OutputError(path: path, message: "cannot create a file in \(directory)")
+        let pid = ProcessInfo.processInfo.processIdentifier
+        var name = ".\(OutputFile.fileName(of: path)).\(pid).partial"
+        if name.utf8.count > 255 { name = ".holdlab.\(pid).\(fnv1a64Hex(path)).partial" }
+        let temporary = (directory == "/" ? "/" : directory + "/") + name
+        let token = Temporaries.shared.register(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            Temporaries.shared.unregister(token)
+            throw OutputError(path: path, message: "cannot create a file in \(directory): \(reason)")
         }
         self.temporary = temporary
-        self.handle = handle
+        self.descriptor = descriptor
+        self.token = token
     }
 
+    /// Appends `text` (buffered).
     public func write(_ text: String) throws(OutputError) {
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            throw OutputError(path: path, message: "cannot write: \(error.localizedDescription)")
+        Interruption.countWrite()
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    private func flush() throws(OutputError) {
+        let status = buffer.withUnsafeBytes { StandardStreams.writeAll(descriptor, $0) }
+        buffer.removeAll(keepingCapacity: true)
+        if status != 0 {
+            throw OutputError(path: path, message: "cannot write: \(String(cString: strerror(status)))", kind: .writeFailed)
         }
     }
 
-    /// Renames the finished file into place.
+    /// Writes what is buffered and renames the finished file into place.
     public func commit() throws(OutputError) {
+        try flush()
         finished = true
-        try? handle.close()
-        guard let temporary else { return }
+        let closed = close(descriptor)
+        guard let temporary else {
+            if closed != 0 {
+                throw OutputError(path: path, message: "cannot write: \(String(cString: strerror(errno)))", kind: .writeFailed)
+            }
+            return
+        }
+        defer { token.map(Temporaries.shared.unregister) }
+        if closed != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw OutputError(path: path, message: "cannot write: \(reason)", kind: .writeFailed)
+        }
         if rename(temporary, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
@@ -50,10 +84,14 @@ public final class PartialFile {
         }
     }
 
-    deinit {
-        if !finished {
-            try? handle.close()
-            if let temporary { unlink(temporary) }
-        }
+    /// Deletes the temporary without touching the destination.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        close(descriptor)
+        if let temporary { unlink(temporary) }
+        token.map(Temporaries.shared.unregister)
     }
+
+    deinit { discard() }
 }

@@ -97,14 +97,48 @@ public enum Sweep {
         }
     }
 
+    /// What `--resume` keeps of an earlier run's file.
+    public struct Resumption: Sendable, Equatable {
+        /// The complete rows, in point order.
+        public var rows: [String]
+        /// Why the file's last row was dropped (cut off, or not the right number of fields), to say on standard
+        /// error; its point is computed again.
+        public var dropped: String?
+    }
+
     /// The rows of an earlier run of the same sweep, checked line by line, for `--resume`.
     ///
-    /// - Throws: `SweepError` saying what differs when the file came from another profile, population, design,
-    ///   user count or seed, or when its rows are not this sweep's points in order.
+    /// - Throws: `SweepError` (kind `.data`) saying what differs when the file came from another profile,
+    ///   population, design, user count or seed, has another header, or has a damaged row before its last.
     public static func completedRows(
         existing text: String, path: String, request: SweepRequest, baseProfile: Profile
     ) throws(SweepError) -> [String] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        try resumption(existing: text, path: path, request: request, baseProfile: baseProfile).rows
+    }
+
+    /// The rows `--resume` keeps, and what it dropped.
+    ///
+    /// A file cut in the middle of its last line (no newline at the end), or whose last row has the wrong number
+    /// of fields or values that are not this sweep's, loses that row: its point is computed again and the reason
+    /// is returned to be said. Anything damaged before the last row, a header that is not this sweep's, or
+    /// provenance from another sweep is refused: the file is never extended into a corrupt CSV.
+    public static func resumption(
+        existing text: String, path: String, request: SweepRequest, baseProfile: Profile
+    ) throws(SweepError) -> Resumption {
+        func refuse(_ message: String) -> SweepError {
+            SweepError("--resume: \(path) \(message); remove it or choose another --out", kind: .data)
+        }
+        if text.isEmpty { return Resumption(rows: [], dropped: "\(path) is empty; computing every point") }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var dropped: String?
+        if lines.last == "" {
+            lines.removeLast()
+        } else {
+            let cut = lines.removeLast()
+            if !cut.hasPrefix("#") && !cut.isEmpty {
+                dropped = "the last line of \(path) was cut off (no newline at its end)"
+            }
+        }
         var recorded: [String: String] = [:]
         for line in lines where line.hasPrefix("# ") {
             let body = line.dropFirst(2)
@@ -114,29 +148,66 @@ public enum Sweep {
         }
         for (key, value) in identity(request, baseProfile: baseProfile) {
             guard let old = recorded[key] else {
-                throw SweepError("--resume: \(path) has no '# \(key):' line; it was not written by holdlab sweep")
+                throw refuse("has no '# \(key):' line; it was not written by holdlab sweep, or was cut off")
             }
             if old != value {
                 let what = key.replacingOccurrences(of: "sweep_", with: "")
-                throw SweepError("--resume: \(path) came from a different \(what) (file: \(old); now: \(value)); remove it or change --out")
+                throw refuse("came from a different \(what) (file: \(old); now: \(value))")
             }
         }
-        let data = lines.filter { !$0.hasPrefix("#") }
-        guard let headerLine = data.first else { return [] }
-        guard headerLine == header(request.plan) else {
-            throw SweepError("--resume: \(path) has a different header; it was written by another version of holdlab")
+        let data = lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        guard let headerLine = data.first else {
+            return Resumption(rows: [], dropped: dropped.map { "\($0); computing every point" })
         }
-        let rows = Array(data.dropFirst())
+        let expectedHeader = header(request.plan)
+        guard headerLine == expectedHeader else {
+            throw refuse("has a different header (\(headerLine.prefix(80))…); it was not written by this sweep and version of holdlab")
+        }
+        let columns = expectedHeader.split(separator: ",").map(String.init)
+        var rows = Array(data.dropFirst())
         guard rows.count <= request.plan.points.count else {
-            throw SweepError("--resume: \(path) has \(rows.count) rows but the sweep has \(request.plan.points.count) points")
+            throw refuse("has \(rows.count) rows but the sweep has \(request.plan.points.count) points")
         }
         for (index, row) in rows.enumerated() {
-            let expected = request.plan.points[index].map(CSV.field).joined(separator: ",") + ","
-            guard row.hasPrefix(expected) else {
-                throw SweepError("--resume: row \(index + 1) of \(path) is not point \(index + 1) of this sweep (\(expected.dropLast()))")
+            guard let problem = problem(with: row, point: index, columns: columns, request: request, baseProfile: baseProfile) else {
+                continue
+            }
+            if index == rows.count - 1 {
+                rows.removeLast()
+                let reason = dropped ?? "row \(index + 1) of \(path) \(problem)"
+                return Resumption(rows: rows, dropped: "\(reason); computing point \(index + 1) again")
+            }
+            throw refuse("row \(index + 1) \(problem)")
+        }
+        if let dropped { return Resumption(rows: rows, dropped: "\(dropped); computing point \(rows.count + 1) again") }
+        return Resumption(rows: rows, dropped: nil)
+    }
+
+    /// What is wrong with a row of an earlier run, or nil when it is point `point`'s complete row.
+    private static func problem(
+        with row: String, point: Int, columns: [String], request: SweepRequest, baseProfile: Profile
+    ) -> String? {
+        guard let fields = CSV.splitRecord(row) else { return "ends inside a quoted field" }
+        guard fields.count == columns.count else {
+            return "has \(fields.count) fields where the header has \(columns.count)"
+        }
+        let expected = request.plan.points[point].map(CSV.field).joined(separator: ",") + ","
+        guard row.hasPrefix(expected) else {
+            return "is not point \(point + 1) of this sweep (\(expected.dropLast()))"
+        }
+        if let empty = zip(columns, fields).first(where: { $0.1.isEmpty }) {
+            return "has no value in column \(empty.0)"
+        }
+        let known: [(String, String)] = [
+            ("profile", baseProfile.name), ("population", request.population.name),
+            ("users", "\(request.users)"), ("seed", "\(request.seed)"),
+        ]
+        for (column, value) in known {
+            if let index = columns.firstIndex(of: column), fields[index] != value {
+                return "has \(column) '\(fields[index])' where this sweep has '\(value)'"
             }
         }
-        return rows
+        return nil
     }
 }
 

@@ -2,8 +2,16 @@ import GSL
 
 /// A problem with a sweep's parameters or design, phrased for the command line.
 public struct SweepError: Error, Equatable, CustomStringConvertible {
+    /// Whether the command line is at fault (a `--vary`, `--points` or a point's values: exit 64) or a file's
+    /// content (the file `--resume` reads: exit 65).
+    public enum Kind: Sendable, Equatable { case usage, data }
+
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public let kind: Kind
+    public init(_ message: String, kind: Kind = .usage) {
+        self.message = message
+        self.kind = kind
+    }
     public var description: String { message }
 }
 

@@ -14,10 +14,10 @@ struct Benchmark: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: "Users per measured run.")
+    @Option(parsing: .unconditional, help: "Users per measured run.")
     var users: Int = 2_000_000
 
-    @Option(help: ArgumentHelp("Thread counts to measure (repeatable). Default: 1 and the number of cores."))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Thread counts to measure (repeatable). Default: 1 and the number of cores."))
     var threads: [Int] = []
 
     func validate() throws {
@@ -39,7 +39,7 @@ struct Benchmark: ParsableCommand {
                 ("kikocard-timer-latency", try library.loadProfile("kikocard-accelerating", overrides: [latency] + overrides)),
             ]
             let population = try library.loadPopulation("default")
-            print("case,profile,users,threads,seconds,users_per_second,max_rss_mib")
+            try emit("case,profile,users,threads,seconds,users_per_second,max_rss_mib\n")
             for (name, profile) in cases {
                 // KikoCard with latency draws is about 20 times slower per user: measure a proportionate run.
                 let count = name == "default" ? users : max(1, users / 10)
@@ -51,8 +51,8 @@ struct Benchmark: ParsableCommand {
                     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                     var usage = rusage()
                     getrusage(RUSAGE_SELF.rawValue, &usage)
-                    print(String(format: "%@,%@,%d,%d,%.3f,%.0f,%.1f", name, profile.name, count, threadCount, seconds,
-                                 Double(count) / seconds, Double(usage.ru_maxrss) / 1024))
+                    try emit(String(format: "%@,%@,%d,%d,%.3f,%.0f,%.1f\n", name, profile.name, count, threadCount, seconds,
+                                    Double(count) / seconds, Double(usage.ru_maxrss) / 1024))
                 }
             }
         }

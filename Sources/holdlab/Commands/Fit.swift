@@ -55,7 +55,7 @@ struct Fit: ParsableCommand {
         "Fit only rows whose column holds this value (repeatable; all must match).", valueName: "column=value"))
     var filters: [String] = []
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Multiply the numbers by this to get the fit's unit. Default: 0.001 for columns ending in _ms, else 1.",
         valueName: "factor"))
     var scale: Double?
@@ -63,13 +63,13 @@ struct Fit: ParsableCommand {
     @Option(help: ArgumentHelp("The family to fit, or all five.", valueName: "family"))
     var family: FamilyChoice = .all
 
-    @Option(help: "Seed of the bootstrap draws.")
+    @Option(parsing: .unconditional, help: "Seed of the bootstrap draws.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Parametric-bootstrap replicates per family for the KS p-value (0: none).", valueName: "B"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Parametric-bootstrap replicates per family for the KS p-value (0: none).", valueName: "B"))
     var bootstrap: Int = DistributionFitting.defaultBootstrapReplicates
 
-    @Option(help: ArgumentHelp("Worker threads for the bootstrap (default: the number of cores). Results do not depend on it."))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads for the bootstrap (default: the number of cores). Results do not depend on it."))
     var threads: Int?
 
     @OptionGroup var output: OutputOptions
@@ -94,14 +94,14 @@ struct Fit: ParsableCommand {
         if censoredColumn == nil, !censoredValues.isEmpty || censorTimeColumn != nil {
             throw ValidationError("--censored-value and --censor-time-column need --censored-column.")
         }
-        if emitPopulation == "-" {
-            throw ValidationError("--emit-population needs a file name; standard output carries the CSV.")
+        if emitPopulation == "-" || emitPopulation == "" {
+            throw ValidationError("--emit-population needs a file name; standard output carries the CSV")
         }
+        try refuseSameOutputs([("--out", output.file), ("--emit-population", emitPopulation)])
     }
 
     func run() throws {
         try reportingErrors {
-            do {
                 let out = OutputFile(argument: output.out)
                 try out.checkWritable()
                 let population = emitPopulation.map { OutputFile.file($0) }
@@ -119,10 +119,6 @@ struct Fit: ParsableCommand {
                         for: report, data: dataSet, populationPath: path, commandLine: commandLine))
                 }
                 try out.write(FitCSV.document(report, data: dataSet, commandLine: commandLine))
-            } catch let error as FitError {
-                printError(error.description)
-                throw error.kind == .missingInput ? ExitStatus.noInput : ExitStatus.dataError
-            }
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoldProfiles
 import HoldSimulation
+import GSL
 
 extension CurveModel: ExpressibleByArgument {}
 
@@ -32,7 +33,7 @@ struct FitCurve: ParsableCommand {
     @Option(help: "linear, logistic or exponential.")
     var model: CurveModel = .linear
 
-    @Option(help: "A y value: report the x at which the fitted curve reaches it, with an interval.")
+    @Option(parsing: .unconditional, help: "A y value: report the x at which the fitted curve reaches it, with an interval.")
     var target: Double?
 
     @OptionGroup var output: OutputOptions
@@ -43,10 +44,7 @@ struct FitCurve: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            guard FileManager.default.fileExists(atPath: data) else {
-                throw ProfileError(origin: .unknown(path: data), keyPath: "", message: "no such data file")
-            }
-            let text = try ProfileLibrary.read(data, what: "data")
+            let text = try ProfileLibrary.read(data, what: "data", limit: Int(Int32.max))
             let table = try CSVTable(text: text, path: data)
             let xIndex = try table.column(x)
             let yIndex = try table.column(y)
@@ -61,7 +59,17 @@ struct FitCurve: ParsableCommand {
                 xs.append(xv)
                 ys.append(yv)
             }
-            let result = try CurveFitting.fit(x: xs, y: ys, model: model, target: target)
+            try Self.refuseDegenerate(xs: xs, ys: ys, columns: (x, y), path: data)
+            let result: CurveFitResult
+            do {
+                result = try CurveFitting.fit(x: xs, y: ys, model: model, target: target)
+            } catch let error as GSLError {
+                throw CurveFitError("\(data): --model \(model.rawValue) on \(x), \(y): \(error.explanation)")
+            }
+            let reported = result.parameters.map(\.value) + [result.residualSumOfSquares]
+            guard reported.allSatisfy(\.isFinite) else {
+                throw CurveFitError("\(data): --model \(model.rawValue) on \(x), \(y): the fit has no finite answer (the values are too large or the data do not determine the curve)")
+            }
             var provenance: [(String, String)] = [
                 ("holdlab", "\(HoldLabVersion.current) fit-curve"),
                 ("command", typedCommandLine()),
@@ -79,6 +87,19 @@ struct FitCurve: ParsableCommand {
                 output += ([model.rawValue, estimate.name] + numbers).joined(separator: ",") + "\n"
             }
             try OutputFile(argument: self.output.out).write(output)
+        }
+    }
+
+    /// The values beyond which squares and sums of squares overflow a Double (1e308 squared is infinite).
+    static let maximumMagnitude = 1e150
+
+    /// Refuses data no curve is determined by: constant x, or values so large that least squares overflows.
+    static func refuseDegenerate(xs: [Double], ys: [Double], columns: (String, String), path: String) throws {
+        if let huge = (xs + ys).first(where: { abs($0) > maximumMagnitude }) {
+            throw CurveFitError("\(path): a value of \(huge) in \(columns.0) or \(columns.1) is beyond ±\(maximumMagnitude); least squares would overflow (rescale the column)")
+        }
+        if let first = xs.first, xs.allSatisfy({ $0 == first }) {
+            throw CurveFitError("\(path): \(columns.0) is \(first) in every row used; a curve needs at least two different x values")
         }
     }
 }

@@ -98,7 +98,12 @@ struct Plot: ParsableCommand {
             let folder = NotebookFolder.discover(executablePath: Self.executablePath())
             let script = try folder.script(notebook)
             for file in data where !NotebookFolder.isFile(file) {
-                throw PlotFailure(status: 66, message: "\(file): no such data file")
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
+                throw PlotFailure(status: 66, message: "\(file): " + (exists && isDirectory.boolValue ? "is a directory, not a data file" : "no such data file"))
+            }
+            for file in data where !FileManager.default.isReadableFile(atPath: file) {
+                throw PlotFailure(status: 66, message: "\(file): cannot open the data file: permission denied")
             }
             try reportingErrors { try OutputFile.file(figure).checkWritable() }
             let assignments = [("data", data.joined(separator: " "))] + (try variables.map(Self.parse))

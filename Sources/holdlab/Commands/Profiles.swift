@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoldProfiles
+import HoldSimulation
 
 struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +17,11 @@ struct Profiles: ParsableCommand {
 
         func run() throws {
             let library = source.library
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: library.directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                printError("\(library.directory): no such profile directory (give one with --profiles-dir or $HOLDLAB_PROFILES)")
+                throw ExitStatus.noInput
+            }
             var text = "Profiles in \(library.directory):\n"
             let names = library.profileNames()
             let width = (names.map(\.count).max() ?? 0) + 2
@@ -30,7 +36,7 @@ struct Profiles: ParsableCommand {
             }
             text += "Populations in \(library.directory)/populations:\n"
             for name in library.populationNames() { text += "  \(name)\n" }
-            print(text, terminator: "")
+            try emit(text)
         }
     }
 
@@ -48,15 +54,15 @@ struct Profiles: ParsableCommand {
             try reportingErrors {
                 let library = source.library
                 let loaded = try library.loadProfile(profile, overrides: try source.parsedOverrides())
-                print("# \(library.profilePath(profile)) (resolved, fnv1a64:\(loaded.contentHash))")
-                print(loaded.canonicalYAML, terminator: "")
+                try StandardOutput.write("# \(library.profilePath(profile)) (resolved, fnv1a64:\(loaded.contentHash))\n"
+                                         + loaded.canonicalYAML)
             }
         }
     }
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate profile files; print every problem, exit 65 if any is invalid (66 if one is missing).",
+            abstract: "Validate profile files; print every problem, exit 1 if any is invalid (66 if one cannot be opened).",
             discussion: "Example: holdlab profiles check Profiles/*.yaml")
 
         @OptionGroup var source: ProfileSourceOptions
@@ -76,14 +82,16 @@ struct Profiles: ParsableCommand {
             for file in files {
                 do {
                     let profile = try library.loadProfile(file, overrides: overrides)
-                    print("ok: \(library.profilePath(file)) (\(profile.name))")
-                } catch {
+                    try emit("ok: \(library.profilePath(file)) (\(profile.name))\n")
+                } catch let error as ProfileError {
                     printError(error.description)
-                    if case .unknown = error.origin { missing += 1 } else { invalid += 1 }
+                    if case .override = error.origin { throw ExitStatus.usage }
+                    if error.cannotOpen { missing += 1 } else { invalid += 1 }
                 }
             }
-            if invalid > 0 { throw ExitStatus.dataError }
+            // The check ran: "no" is status 1; a file that cannot be opened is 66.
             if missing > 0 { throw ExitStatus.noInput }
+            if invalid > 0 { throw ExitStatus.answerIsNo }
         }
     }
 }

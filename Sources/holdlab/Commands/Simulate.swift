@@ -36,15 +36,18 @@ struct Simulate: ParsableCommand {
     var listColumns = false
 
     func validate() throws {
-        if perUser == "-" {
-            throw ValidationError("--per-user needs a file name; standard output carries the summary.")
+        if perUser == "-" || perUser == "" {
+            throw ValidationError("--per-user needs a file name; standard output carries the summary")
         }
+        try source.refuseRepeatedKeys()
+        try refuseSameOutputs([("--out", output.file), ("--per-user", perUser)])
     }
 
     func run() throws {
         if listColumns {
-            print("| column | unit | definition |\n|---|---|---|")
-            for column in SimulationCSV.columns { print("| `\(column.name)` | \(column.unit) | \(column.definition) |") }
+            var text = "| column | unit | definition |\n|---|---|---|\n"
+            for column in SimulationCSV.columns { text += "| `\(column.name)` | \(column.unit) | \(column.definition) |\n" }
+            try emit(text)
             return
         }
         try reportingErrors {
@@ -80,9 +83,11 @@ struct Simulate: ParsableCommand {
             provenance += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
             provenance.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
             var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"
-            for summary in summaries { text += SimulationCSV.row(summary) + "\n" }
-            try perUserFile?.commit()
+            let rows = summaries.map(SimulationCSV.row)
+            for row in rows { text += row + "\n" }
             try out.write(text)
+            try perUserFile?.commit()
+            noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: rows.map(CSV.fields), subject: "profile")
         }
     }
 

@@ -55,7 +55,9 @@ struct SweepCommand: ParsableCommand {
 
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
-        if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume.") }
+        if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume") }
+        try refuseRepeatedKeys(vary, option: "--vary")
+        try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
     }
 
     func run() throws {
@@ -68,7 +70,7 @@ struct SweepCommand: ParsableCommand {
             if dryRun {
                 var text = plan.parameters.map(\.column).joined(separator: ",") + "\n"
                 for point in plan.points { text += point.map(CSV.field).joined(separator: ",") + "\n" }
-                print(text, terminator: "")
+                try emit(text)
                 printNote("\(plan.points.count) points (\(plan.design.rawValue)); nothing simulated")
                 return
             }
@@ -85,8 +87,10 @@ struct SweepCommand: ParsableCommand {
 
             var rows: [String] = []
             if resume, case .file(let file) = out, FileManager.default.fileExists(atPath: file) {
-                let existing = try ProfileLibrary.read(file, what: "sweep output")
-                rows = try Sweep.completedRows(existing: existing, path: file, request: request, baseProfile: base)
+                let existing = try ProfileLibrary.read(file, what: "sweep output", limit: Self.maximumResumeBytes)
+                let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: base)
+                rows = resumption.rows
+                if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
                 printNote("resuming \(file): \(rows.count) of \(plan.points.count) points done")
             }
             var head = CSV.provenance([
@@ -118,11 +122,11 @@ struct SweepCommand: ParsableCommand {
                 if dying { kill(getpid(), SIGKILL) }
             }, progress: { bar.update($0) })
             bar.finish()
+            let columns = Sweep.header(plan).split(separator: ",").map(String.init)
+            noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
         }
     }
-}
 
-/// A note for the person at the terminal (never into the CSV).
-func printNote(_ message: String) {
-    FileHandle.standardError.write(Data("holdlab: \(message)\n".utf8))
+    /// The largest sweep file `--resume` reads: 100,000 points of about 700 bytes.
+    static let maximumResumeBytes = 256 << 20
 }

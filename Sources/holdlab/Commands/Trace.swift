@@ -18,15 +18,15 @@ struct Trace: ParsableCommand {
     @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
     var profile: String = "hig-linear-bar"
 
-    @Option(name: .customLong("release-at"), help: ArgumentHelp(
+    @Option(name: .customLong("release-at"), parsing: .unconditional, help: ArgumentHelp(
         "Seconds after touch-down when the finger lifts. Default: hold until the action fired and the fill completed, plus 0.25 s.",
         valueName: "seconds"))
     var releaseAt: Double?
 
-    @Option(help: ArgumentHelp("Fraction of a frame interval from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fraction of a frame interval from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
     var phase: Double = 0
 
-    @Option(help: "Seed for the Timer latency draws.")
+    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.")
     var seed: UInt64 = 1
 
     @OptionGroup var output: OutputOptions
@@ -38,6 +38,7 @@ struct Trace: ParsableCommand {
         if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 120) {
             throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
         }
+        try source.refuseRepeatedKeys()
     }
 
     func run() throws {

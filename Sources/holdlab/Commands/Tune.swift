@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoldProfiles
 import HoldSimulation
+import GSL
 
 struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,7 +46,7 @@ struct Tune: ParsableCommand {
     @Option(help: ArgumentHelp("METRIC<=VALUE or METRIC>=VALUE (repeatable).", valueName: "constraint"))
     var constraint: [String] = []
 
-    @Option(name: .customLong("check-seed"), help: "Seed of the final check of the optimum (default: --seed + 1).")
+    @Option(name: .customLong("check-seed"), parsing: .unconditional, help: "Seed of the final check of the optimum (default: --seed + 1).")
     var checkSeed: UInt64?
 
     @Option(name: .customLong("emit-profile"), help: ArgumentHelp("Write the tuned profile here.", valueName: "file"))
@@ -60,6 +61,12 @@ struct Tune: ParsableCommand {
         if [minimize, maximize, target].compactMap({ $0 }).count != 1 {
             throw ValidationError("Give exactly one of --minimize, --maximize and --target.")
         }
+        try refuseRepeatedKeys(param, option: "--param")
+        try source.refuseRepeatedKeys(alsoVaried: param.map(keyPath(of:)), by: "--param")
+        if emitProfile == "-" || emitProfile == "" {
+            throw ValidationError("--emit-profile needs a file name; standard output carries the CSV")
+        }
+        try refuseSameOutputs([("--out", output.file), ("--emit-profile", emitProfile)])
     }
 
     func run() throws {
@@ -68,20 +75,22 @@ struct Tune: ParsableCommand {
             let path = library.profilePath(profile)
             let baseOverrides = try source.parsedOverrides()
             let base = try library.loadProfile(profile, overrides: baseOverrides)
-            let parameters = try param.map { text throws(TuneError) in try TuneParameter(parsing: text) }
+            let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
             let objective: TuneObjective
             if let minimize {
-                objective = .minimize(try TuneMetric(minimize, parameters: parameters))
+                objective = .minimize(try usage { try TuneMetric(minimize, parameters: parameters) })
             } else if let maximize {
-                objective = .maximize(try TuneMetric(maximize, parameters: parameters))
+                objective = .maximize(try usage { try TuneMetric(maximize, parameters: parameters) })
             } else {
                 let text = target ?? ""
                 guard let equals = text.lastIndex(of: "="), let goal = Double(text[text.index(after: equals)...]), goal.isFinite else {
-                    throw TuneError("--target \(text): expected METRIC=VALUE with a finite number")
+                    throw UsageError("--target \(text): expected METRIC=VALUE with a finite number")
                 }
-                objective = .target(try TuneMetric(String(text[..<equals]), parameters: parameters), goal)
+                objective = .target(try usage { try TuneMetric(String(text[..<equals]), parameters: parameters) }, goal)
             }
-            let constraints = try constraint.map { text throws(TuneError) in try TuneConstraint(parsing: text, parameters: parameters) }
+            let constraints = try usage {
+                try constraint.map { text throws(TuneError) in try TuneConstraint(parsing: text, parameters: parameters) }
+            }
             let request = TuneRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
                 population: try library.loadPopulation(simulation.population ?? base.population), parameters: parameters,
@@ -92,17 +101,28 @@ struct Tune: ParsableCommand {
             if let emitProfile { try OutputFile.file(emitProfile).checkWritable() }
 
             let interactive = isatty(STDERR_FILENO) == 1
-            let result = try Tuner.run(request) { evaluation in
+            let result = try Self.explainingGSLFailures(parameters) { try Tuner.run(request) { evaluation in
                 guard interactive else { return }
                 let values = zip(parameters, evaluation.values).map { "\($0.keyPath)=\($1)" }.joined(separator: " ")
                 printNote(String(format: "tune: evaluation %d: %@ score %.6g%@", evaluation.index, values, evaluation.score,
                                  evaluation.feasible ? "" : " (infeasible)"))
-            }
+            } }
             try out.write(Self.csv(request, result: result, commandLine: commandLineWithoutThreads(), base: base))
             if let emitProfile {
                 try OutputFile.file(emitProfile).write(try Tuner.tunedProfile(request, result: result).canonicalYAML)
             }
             printNote(Self.summary(request, result: result))
+        }
+    }
+
+    /// A GSL failure inside the search, reported in HoldLab's words with the --param ranges that led there.
+    static func explainingGSLFailures<T>(_ parameters: [TuneParameter], _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as GSLError {
+            let ranges = parameters.map { "--param \($0.keyPath)=\(SweepParameter.format($0.lower)):\(SweepParameter.format($0.upper))" }
+            throw TuneError("the search over \(ranges.joined(separator: " ")) cannot go on: \(error.explanation); "
+                            + "try a range where the profile is valid and the objective is finite")
         }
     }
 

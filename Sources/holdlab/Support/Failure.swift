@@ -1,56 +1,176 @@
 import ArgumentParser
 import Foundation
+import GSL
 import HoldModel
 import HoldProfiles
 import HoldSimulation
 
-/// Exit statuses scripts can rely on (sysexits.h); ArgumentParser uses 64 for a bad command line.
-enum ExitStatus {
-    static let dataError = ExitCode(65)
-    static let noInput = ExitCode(66)
+/// HoldLab's exit statuses, the one policy every command follows (sysexits.h where one fits). README.md has the
+/// same table.
+enum ExitStatus: Int32, Error {
+    case success = 0
+    /// The command ran and the answer is "no": `profiles check` found an invalid profile, `tune` found no point
+    /// that meets the constraints.
+    case answerIsNo = 1
+    /// A bad command line: an unknown option, a malformed or out-of-range value (a `--set` value included),
+    /// conflicting options, a repeated `--param`, two outputs that are the same file.
+    case usage = 64
+    /// Bad content: a profile, population, CSV or review file that is invalid, or degenerate data.
+    case dataError = 65
+    /// An input cannot be opened: missing, unreadable, a directory.
+    case noInput = 66
     /// A program HoldLab needs (gnuplot) is not installed.
-    static let unavailable = ExitCode(69)
-    static let cannotCreate = ExitCode(73)
+    case unavailable = 69
+    /// An internal error: a bug in HoldLab (please report it with the command line).
+    case software = 70
+    /// An output cannot be created: its directory is missing or not writable, or the name is a directory.
+    case cannotCreate = 73
+    /// Writing failed part way: no space left, a closed standard output, an I/O error.
+    case ioError = 74
+    /// SIGHUP, SIGINT, SIGTERM: temporaries removed, destinations untouched (`Interruption`).
+    case hangup = 129
+    case interrupted = 130
+    case terminated = 143
+    /// Standard output is a pipe whose reader went away (EPIPE): ended quietly, as `yes | head` ends `yes`.
+    case brokenPipe = 141
+
+    var code: ExitCode { ExitCode(rawValue) }
 }
 
-/// Runs a command body, printing library errors as one `holdlab: error:` line on standard error and mapping them
-/// to exit statuses.
-func reportingErrors<T>(_ body: () throws -> T) throws -> T {
+/// A usage error found while a command runs (after ArgumentParser's `validate()`): exit 64.
+struct UsageError: Error, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
+
+/// Runs `body`, turning what it throws into a usage error (64): for values given on the command line that a
+/// library parses (`--param`, `--constraint`, `--vary`, `--target`).
+func usage<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as ProfileError {
-        printError(error.description)
-        if case .unknown = error.origin { throw ExitStatus.noInput }
-        throw ExitStatus.dataError
-    } catch let error as ControlError {
-        printError(error.description)
-        throw ExitStatus.dataError
-    } catch let error as TuneError {
-        printError(error.description)
-        throw ExitStatus.dataError
-    } catch let error as CSVTableError {
-        printError(error.description)
-        throw ExitStatus.dataError
-    } catch let error as CurveFitError {
-        printError(error.description)
-        throw ExitStatus.dataError
-    } catch let error as SweepError {
-        printError(error.description)
-        throw ExitStatus.dataError
-    } catch let error as SimulationError {
-        printError(error.description)
-        throw ExitStatus.dataError
-    } catch let error as OutputError {
-        printError(error.description)
-        throw ExitStatus.cannotCreate
+    } catch let error as ExitStatus {
+        throw error
+    } catch {
+        throw UsageError("\(error)")
     }
 }
 
+/// Runs a command body, printing library errors as one `holdlab: error:` line on standard error and mapping them
+/// to exit statuses (`ExitStatus`).
+func reportingErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ExitStatus {
+        throw error
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        let (status, message) = classify(error)
+        if let message { printError(message) }
+        throw status
+    }
+}
+
+/// The exit status and the one-line message (nil: say nothing) for an error a command threw.
+func classify(_ error: Error) -> (ExitStatus, String?) {
+    switch error {
+    case let error as ExitStatus:
+        return (error, nil)
+    case let error as UsageError:
+        return (.usage, error.message)
+    case let error as ValidationError:
+        return (.usage, error.message)
+    case let error as ProfileError:
+        if error.cannotOpen { return (.noInput, error.description) }
+        if case .override = error.origin { return (.usage, error.description) }
+        return (.dataError, error.description)
+    case let error as OutputError:
+        switch error.kind {
+        case .cannotCreate: return (.cannotCreate, error.description)
+        case .writeFailed: return (.ioError, error.description)
+        case .brokenPipe: return (.brokenPipe, nil)
+        }
+    case let error as SweepError:
+        return (error.kind == .usage ? .usage : .dataError, error.description)
+    case let error as FitError:
+        return (error.kind == .missingInput ? .noInput : .dataError, error.description)
+    case let error as GSLError:
+        return (.dataError, "the computation cannot go on: \(error.explanation)")
+    case let error as ControlError:
+        return (.dataError, error.description)
+    case let error as CSVTableError:
+        return (.dataError, error.description)
+    case let error as CurveFitError:
+        return (.dataError, error.description)
+    case let error as TuneError:
+        return (.dataError, error.description)
+    case let error as SimulationError:
+        return (.dataError, error.description)
+    default:
+        return (.software, "internal error (please report it with the command line): \(error)")
+    }
+}
+
+/// One line on standard error: `holdlab: error: MESSAGE` (line breaks inside the message become spaces).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("holdlab: error: \(message)\n".utf8))
+    StandardError.write("holdlab: error: \(oneLine(message))\n")
+}
+
+/// A note for the person at the terminal (never into the CSV).
+func printNote(_ message: String) {
+    StandardError.write("holdlab: \(message)\n")
+}
+
+/// Writes text to standard output, mapping a failure to its status (74, or a quiet 141 for a closed pipe).
+func emit(_ text: String) throws {
+    try reportingErrors { try StandardOutput.write(text) }
+}
+
+func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
 }
 
 /// The command line as it was typed, with the executable's name shortened to `holdlab`.
 func typedCommandLine() -> String {
     CSV.commandLine(["holdlab"] + CommandLine.arguments.dropFirst())
+}
+
+/// Refuses (64) two outputs of one command that resolve to the same file, before anything runs: the second
+/// would silently replace the first.
+func refuseSameOutputs(_ outputs: [(option: String, path: String?)]) throws {
+    let given = outputs.compactMap { output in output.path.map { (output.option, $0) } }
+    for (index, first) in given.enumerated() {
+        for second in given[(index + 1)...] where OutputFile.sameFile(first.1, second.1) {
+            throw ValidationError(
+                "\(first.0) \(first.1) and \(second.0) \(second.1) are the same file; give each output its own file")
+        }
+    }
+}
+
+/// Names, once, the values a run writes as NaN because they are undefined: a rate or statistic over nobody (a
+/// row whose `intent_users`, `accidental_users` or `completed` is 0). The CSV keeps `NaN` (gnuplot skips it).
+///
+/// - Parameters:
+///   - header: the CSV columns; `rows`: the data rows' fields; `subject`: what a row is ("profile", "point").
+func noteUndefinedValues(header: [String], rows: [[String]], subject: String) {
+    let counts = ["intent_users", "accidental_users", "completed"].compactMap { name in
+        header.firstIndex(of: name).map { (name, $0) }
+    }
+    var columns: [String] = []
+    var reasons: [String] = []
+    var affected = 0
+    for row in rows {
+        let empty = counts.filter { $0.1 < row.count && row[$0.1] == "0" }.map { "\($0.0) = 0" }
+        guard !empty.isEmpty else { continue }
+        let undefined = zip(header, row).filter { $0.1 == "NaN" }.map(\.0)
+        guard !undefined.isEmpty else { continue }
+        affected += 1
+        for reason in empty where !reasons.contains(reason) { reasons.append(reason) }
+        for name in undefined where !columns.contains(name) { columns.append(name) }
+    }
+    guard !columns.isEmpty else { return }
+    let scope = rows.count == 1 ? "" : " (\(affected) of \(rows.count) \(subject)s)"
+    printNote("note: undefined values are written as NaN\(scope): \(reasons.joined(separator: ", ")), so these are "
+              + "over nobody: " + columns.joined(separator: ", "))
 }

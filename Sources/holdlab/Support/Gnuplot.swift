@@ -1,5 +1,6 @@
 import Foundation
 import HoldProfiles
+import HoldSimulation
 
 /// A `holdlab plot` failure: one message line and the exit status it maps to.
 struct PlotFailure: Error {
@@ -112,7 +113,11 @@ enum Gnuplot {
         let fileExtension = (name as NSString).pathExtension.lowercased()
         let temporary = (directory.isEmpty ? "" : directory + "/")
             + ".\(name).\(ProcessInfo.processInfo.processIdentifier).tmp.\(fileExtension)"
-        defer { unlink(temporary) }
+        let token = Temporaries.shared.register(temporary)
+        defer {
+            unlink(temporary)
+            Temporaries.shared.unregister(token)
+        }
 
         let variables = ([("out", temporary)] + assignments).map { GnuplotAssignment.text($0.0, $0.1) }
         let process = Process()
@@ -126,11 +131,13 @@ enum Gnuplot {
         } catch {
             throw PlotFailure(status: 1, message: "cannot run \(gnuplot): \(error.localizedDescription)")
         }
+        let child = Temporaries.shared.registerChild(process.processIdentifier)
         let messages = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        Temporaries.shared.unregisterChild(child)
         if !messages.isEmpty {
             let text = String(decoding: messages, as: UTF8.self).replacingOccurrences(of: temporary, with: out)
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardError.write(text)
         }
 
         let shown = "gnuplot on \(script)"

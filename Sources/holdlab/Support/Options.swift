@@ -24,6 +24,20 @@ struct ProfileSourceOptions: ParsableArguments {
         try overrides.map { text throws(ProfileError) in try Override(parsing: text) }
     }
 
+    /// Refuses a `--set` key given twice, or also varied by `options` (e.g. `--vary`, `--param`): the last
+    /// would win silently.
+    func refuseRepeatedKeys(alsoVaried varied: [String] = [], by option: String = "") throws {
+        var seen: Set<String> = []
+        for text in overrides {
+            let key = keyPath(of: text)
+            if !seen.insert(key).inserted { throw ValidationError("--set \(key) is given twice; give each key once") }
+            if varied.contains(key) {
+                throw ValidationError("--set \(key) conflicts with \(option) \(key); the key cannot be fixed and varied at once")
+            }
+        }
+    }
+
+
     private static func executablePath() -> String? {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
         return CommandLine.arguments.first.flatMap { $0.contains("/") ? $0 : nil }
@@ -35,6 +49,13 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("out"), help: ArgumentHelp(
         "Write the CSV here ('-' for standard output). Files are replaced atomically.", valueName: "file|-"))
     var out: String = "-"
+
+    func validate() throws {
+        if out.isEmpty { throw ValidationError("--out needs a file name, or - for standard output") }
+    }
+
+    /// The file `--out` names, or nil for standard output.
+    var file: String? { out == "-" ? nil : out }
 }
 
 /// The options of every command that runs simulations (simulate, sweep, tune).
@@ -42,13 +63,13 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Population name or YAML file. Default: the one the profiles name.", valueName: "name|file"))
     var population: String?
 
-    @Option(help: "Synthetic users per simulation (per profile, sweep point or tune evaluation).")
+    @Option(parsing: .unconditional, help: "Synthetic users per simulation (per profile, sweep point or tune evaluation).")
     var users: Int = 100_000
 
-    @Option(help: "Master seed; every simulation of the run uses it (common random numbers).")
+    @Option(parsing: .unconditional, help: "Master seed; every simulation of the run uses it (common random numbers).")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
     var threads: Int?
 
     func validate() throws {
@@ -62,4 +83,19 @@ struct RunOptions: ParsableArguments {
 
     /// `--threads`, or the number of cores.
     var workerThreads: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// The key path of `key.path=value` (what precedes the first `=`, trimmed).
+func keyPath(of assignment: String) -> String {
+    let key = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    return key.trimmingCharacters(in: .whitespaces)
+}
+
+/// Refuses an option with key=value arguments that names a key twice (`--param x=… --param x=…`): the last would
+/// win silently.
+func refuseRepeatedKeys(_ values: [String], option: String) throws {
+    var seen: Set<String> = []
+    for value in values where !seen.insert(keyPath(of: value)).inserted {
+        throw ValidationError("\(option) \(keyPath(of: value)) is given twice; give each key once")
+    }
 }

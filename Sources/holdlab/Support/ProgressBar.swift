@@ -1,4 +1,5 @@
 import Foundation
+import HoldSimulation
 
 /// A one-line progress bar with throughput and ETA on standard error, drawn only when standard error is a
 /// terminal (never into a redirected log or a pipe).
@@ -31,12 +32,12 @@ final class ProgressBar {
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let line = String(format: "\r%@ [%@] %3.0f%%  %@ %@/s  ETA %.1fs ", label, bar, fraction * 100,
                           Self.compact(rate), unit, eta)
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
     }
 
     static func compact(_ value: Double) -> String {
