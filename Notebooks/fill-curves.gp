@@ -15,6 +15,20 @@
 if (!exists("data")) data = 'trace.csv'
 if (!exists("out")) out = 'fill-curves.png'
 if (!exists("progress")) progress = 'model_progress'
+# Check the data before drawing anything: one line naming the missing columns (or rows) and the command that
+# writes such a CSV, exit status 65; gnuplot's own errors never reach the screen for a wrong file.
+_need = 't_ms event ' . progress
+_writer = 'holdlab trace --profile NAME --out NAME.csv (one per profile)'
+do for [_f in data] {
+    _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")
+    _rows = system("awk '!/^#/ && NF { n++ } END { print (n > 0 ? n - 1 : 0) }' '" . _f . "' 2>/dev/null") + 0
+    _missing = ''
+    do for [_c in _need] {
+        if (strstrt(',' . _h . ',', ',' . _c . ',') == 0) { _missing = _missing . (_missing eq '' ? '' : ', ') . _c }
+    }
+    if (_missing ne '') { print sprintf("%s: missing column(s) %s; this notebook reads a CSV written by: %s", _f, _missing, _writer); exit status 65 }
+    if (_rows == 0) { print sprintf("%s: no data rows; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
+}
 if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
     set terminal svg size 1120,560 dynamic noenhanced font 'Sans,12'
 } else {

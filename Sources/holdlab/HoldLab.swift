@@ -31,6 +31,7 @@ struct HoldLab: ParsableCommand {
 
     static func execute(_ arguments: [String]) -> Int32 {
         do {
+            try refuseRepeatedOptions(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
             return ExitStatus.success.rawValue
@@ -74,8 +75,32 @@ struct HoldLab: ParsableCommand {
         return status.rawValue
     }
 
-    /// `see 'holdlab help SUBCOMMAND'` for the subcommand the arguments name.
-    private static func printSeeHelp(_ arguments: [String]) {
+    /// The options each command takes more than once; any other option given twice is refused (64), since
+    /// ArgumentParser would silently keep the last.
+    static let repeatableOptions: [String: Set<String>] = [
+        "simulate": ["--profile", "--set"], "sweep": ["--vary", "--set"], "trace": ["--set"],
+        "tune": ["--param", "--constraint", "--set"], "fit": ["--where", "--censored-value"], "fit-curve": [],
+        "plot": ["--data", "--var"], "benchmark": ["--threads", "--set"],
+        "profiles list": ["--set"], "profiles show": ["--set"], "profiles check": ["--set"],
+    ]
+
+    static func refuseRepeatedOptions(_ arguments: [String]) throws {
+        let names = commandPath(arguments)
+        guard let repeatable = repeatableOptions[names.joined(separator: " ")] else { return }
+        var seen: Set<String> = []
+        for argument in arguments.dropFirst(names.count) {
+            if argument == "--" { break }
+            guard argument.hasPrefix("--"), argument.count > 2 else { continue }
+            let name = String(argument.split(separator: "=", maxSplits: 1)[0])
+            if repeatable.contains(name) { continue }
+            if !seen.insert(name).inserted {
+                throw UsageError("\(name) is given twice; give it once (the last would silently win)")
+            }
+        }
+    }
+
+    /// The subcommand names at the start of the arguments (`["profiles", "check"]`).
+    static func commandPath(_ arguments: [String]) -> [String] {
         var names: [String] = []
         var commands: [ParsableCommand.Type] = configuration.subcommands
         for argument in arguments {
@@ -83,6 +108,12 @@ struct HoldLab: ParsableCommand {
             names.append(argument)
             commands = next.configuration.subcommands
         }
+        return names
+    }
+
+    /// `see 'holdlab help SUBCOMMAND'` for the subcommand the arguments name.
+    private static func printSeeHelp(_ arguments: [String]) {
+        let names = commandPath(arguments)
         StandardError.write("see 'holdlab help\(names.map { " " + $0 }.joined())'\n")
     }
 }

@@ -63,9 +63,9 @@ struct SweepCommandTests {
         let none = try CLI.run(["sweep", "--out", out])
         #expect(none.status == 64 && none.stderr.contains("Name at least one --vary"))
         let bad = try CLI.run(["sweep", "--vary", "display.refreshRate=60,0", "--users", "10", "--out", out])
-        #expect(bad.status == 65 && bad.stderr.contains("point 2 (display.refreshRate=0)"))
+        #expect(bad.status == 64 && bad.stderr.contains("point 2 (display.refreshRate=0)"))
         let unknown = try CLI.run(["sweep", "--vary", "fill.colour=red", "--users", "10", "--out", out])
-        #expect(unknown.status == 65 && unknown.stderr.contains("fill.colour: unknown key"))
+        #expect(unknown.status == 64 && unknown.stderr.contains("fill.colour: unknown key"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }

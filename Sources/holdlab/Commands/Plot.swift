@@ -109,7 +109,7 @@ struct Plot: ParsableCommand {
             let assignments = [("data", data.joined(separator: " "))] + (try variables.map(Self.parse))
             try Gnuplot.render(script: script, assignments: assignments, out: figure)
         } catch let failure as PlotFailure {
-            printError(failure.message)
+            if !failure.message.isEmpty { printError(failure.message) }
             throw ExitCode(failure.status)
         }
     }

@@ -144,6 +144,8 @@ enum Gnuplot {
         guard process.terminationReason == .exit else {
             throw PlotFailure(status: 1, message: "\(shown) was killed by signal \(process.terminationStatus); no figure written")
         }
+        // 65: a notebook refused its data and said why in one line (see the check at the top of each notebook).
+        if process.terminationStatus == 65 { throw PlotFailure(status: 65, message: "") }
         guard process.terminationStatus == 0 else {
             throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(process.terminationStatus)); its message is above; no figure written")
         }
