@@ -114,27 +114,42 @@ indirect enum ConfigNode: Sendable {
         var quote: UInt8? = nil
         var comment = false
         var previous: UInt8 = 0x0A
-        for byte in text.utf8 {
+        // The last byte on this line that was not a space, outside quotes and comments (0x0A: none yet): a node
+        // starts after one of `: - [ { , ?` or at the start of a line.
+        var lastSignificant: UInt8 = 0x0A
+        let nodeStarts: Set<UInt8> = [0x0A, UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "{"),
+                                      UInt8(ascii: ","), UInt8(ascii: "?")]
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() {
             column += 1
             defer { previous = byte }
             if byte == 0x0A {
                 line += 1
                 column = 0
                 comment = false
+                lastSignificant = 0x0A
                 continue
             }
             if comment { continue }
             if let open = quote {
-                if byte == open { quote = nil }
+                if byte == open { quote = nil; lastSignificant = byte }
                 continue
             }
+            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0D
+            defer { if !isSpace { lastSignificant = byte } }
             switch byte {
             case UInt8(ascii: "#") where previous == 0x0A || previous == 0x20 || previous == 0x09:
                 comment = true
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                if previous == 0x0A || previous == 0x20 || previous == 0x09 || previous == UInt8(ascii: "[")
-                    || previous == UInt8(ascii: "{") || previous == UInt8(ascii: ",") || previous == UInt8(ascii: ":") {
-                    quote = byte
+                if nodeStarts.contains(lastSignificant) { quote = byte }
+            case UInt8(ascii: "&"), UInt8(ascii: "*"):
+                let next = index + 1 < bytes.count ? bytes[index + 1] : 0x20
+                let nextIsName = !(next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == UInt8(ascii: ",")
+                                   || next == UInt8(ascii: "]") || next == UInt8(ascii: "}"))
+                if nodeStarts.contains(lastSignificant), nextIsName,
+                   previous == 0x0A || previous == 0x20 || previous == 0x09 || nodeStarts.contains(previous) {
+                    throw ProfileError(origin: origin(line, column), keyPath: "",
+                                       message: "anchors and aliases (&name, *name) are not supported; write the value out")
                 }
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
@@ -167,7 +182,7 @@ indirect enum ConfigNode: Sendable {
         budget -= 1
         if budget < 0 {
             throw ProfileError(origin: origin(node.mark), keyPath: shownPath,
-                               message: "more than \(maximumNodes) values in the file; at most that is read")
+                               message: "more than \(maximumNodes) values (aliases expanded) in the file; at most that is read")
         }
         if depth > maximumDepth {
             throw ProfileError(origin: origin(node.mark), keyPath: shownPath,

@@ -52,7 +52,8 @@ public final class PartialFile {
         if buffer.count >= Self.bufferSize { try flush() }
     }
 
-    private func flush() throws(OutputError) {
+    /// Writes what is buffered, so a write error shows before other outputs are committed.
+    public func flush() throws(OutputError) {
         let status = buffer.withUnsafeBytes { StandardStreams.writeAll(descriptor, $0) }
         buffer.removeAll(keepingCapacity: true)
         if status != 0 {

@@ -85,6 +85,9 @@ struct Simulate: ParsableCommand {
             var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"
             let rows = summaries.map(SimulationCSV.row)
             for row in rows { text += row + "\n" }
+            // Every byte of the per-user file is written before the summary is committed, and the per-user file is
+            // renamed into place only once the summary is written: a failure leaves neither half done.
+            try perUserFile?.flush()
             try out.write(text)
             try perUserFile?.commit()
             noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: rows.map(CSV.fields), subject: "profile")

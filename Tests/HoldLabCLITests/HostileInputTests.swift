@@ -1,0 +1,511 @@
+import Foundation
+import Testing
+
+/// A file a hostile case creates in its working directory before the run.
+enum Fixture: Sendable {
+    case text(String)
+    case bytes([UInt8])
+    case directory
+    case symlink(to: String)
+}
+
+/// One hostile input or fault, run against the built `holdlab` in a fresh directory: the exit status, a piece of
+/// the message, and what must (not) be left behind. Every case also checks that nothing crashed, no temporary
+/// (`*.partial`, `*.tmp`) was left, an error is one line (plus at most a "see" line) and no GSL internals show.
+struct Hostile: Sendable, CustomTestStringConvertible {
+    var name: String
+    var arguments: [String]
+    var status: Int32
+    /// A substring of standard error ("" for no check).
+    var message = ""
+    var files: [String: Fixture] = [:]
+    /// Redirections for /bin/sh after the command (`>/dev/full`, `>&-`, `2>&-`).
+    var redirect = ""
+    /// `ulimit -v` (KiB) for the run.
+    var memoryKiB: Int?
+    var environment: [String: String] = [:]
+    /// Standard output is a pipe whose reader is already gone (EPIPE on the first write).
+    var brokenPipe = false
+    /// A substring of standard output.
+    var stdout: String?
+    /// Files that must keep the content they were created with.
+    var unchanged: [String] = []
+    /// Files that must not exist afterwards.
+    var absent: [String] = []
+    /// Files that must exist afterwards.
+    var present: [String] = []
+
+    var testDescription: String { name }
+}
+
+extension Hostile {
+    init(_ name: String, _ arguments: [String], _ status: Int32, _ message: String = "",
+         files: [String: Fixture] = [:], redirect: String = "", memoryKiB: Int? = nil,
+         environment: [String: String] = [:], brokenPipe: Bool = false, stdout: String? = nil,
+         unchanged: [String] = [], absent: [String] = [], present: [String] = []) {
+        self.name = name
+        self.arguments = arguments
+        self.status = status
+        self.message = message
+        self.files = files
+        self.redirect = redirect
+        self.memoryKiB = memoryKiB
+        self.environment = environment
+        self.brokenPipe = brokenPipe
+        self.stdout = stdout
+        self.unchanged = unchanged
+        self.absent = absent
+        self.present = present
+    }
+}
+
+/// Inputs shared by the cases.
+enum HostileFixtures {
+    static let profile = """
+        version: 1
+        name: p
+        description: a valid profile
+        gesture: {minimumDuration: 1.0, maximumDistance: 10}
+        trigger: {source: gesture, offset: 0}
+        fill: {start: touchDown, model: animation, curve: linear, duration: match}
+        population: default
+
+        """
+
+    static func profile(replacing old: String, with new: String) -> Fixture {
+        .text(profile.replacingOccurrences(of: old, with: new))
+    }
+
+    static let billionLaughs = """
+        version: 1
+        name: bomb
+        description: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+        b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+        c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+        d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+        e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+        f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+        g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+        h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+        i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+
+        """
+
+    static let populationBomb = """
+        version: 1
+        name: bomb
+        description: x
+        classes:
+          - &a {name: a, weight: 1, behavior: hold, hold: {dist: constant, value: 1}}
+          - *a
+
+        """
+
+    static let population = """
+        version: 1
+        name: q
+        description: a valid population
+        classes:
+          - {name: steady, weight: 1, intent: confirm, behavior: hold, hold: {dist: constant, value: 2}}
+
+        """
+
+    /// Only accidental users: every rate over intent users is undefined.
+    static let noIntentPopulation = """
+        version: 1
+        name: nobody-means-it
+        description: only accidental touches
+        classes:
+          - {name: brush, weight: 1, intent: none, behavior: hold, hold: {dist: constant, value: 0.05}}
+
+        """
+
+    static let holds = "hold_ms,fired\n" + (1...14).map { "\(400 + 37 * $0 % 300),\($0 % 3 == 0 ? 1 : 0)" }.joined(separator: "\n") + "\n"
+    static let xy = "x,y\n1,2\n2,4.1\n3,5.9\n4,8.2\n5,9.9\n"
+
+    static let deepFlow = "version: 1\nname: deep\ndescription: " + String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000) + "\n"
+    static let deepBlock = "version: 1\nname: deep\ndescription: x\n" + (0..<60).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n") + " 1\n"
+    static let manyKeys = "version: 1\nname: k\ndescription: x\n" + (0..<40_000).map { "unknown\($0): 1" }.joined(separator: "\n") + "\n"
+    static let longList = "version: 1\nname: l\ndescription: [" + Array(repeating: "1", count: 100_000).joined(separator: ",") + "]\n"
+    static let oversized = "version: 1\nname: big\ndescription: x\n" + String(repeating: "# padding padding padding padding padding padding\n", count: 40_000)
+    static let hugeList = "version: 1\nname: huge\ndescription: x\nclasses: [" + Array(repeating: "1", count: 2_500_000).joined(separator: ",") + "]\n"
+}
+
+enum HostileCases {
+    typealias F = HostileFixtures
+    static let quick = ["--users", "40"]
+    static let tuneArguments = ["tune", "--param", "gesture.minimumDuration=0.5:1", "--minimize", "completion_time_mean_ms", "--users", "20"]
+    static let sweepArguments = ["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--users", "40"]
+
+    static let outputPaths: [Hostile] = [
+        Hostile("simulate --out x (one-character relative path)", ["simulate", "--users", "1000", "--out", "x"], 0, present: ["x"]),
+        Hostile("simulate --out . is a directory", ["simulate", "--out", "."] + quick, 73, "is a directory"),
+        Hostile("simulate --out .. is a directory", ["simulate", "--out", ".."] + quick, 73, "is a directory"),
+        Hostile("simulate --out dir/ of a missing directory", ["simulate", "--out", "nowhere/"] + quick, 73, "nowhere/"),
+        Hostile("simulate --out into a missing directory", ["simulate", "--out", "missing/x.csv"] + quick, 73, "the directory missing does not exist"),
+        Hostile("simulate --out an existing directory", ["simulate", "--out", "sub"] + quick, 73, "sub: is a directory", files: ["sub": .directory]),
+        Hostile("simulate --out below a regular file", ["simulate", "--out", "plain/x.csv"] + quick, 73, "plain is not a directory",
+                files: ["plain": .text("keep\n")], unchanged: ["plain"]),
+        Hostile("simulate --out '' (empty name)", ["simulate", "--out", ""] + quick, 64, "--out needs a file name"),
+        Hostile("simulate --out /dev/null", ["simulate", "--out", "/dev/null"] + quick, 0),
+        Hostile("simulate --out /dev/full", ["simulate", "--out", "/dev/full"] + quick, 74, "/dev/full: cannot write"),
+        Hostile("simulate --per-user /dev/full", ["simulate", "--per-user", "/dev/full", "--out", "o.csv"] + quick, 74, "/dev/full",
+                absent: ["o.csv"]),
+        Hostile("simulate --per-user x", ["simulate", "--per-user", "x", "--out", "y"] + quick, 0, present: ["x", "y"]),
+        Hostile("simulate --per-user . is a directory", ["simulate", "--per-user", "."] + quick, 73, "is a directory"),
+        Hostile("simulate --out with a 250-character name", ["simulate", "--out", String(repeating: "n", count: 250)] + quick, 0,
+                present: [String(repeating: "n", count: 250)]),
+        Hostile("simulate --out a/../x", ["simulate", "--out", "a/../x"] + quick, 0, files: ["a": .directory], present: ["x"]),
+        Hostile("simulate --out replaces an old file whole", ["simulate", "--out", "old.csv"] + quick, 0, files: ["old.csv": .text("old\n")]),
+        Hostile("trace --out x", ["trace", "--out", "x"], 0, present: ["x"]),
+        Hostile("trace --out .", ["trace", "--out", "."], 73, "is a directory"),
+        Hostile("trace --out /", ["trace", "--out", "/"], 73, "is a directory"),
+        Hostile("sweep --out x", sweepArguments + ["--out", "x"], 0, present: ["x"]),
+        Hostile("sweep --out .", sweepArguments + ["--out", "."], 73, "is a directory"),
+        Hostile("sweep --resume --out . ", sweepArguments + ["--out", ".", "--resume"], 73, "is a directory"),
+        Hostile("fit --out .", ["fit", "--data", "h.csv", "--column", "hold_ms", "--bootstrap", "0", "--out", "."], 73,
+                "is a directory", files: ["h.csv": .text(F.holds)]),
+        Hostile("fit --out x", ["fit", "--data", "h.csv", "--column", "hold_ms", "--bootstrap", "0", "--out", "x"], 0,
+                files: ["h.csv": .text(F.holds)], present: ["x"]),
+        Hostile("fit --emit-population .", ["fit", "--data", "h.csv", "--column", "hold_ms", "--bootstrap", "0", "--emit-population", "."],
+                73, "is a directory", files: ["h.csv": .text(F.holds)]),
+        Hostile("fit-curve --out .", ["fit-curve", "--data", "xy.csv", "--x", "x", "--y", "y", "--out", "."], 73, "is a directory",
+                files: ["xy.csv": .text(F.xy)]),
+        Hostile("fit-curve --out x", ["fit-curve", "--data", "xy.csv", "--x", "x", "--y", "y", "--out", "x"], 0,
+                files: ["xy.csv": .text(F.xy)], present: ["x"]),
+        Hostile("tune --out .", tuneArguments + ["--out", "."], 73, "is a directory"),
+        Hostile("tune --emit-profile .", tuneArguments + ["--emit-profile", "."], 73, "is a directory"),
+        Hostile("plot --out into a missing directory", ["plot", "trace", "--data", "t.csv", "--out", "none/f.png"], 73, "does not exist",
+                files: ["t.csv": .text("t_ms,model_progress,displayed_progress,pulses,event\n0,0,0,0,frame\n")]),
+    ]
+
+    static let streams: [Hostile] = [
+        Hostile("simulate >/dev/full", ["simulate", "--users", "1000"], 74, "standard output: cannot write: No space left", redirect: ">/dev/full"),
+        Hostile("simulate >&-", ["simulate"] + quick, 74, "standard output: cannot write: it is closed", redirect: ">&-"),
+        Hostile("simulate >&- with --out to a file is fine", ["simulate", "--out", "o.csv"] + quick, 0, redirect: ">&-", present: ["o.csv"]),
+        Hostile("trace >&-", ["trace"], 74, "standard output", redirect: ">&-"),
+        Hostile("trace >/dev/full", ["trace"], 74, "No space left", redirect: ">/dev/full"),
+        Hostile("profiles list >/dev/full", ["profiles", "list"], 74, "standard output", redirect: ">/dev/full"),
+        Hostile("profiles show >&-", ["profiles", "show", "hig-linear-bar"], 74, "standard output", redirect: ">&-"),
+        Hostile("simulate --list-columns >/dev/full", ["simulate", "--list-columns"], 74, "standard output", redirect: ">/dev/full"),
+        Hostile("--help >/dev/full", ["simulate", "--help"], 74, "standard output", redirect: ">/dev/full"),
+        Hostile("--version >&-", ["--version"], 74, "standard output", redirect: ">&-"),
+        Hostile("sweep --dry-run >/dev/full", ["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--dry-run"], 74, "standard output",
+                redirect: ">/dev/full"),
+        Hostile("sweep --out - >/dev/full", sweepArguments + ["--out", "-"], 74, "standard output", redirect: ">/dev/full"),
+        Hostile("fit-curve >/dev/full", ["fit-curve", "--data", "xy.csv", "--x", "x", "--y", "y"], 74, "standard output",
+                files: ["xy.csv": .text(F.xy)], redirect: ">/dev/full"),
+        Hostile("benchmark >/dev/full", ["benchmark", "--users", "100", "--threads", "1"], 74, "standard output", redirect: ">/dev/full"),
+        Hostile("an error with stderr closed", ["simulate", "--profile", "nope"] + quick, 66, redirect: "2>&-"),
+        Hostile("a usage error with stderr closed", ["simulate", "--bogus"], 64, redirect: "2>&-"),
+        Hostile("success with stderr closed", ["simulate", "--population", "n.yaml"] + quick, 0,
+                files: ["n.yaml": .text(F.noIntentPopulation)], redirect: "2>&-"),
+        Hostile("stdout and stderr both closed", ["simulate"] + quick, 74, redirect: ">&- 2>&-"),
+        Hostile("stdout to /dev/full, stderr closed", ["trace"], 74, redirect: ">/dev/full 2>&-"),
+        Hostile("EPIPE: simulate", ["simulate"] + quick, 141, brokenPipe: true),
+        Hostile("EPIPE: trace", ["trace"], 141, brokenPipe: true),
+        Hostile("EPIPE: profiles list", ["profiles", "list"], 141, brokenPipe: true),
+        Hostile("EPIPE: --help", ["fit", "--help"], 141, brokenPipe: true),
+        Hostile("EPIPE: simulate --per-user leaves no file", ["simulate", "--per-user", "pu.csv"] + quick, 141, brokenPipe: true,
+                absent: ["pu.csv"]),
+        Hostile("EPIPE: sweep --out -", sweepArguments, 141, brokenPipe: true),
+    ]
+
+    static let sameFile: [Hostile] = [
+        Hostile("--out a.csv --per-user a.csv", ["simulate", "--out", "a.csv", "--per-user", "a.csv"] + quick, 64, "are the same file"),
+        Hostile("--out a.csv --per-user ./a.csv", ["simulate", "--out", "a.csv", "--per-user", "./a.csv"] + quick, 64, "are the same file"),
+        Hostile("--out a.csv --per-user sub/../a.csv", ["simulate", "--out", "a.csv", "--per-user", "sub/../a.csv"] + quick, 64,
+                "are the same file", files: ["sub": .directory]),
+        Hostile("--out through a symlink to an existing file", ["simulate", "--out", "a.csv", "--per-user", "l.csv"] + quick, 64,
+                "are the same file", files: ["a.csv": .text("old\n"), "l.csv": .symlink(to: "a.csv")], unchanged: ["a.csv"]),
+        Hostile("--out through a dangling symlink", ["simulate", "--out", "new.csv", "--per-user", "l.csv"] + quick, 64,
+                "are the same file", files: ["l.csv": .symlink(to: "new.csv")], absent: ["new.csv"]),
+        Hostile("--out through a symlinked directory", ["simulate", "--out", "d/a.csv", "--per-user", "e/a.csv"] + quick, 64,
+                "are the same file", files: ["d": .directory, "e": .symlink(to: "d")]),
+        Hostile("fit --out p.yaml --emit-population p.yaml",
+                ["fit", "--data", "h.csv", "--column", "hold_ms", "--out", "p.yaml", "--emit-population", "p.yaml"], 64,
+                "are the same file", files: ["h.csv": .text(F.holds)]),
+        Hostile("fit --out p.yaml --emit-population ./p.yaml",
+                ["fit", "--data", "h.csv", "--column", "hold_ms", "--out", "p.yaml", "--emit-population", "./p.yaml"], 64,
+                "are the same file", files: ["h.csv": .text(F.holds)]),
+        Hostile("tune --out t.csv --emit-profile t.csv", tuneArguments + ["--out", "t.csv", "--emit-profile", "t.csv"], 64,
+                "are the same file"),
+        Hostile("both outputs /dev/null is fine", ["simulate", "--out", "/dev/null", "--per-user", "/dev/null"] + quick, 0),
+    ]
+
+    static let usage: [Hostile] = [
+        Hostile("unknown option", ["simulate", "--bogus"], 64, "Unknown option '--bogus'"),
+        Hostile("unknown command", ["simulatte"], 64, "simulatte"),
+        Hostile("missing value", ["simulate", "--users"], 64, "Missing value for '--users"),
+        Hostile("not a number", ["simulate", "--users", "many"], 64, "many"),
+        Hostile("--users 0", ["simulate", "--users", "0"], 64, "--users must be from 1"),
+        Hostile("negative --users is a value, out of range", ["simulate", "--users", "-5"], 64, "--users must be from 1"),
+        Hostile("negative --release-at is a value, out of range", ["trace", "--release-at", "-0.2"], 64, "--release-at must be"),
+        Hostile("negative --phase", ["trace", "--phase", "-0.5"], 64, "--phase must be"),
+        Hostile("negative --seed", ["trace", "--seed", "-1"], 64, "-1"),
+        Hostile("negative --target is accepted", ["fit-curve", "--data", "xy.csv", "--x", "x", "--y", "y", "--target", "-0.2"], 0,
+                files: ["xy.csv": .text(F.xy)], stdout: "x_at_target"),
+        Hostile("negative --scale", ["fit", "--data", "h.csv", "--column", "hold_ms", "--scale", "-2"], 64, "--scale must be",
+                files: ["h.csv": .text(F.holds)]),
+        Hostile("negative --bootstrap", ["fit", "--data", "h.csv", "--column", "hold_ms", "--bootstrap", "-1"], 64, "--bootstrap must be",
+                files: ["h.csv": .text(F.holds)]),
+        Hostile("negative --set value is a profile value", ["trace", "--set", "trigger.offset=-0.2"], 64, "before the gesture recognises"),
+        Hostile("repeated --param", tuneArguments + ["--param", "gesture.minimumDuration=0.6:0.9"], 64, "--param gesture.minimumDuration is given twice"),
+        Hostile("repeated --vary key", ["sweep", "--vary", "fill.delay=0,0.1", "--vary", "fill.delay=0.2"], 64, "given twice"),
+        Hostile("repeated --set key", ["simulate", "--set", "fill.delay=0", "--set", "fill.delay=0.1"] + quick, 64, "--set fill.delay is given twice"),
+        Hostile("--set and --vary of one key", ["sweep", "--set", "fill.delay=0", "--vary", "fill.delay=0,0.1"], 64, "conflicts with --vary"),
+        Hostile("--set and --param of one key", tuneArguments + ["--set", "gesture.minimumDuration=0.7"], 64, "conflicts with --param"),
+        Hostile("repeated single-valued option", ["simulate", "--users", "5", "--users", "6"], 64, "--users is given twice"),
+        Hostile("repeated --out", ["trace", "--out", "a.csv", "--out=b.csv"], 64, "--out is given twice"),
+        Hostile("--set bad curve", ["simulate", "--set", "fill.curve=wobbly"] + quick, 64, "fill.curve"),
+        Hostile("--set without =", ["simulate", "--set", "fill.curve"] + quick, 64, "expected key.path=value"),
+        Hostile("--set unknown key", ["trace", "--set", "fill.colour=red"], 64, "fill.colour: unknown key"),
+        Hostile("--set malformed YAML", ["trace", "--set", "fill.curve=[oops"], 64, "not valid YAML"),
+        Hostile("--vary malformed", ["sweep", "--vary", "nonsense"], 64, "--vary nonsense"),
+        Hostile("--vary reversed range", ["sweep", "--vary", "fill.delay=1:0:0.1"], 64, "must not be below start"),
+        Hostile("--vary value invalid at a point", ["sweep", "--vary", "display.refreshRate=60,0", "--users", "10"], 64, "point 2"),
+        Hostile("--design lhs without --points", ["sweep", "--design", "lhs", "--vary", "fill.delay=0:1"], 64, "needs --points"),
+        Hostile("tune unknown metric", ["tune", "--param", "gesture.minimumDuration=0.5:1", "--minimize", "joy"], 64, "'joy'"),
+        Hostile("tune bad constraint", tuneArguments + ["--constraint", "nonsense"], 64, "nonsense"),
+        Hostile("tune bad target", ["tune", "--param", "gesture.minimumDuration=0.5:1", "--target", "users=lots"], 64, "--target"),
+        Hostile("tune two objectives", ["tune", "--param", "gesture.minimumDuration=0.5:1", "--minimize", "users", "--maximize", "users"],
+                64, "exactly one"),
+        Hostile("plot figure extension", ["plot", "trace", "--data", "t.csv", "--out", "fig.jpg"], 64, ".png or .svg"),
+        Hostile("fit without --column", ["fit", "--data", "h.csv"], 64, "--column"),
+        Hostile("--per-user -", ["simulate", "--per-user", "-"], 64, "--per-user needs a file name"),
+        Hostile("--threads 0", ["simulate", "--threads", "0"], 64, "--threads must be"),
+        Hostile("profiles check with no file", ["profiles", "check"], 64, "Name at least one profile"),
+    ]
+
+    static let profiles: [Hostile] = [
+        Hostile("profile file missing", ["trace", "--profile", "./nope.yaml"], 66, "no such profile file"),
+        Hostile("profile name unknown", ["trace", "--profile", "nope"], 66, "no profile of that name"),
+        Hostile("profile is a directory", ["trace", "--profile", "./d.yaml"], 66, "is a directory, not a profile file",
+                files: ["d.yaml": .directory]),
+        Hostile("profile not UTF-8", ["trace", "--profile", "b.yaml"], 65, "not UTF-8",
+                files: ["b.yaml": .bytes(Array("version: 1\nname: b\ndescription: ".utf8) + [0xFF, 0xFE, 0x0A])]),
+        Hostile("profile empty", ["trace", "--profile", "e.yaml"], 65, "the file is empty", files: ["e.yaml": .text("")]),
+        Hostile("profile not YAML", ["trace", "--profile", "y.yaml"], 65, "not valid YAML", files: ["y.yaml": .text("a: [1, 2\nb: }\n")]),
+        Hostile("profile with a tab indent", ["trace", "--profile", "t.yaml"], 65, "not valid YAML",
+                files: ["t.yaml": .text("version: 1\nname: t\ndescription: x\ngesture:\n\tminimumDuration: 1\n")]),
+        Hostile("profile is a list", ["trace", "--profile", "l.yaml"], 65, "must be a mapping", files: ["l.yaml": .text("- a\n- b\n")]),
+        Hostile("profile unknown key", ["trace", "--profile", "u.yaml"], 65, "colour: unknown key",
+                files: ["u.yaml": HostileFixtures.profile(replacing: "population: default", with: "colour: red")]),
+        Hostile("profile wrong version", ["trace", "--profile", "v.yaml"], 65, "unsupported schema version",
+                files: ["v.yaml": HostileFixtures.profile(replacing: "version: 1", with: "version: 7")]),
+        Hostile("profile version is a mapping", ["trace", "--profile", "v.yaml"], 65, "version",
+                files: ["v.yaml": HostileFixtures.profile(replacing: "version: 1", with: "version: {a: 1}")]),
+        Hostile("profile duplicated key", ["trace", "--profile", "d.yaml"], 65, "twice",
+                files: ["d.yaml": .text(F.profile + "population: hurried\n")]),
+        Hostile("profile key that is a list", ["trace", "--profile", "k.yaml"], 65, "keys must be plain names",
+                files: ["k.yaml": .text(F.profile + "[a, b]: 1\n")]),
+        Hostile("profile NaN duration", ["trace", "--profile", "n.yaml"], 65, "gesture.minimumDuration",
+                files: ["n.yaml": HostileFixtures.profile(replacing: "minimumDuration: 1.0", with: "minimumDuration: .nan")]),
+        Hostile("profile 1e400", ["trace", "--profile", "n.yaml"], 65, "gesture.minimumDuration",
+                files: ["n.yaml": HostileFixtures.profile(replacing: "minimumDuration: 1.0", with: "minimumDuration: 1e400")]),
+        Hostile("profile billion laughs under a memory cap", ["trace", "--profile", "bomb.yaml"], 65, "anchors and aliases",
+                files: ["bomb.yaml": .text(F.billionLaughs)], memoryKiB: 600_000),
+        Hostile("profile billion laughs in profiles check", ["profiles", "check", "bomb.yaml"], 1, "anchors and aliases",
+                files: ["bomb.yaml": .text(F.billionLaughs)], memoryKiB: 600_000),
+        Hostile("profile anchor on one value", ["trace", "--profile", "a.yaml"], 65, "anchors and aliases",
+                files: ["a.yaml": HostileFixtures.profile(replacing: "maximumDistance: 10", with: "maximumDistance: &d 10")]),
+        Hostile("population billion laughs under a memory cap", ["simulate", "--population", "bomb.yaml"] + quick, 65,
+                "anchors and aliases", files: ["bomb.yaml": .text(F.populationBomb)], memoryKiB: 600_000),
+        Hostile("population of the profile bomb", ["simulate", "--population", "bomb.yaml"] + quick, 65, "anchors and aliases",
+                files: ["bomb.yaml": .text(F.billionLaughs)], memoryKiB: 600_000),
+        Hostile("profile flow nesting 50,000 deep", ["trace", "--profile", "deep.yaml"], 65, "nested more than",
+                files: ["deep.yaml": .text(F.deepFlow)], memoryKiB: 600_000),
+        Hostile("profile block nesting 60 deep", ["trace", "--profile", "deep.yaml"], 65, "nested more than",
+                files: ["deep.yaml": .text(F.deepBlock)]),
+        Hostile("profile with 40,000 unknown keys", ["trace", "--profile", "k.yaml"], 65, "values",
+                files: ["k.yaml": .text(F.manyKeys)], memoryKiB: 600_000),
+        Hostile("profile with a 100,000-item list", ["trace", "--profile", "l.yaml"], 65, "at most 1000",
+                files: ["l.yaml": .text(F.longList)], memoryKiB: 600_000),
+        Hostile("profile over the size limit", ["trace", "--profile", "big.yaml"], 65, "larger than 1048576 bytes",
+                files: ["big.yaml": .text(F.oversized)]),
+        Hostile("population with 2.5 million list items", ["simulate", "--population", "huge.yaml"] + quick, 65, "larger than",
+                files: ["huge.yaml": .text(F.hugeList)], memoryKiB: 600_000),
+        Hostile("profile from an endless device", ["trace", "--profile", "/dev/zero"], 65, "larger than"),
+        Hostile("profile action before recognition (gesture)", ["trace", "--profile", "o.yaml"], 65,
+                "fires the action at 700 ms (minimumDuration + offset), before the gesture recognises at 1000 ms",
+                files: ["o.yaml": HostileFixtures.profile(replacing: "offset: 0", with: "offset: -0.3")]),
+        Hostile("profile action before recognition (fill)", ["simulate", "--profile", "o.yaml"] + quick, 65,
+                "before the gesture recognises",
+                files: ["o.yaml": HostileFixtures.profile(replacing: "{source: gesture, offset: 0}", with: "{source: fill, offset: 0}")
+                    .replacingText("duration: match", with: "duration: 0.5")]),
+        Hostile("profile action exactly at recognition is fine", ["trace", "--profile", "o.yaml"], 0,
+                files: ["o.yaml": HostileFixtures.profile(replacing: "{source: gesture, offset: 0}", with: "{source: fill, offset: 0.4}")
+                    .replacingText("duration: match", with: "duration: 0.6")]),
+        Hostile("population missing", ["simulate", "--population", "./none.yaml"] + quick, 66, "no such population file"),
+        Hostile("population name unknown", ["simulate", "--population", "none"] + quick, 66, "no population of that name"),
+        Hostile("population is a directory", ["simulate", "--population", "./p.yaml"] + quick, 66, "is a directory",
+                files: ["p.yaml": .directory]),
+        Hostile("population not UTF-8", ["simulate", "--population", "p.yaml"] + quick, 65, "not UTF-8",
+                files: ["p.yaml": .bytes([0x76, 0xC3, 0x28, 0x0A])]),
+        Hostile("population with 1,001 classes", ["simulate", "--population", "p.yaml"] + quick, 65, "at most 1000",
+                files: ["p.yaml": .text("version: 1\nname: p\ndescription: x\nclasses:\n" + String(repeating: "  - {name: a}\n", count: 1001))]),
+        Hostile("population weights sum to infinity", ["simulate", "--population", "p.yaml"] + quick, 65, "weights",
+                files: ["p.yaml": .text(F.population.replacingOccurrences(of: "weight: 1", with: "weight: 1e308")
+                    + "  - {name: other, weight: 1e308, behavior: hold, hold: {dist: constant, value: 1}}\n")]),
+        Hostile("profiles check: invalid is 'no'", ["profiles", "check", "u.yaml"], 1, "unknown key",
+                files: ["u.yaml": HostileFixtures.profile(replacing: "population: default", with: "colour: red")]),
+        Hostile("profiles check: missing is 66", ["profiles", "check", "./gone.yaml"], 66, "no such profile file"),
+        Hostile("profiles list of a missing directory", ["profiles", "list", "--profiles-dir", "nowhere"], 66, "nowhere: no such profile directory"),
+        Hostile("profiles show of a directory", ["profiles", "show", "./d.yaml"], 66, "is a directory", files: ["d.yaml": .directory]),
+        Hostile("a rate over nobody is NaN, named once", ["simulate", "--population", "n.yaml"] + quick, 0,
+                "intent_users = 0, completed = 0, so these are over nobody: completion_rate, completion_rate_lo",
+                files: ["n.yaml": .text(F.noIntentPopulation)], stdout: "NaN"),
+        Hostile("a rate over nobody in a sweep", sweepArguments + ["--population", "n.yaml"], 0, "(2 of 2 points): intent_users = 0",
+                files: ["n.yaml": .text(F.noIntentPopulation)]),
+    ]
+
+    static let data: [Hostile] = [
+        Hostile("fit data missing", ["fit", "--data", "none.csv", "--column", "x"], 66, "none.csv"),
+        Hostile("fit data is a directory", ["fit", "--data", "d", "--column", "x"], 66, "is a directory", files: ["d": .directory]),
+        Hostile("fit data empty", ["fit", "--data", "e.csv", "--column", "x"], 65, "e.csv", files: ["e.csv": .text("")]),
+        Hostile("fit data not numbers", ["fit", "--data", "n.csv", "--column", "hold_ms"], 65, "n.csv",
+                files: ["n.csv": .text("hold_ms\n" + String(repeating: "abc\n", count: 12))]),
+        Hostile("fit data unknown column", ["fit", "--data", "h.csv", "--column", "nope"], 65, "nope", files: ["h.csv": .text(F.holds)]),
+        Hostile("fit data not UTF-8", ["fit", "--data", "b.csv", "--column", "hold_ms"], 65, "b.csv",
+                files: ["b.csv": .bytes(Array("hold_ms\n".utf8) + [0xFF, 0x0A])]),
+        Hostile("fit data unterminated quote", ["fit", "--data", "q.csv", "--column", "hold_ms"], 65, "q.csv",
+                files: ["q.csv": .text("hold_ms\n\"12\n")]),
+        Hostile("fit-curve data missing", ["fit-curve", "--data", "none.csv", "--x", "x", "--y", "y"], 66, "no such data file"),
+        Hostile("fit-curve data is a directory", ["fit-curve", "--data", "d", "--x", "x", "--y", "y"], 66, "is a directory",
+                files: ["d": .directory]),
+        Hostile("fit-curve constant x", ["fit-curve", "--data", "c.csv", "--x", "x", "--y", "y"], 65, "two different x values",
+                files: ["c.csv": .text("x,y\n1,2\n1,3\n1,4\n1,5\n")]),
+        Hostile("fit-curve constant x, logistic", ["fit-curve", "--data", "c.csv", "--x", "x", "--y", "y", "--model", "logistic"], 65,
+                "two different x values", files: ["c.csv": .text("x,y\n" + String(repeating: "2,0.5\n", count: 8))]),
+        Hostile("fit-curve values near 1e308", ["fit-curve", "--data", "b.csv", "--x", "x", "--y", "y"], 65, "beyond",
+                files: ["b.csv": .text("x,y\n1,1e307\n2,1.7e308\n3,1e300\n4,5\n")]),
+        Hostile("fit-curve x near 1e308", ["fit-curve", "--data", "b.csv", "--x", "x", "--y", "y", "--model", "exponential"], 65, "beyond",
+                files: ["b.csv": .text("x,y\n1e308,1\n-1e308,2\n1,3\n2,4\n5,6\n")]),
+        Hostile("fit-curve unknown column", ["fit-curve", "--data", "xy.csv", "--x", "x", "--y", "nope"], 65, "nope",
+                files: ["xy.csv": .text(F.xy)]),
+        Hostile("fit-curve only NaN", ["fit-curve", "--data", "n.csv", "--x", "x", "--y", "y"], 65, "",
+                files: ["n.csv": .text("x,y\nNaN,1\n2,NaN\n")]),
+        Hostile("fit-curve target never reached", ["fit-curve", "--data", "c.csv", "--x", "x", "--y", "y", "--target", "6"], 65,
+                "never reaches", files: ["c.csv": .text("x,y\n1,5\n2,5\n3,5\n4,5\n")]),
+        Hostile("plot data missing columns", ["plot", "rates-vs-duration", "--data", "t.csv", "--out", "f.png"], 65,
+                "missing column(s) param_gesture_minimumDuration, completion_rate", files: ["t.csv": .text("a,b\n1,2\n")],
+                absent: ["f.png"]),
+        Hostile("plot data with no rows", ["plot", "trace", "--data", "t.csv", "--out", "f.png"], 65, "no data rows",
+                files: ["t.csv": .text("# x\nt_ms,model_progress,displayed_progress,pulses,event\n")], absent: ["f.png"]),
+        Hostile("plot heatmap of a trace", ["plot", "heatmap", "--data", "t.csv", "--out", "f.svg"], 65, "holdlab sweep",
+                files: ["t.csv": .text("t_ms,model_progress,displayed_progress,pulses,event\n0,0,0,0,frame\n")]),
+        Hostile("plot data is a directory", ["plot", "trace", "--data", "d", "--out", "f.png"], 66, "is a directory",
+                files: ["d": .directory]),
+        Hostile("plot data missing", ["plot", "trace", "--data", "none.csv", "--out", "f.png"], 66, "no such data file"),
+    ]
+
+    static let signals: [Hostile] = [
+        Hostile("SIGTERM during simulate --per-user", ["simulate", "--users", "20000", "--per-user", "pu.csv", "--out", "out.csv"], 143,
+                files: ["out.csv": .text("old\n")], environment: ["HOLDLAB_TEST_SIGNAL": "TERM:2"], unchanged: ["out.csv"],
+                absent: ["pu.csv"]),
+        Hostile("SIGINT during simulate --per-user", ["simulate", "--users", "20000", "--per-user", "pu.csv"], 130,
+                files: ["pu.csv": .text("old\n")], environment: ["HOLDLAB_TEST_SIGNAL": "INT:3"], unchanged: ["pu.csv"]),
+        Hostile("SIGHUP during simulate --per-user", ["simulate", "--users", "20000", "--per-user", "pu.csv"], 129,
+                environment: ["HOLDLAB_TEST_SIGNAL": "HUP:2"], absent: ["pu.csv"]),
+        Hostile("SIGTERM while trace writes its file", ["trace", "--out", "t.csv"], 143, files: ["t.csv": .text("old\n")],
+                environment: ["HOLDLAB_TEST_SIGNAL": "TERM:1"], unchanged: ["t.csv"]),
+        Hostile("SIGINT while fit writes", ["fit", "--data", "h.csv", "--column", "hold_ms", "--bootstrap", "0", "--out", "f.csv"], 130,
+                files: ["h.csv": .text(F.holds)], environment: ["HOLDLAB_TEST_SIGNAL": "INT:1"], absent: ["f.csv"]),
+        Hostile("SIGTERM while sweep rewrites its file", sweepArguments + ["--out", "s.csv"], 143,
+                environment: ["HOLDLAB_TEST_SIGNAL": "TERM:1"], absent: ["s.csv"]),
+    ]
+
+    static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals
+}
+
+extension Fixture {
+    func replacingText(_ old: String, with new: String) -> Fixture {
+        guard case .text(let text) = self else { return self }
+        return .text(text.replacingOccurrences(of: old, with: new))
+    }
+}
+
+@Suite("Hostile inputs and faults: the status and message of the policy, no crash, nothing half-written")
+struct HostileInputTests {
+    @Test("the table has at least 120 cases with distinct names")
+    func size() {
+        #expect(HostileCases.all.count >= 120)
+        #expect(Set(HostileCases.all.map(\.name)).count == HostileCases.all.count)
+    }
+
+    @Test(arguments: HostileCases.all)
+    func hostile(_ hostile: Hostile) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (path, fixture) in hostile.files.sorted(by: { $0.key < $1.key }) {
+            let url = directory.appendingPathComponent(path)
+            switch fixture {
+            case .text(let text): try Data(text.utf8).write(to: url)
+            case .bytes(let bytes): try Data(bytes).write(to: url)
+            case .directory: try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            case .symlink(let target): try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: target)
+            }
+        }
+        let result = try Self.run(hostile, in: directory)
+        let context = "\(hostile.arguments) \(hostile.redirect): status \(result.status), stderr: \(result.stderr)"
+        #expect(result.status == hostile.status, "\(context)")
+        if !hostile.message.isEmpty && !hostile.redirect.contains("2>&-") {
+            #expect(result.stderr.contains(hostile.message), "\(context)")
+        }
+        if let stdout = hostile.stdout { #expect(result.stdout.contains(stdout), "\(context)") }
+        for marker in ["Fatal error", "Program crashed", "Backtrac", "gsl_", "GSL status", "Illegal instruction"] {
+            #expect(!result.stderr.contains(marker), "\(context)")
+        }
+        if hostile.status == 141 { #expect(result.stderr.isEmpty, "\(context)") }
+        if hostile.status != 0 && hostile.status < 100 {
+            // One error line, plus at most a "see 'holdlab help …'" line (notebooks print their one line themselves).
+            let lines = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("holdlab: note") }
+            #expect(lines.count <= 2, "\(context)")
+            #expect(lines.filter { $0.hasPrefix("holdlab: error:") }.count <= 1, "\(context)")
+        }
+        let left = FileManager.default.enumerator(atPath: directory.path)?.allObjects.compactMap { $0 as? String } ?? []
+        #expect(!left.contains { $0.contains(".partial") || $0.contains(".tmp") }, "temporaries left: \(left)")
+        for path in hostile.unchanged {
+            guard case .text(let text) = hostile.files[path] else { continue }
+            #expect((try? String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)) == text, "\(path) changed")
+        }
+        for path in hostile.absent {
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path), "\(path) exists")
+        }
+        for path in hostile.present {
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path), "\(path) missing")
+        }
+    }
+
+    /// Runs the case: directly, through /bin/sh for redirections and memory caps, or with a broken pipe.
+    static func run(_ hostile: Hostile, in directory: URL) throws -> CLI.Result {
+        let process = Process()
+        let executable = try CLI.executable.path
+        if hostile.redirect.isEmpty && hostile.memoryKiB == nil {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = hostile.arguments
+        } else {
+            let limit = hostile.memoryKiB.map { "ulimit -v \($0); " } ?? ""
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(limit)exec \"$0\" \"$@\" \(hostile.redirect)", executable] + hostile.arguments
+        }
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOLDLAB_PROFILES"] = CLI.root.appendingPathComponent("Profiles").path
+        environment["HOLDLAB_NOTEBOOKS"] = CLI.root.appendingPathComponent("Notebooks").path
+        environment.merge(hostile.environment) { $1 }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        if hostile.brokenPipe { try out.fileHandleForReading.close() }
+        try process.run()
+        let outData = hostile.brokenPipe ? Data() : out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 1000 + process.terminationStatus : process.terminationStatus
+        return CLI.Result(status: status, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
