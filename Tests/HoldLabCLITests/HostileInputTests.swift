@@ -509,3 +509,113 @@ struct HostileInputTests {
                           stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+@Suite("Interrupted and damaged sweeps resume to the uninterrupted file, byte for byte")
+struct InterruptionResumeTests {
+    static let sweep = ["sweep", "--vary", "gesture.minimumDuration=0.4:0.9:0.1", "--users", "300", "--out", "s.csv"]
+
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> CLI.Result {
+        var hostile = Hostile("", arguments, 0)
+        hostile.environment = environment
+        return try HostileInputTests.run(hostile, in: directory)
+    }
+
+    static func temporaries(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".partial") || $0.contains(".tmp") }
+    }
+
+    @Test("SIGINT, SIGTERM and SIGHUP mid-sweep: status 128+n, no temporary, and --resume gives the uninterrupted file")
+    func signalThenResume() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("s.csv")
+        let whole = try Self.run(Self.sweep, in: directory)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let expected = try Data(contentsOf: file)
+        for (signal, status) in [("INT", Int32(130)), ("TERM", 143), ("HUP", 129)] {
+            try FileManager.default.removeItem(at: file)
+            // The first write holds points 1–4; the signal arrives while the second (the last) is being written.
+            let cut = try Self.run(Self.sweep, in: directory, environment: ["HOLDLAB_TEST_SIGNAL": "\(signal):2"])
+            #expect(cut.status == status, "\(signal): \(cut.stderr)")
+            #expect(try Self.temporaries(in: directory).isEmpty)
+            let partial = try String(contentsOf: file, encoding: .utf8)
+            #expect(CLI.dataLines(partial).count == 5, "header and four points kept")
+            let resumed = try Self.run(Self.sweep + ["--resume"], in: directory)
+            #expect(resumed.status == 0 && resumed.stderr.contains("4 of 6 points done"), "\(resumed.stderr)")
+            #expect(try Data(contentsOf: file) == expected)
+        }
+    }
+
+    @Test("a file cut mid-row or with a short last row: that point is computed again, saying so")
+    func damagedLastRow() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("s.csv")
+        #expect(try Self.run(Self.sweep, in: directory).status == 0)
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        var lines = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeLast()  // the empty string after the final newline
+        let last = lines.removeLast()
+        let cases: [(String, String)] = [
+            ("cut mid-row", lines.joined(separator: "\n") + "\n" + last.prefix(last.count / 2)),
+            ("cut after a comma", lines.joined(separator: "\n") + "\n" + last.prefix { $0 != "," } + ","),
+            ("short last row", lines.joined(separator: "\n") + "\n" + last.split(separator: ",").dropLast(3).joined(separator: ",") + "\n"),
+            ("last row with an empty field", lines.joined(separator: "\n") + "\n" + last.replacingOccurrences(of: ",300,", with: ",,") + "\n"),
+            ("cut inside the header", expected.components(separatedBy: "param_gesture")[0] + "param_ges"),
+            ("empty file", ""),
+        ]
+        for (name, text) in cases {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let resumed = try Self.run(Self.sweep + ["--resume"], in: directory)
+            #expect(resumed.status == 0, "\(name): \(resumed.stderr)")
+            #expect(resumed.stderr.contains("holdlab: note: --resume:"), "\(name): \(resumed.stderr)")
+            #expect(try String(contentsOf: file, encoding: .utf8) == expected, "\(name)")
+        }
+    }
+
+    @Test("a damaged row before the last, another header or another seed: refused (65), the file untouched")
+    func refused() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("s.csv")
+        #expect(try Self.run(Self.sweep, in: directory).status == 0)
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        let rows = CLI.dataLines(expected).map(String.init)
+        let cases: [(String, String, String)] = [
+            ("damaged middle row", expected.replacingOccurrences(of: rows[2], with: String(rows[2].prefix(20))), "row 2"),
+            ("other header", expected.replacingOccurrences(of: rows[0], with: rows[0].replacingOccurrences(of: "completion_rate,", with: "completion,")),
+             "different header"),
+            ("other seed", expected.replacingOccurrences(of: "per point, seed 1", with: "per point, seed 2"), "different users"),
+            ("more rows than points", expected + rows[1] + "\n", "rows but the sweep has"),
+        ]
+        for (name, text, message) in cases {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let resumed = try Self.run(Self.sweep + ["--resume"], in: directory)
+            #expect(resumed.status == 65 && resumed.stderr.contains(message), "\(name): \(resumed.stderr)")
+            #expect(try String(contentsOf: file, encoding: .utf8) == text, "\(name): the file changed")
+        }
+    }
+
+    @Test("a real SIGINT from outside while simulate writes --per-user: 130, no temporary, no file")
+    func externalInterrupt() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = try CLI.executable
+        process.arguments = ["simulate", "--users", "5000000", "--threads", "1", "--per-user", "pu.csv", "--out", "out.csv"]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOLDLAB_PROFILES"] = CLI.root.appendingPathComponent("Profiles").path
+        process.environment = environment
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait (bounded) until the temporary exists, so the signal lands mid-write.
+        for _ in 0..<600 where try Self.temporaries(in: directory).isEmpty && process.isRunning {
+            usleep(50_000)
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+}
