@@ -56,6 +56,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The fuzzing target for the profile, population and CSV readers (libFuzzer; see .ci/run). The normal
+        // build makes a replayer of saved inputs.
+        .executableTarget(
+            name: "holdlab-fuzz",
+            dependencies: ["HoldProfiles", "HoldSimulation"],
+            path: "Sources/HoldLabFuzz",
+            swiftSettings: strict
+        ),
         .testTarget(name: "GSLTests", dependencies: ["GSL"], swiftSettings: strict),
         .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
         .testTarget(name: "HoldProfilesTests", dependencies: ["HoldProfiles"], swiftSettings: strict),
