@@ -72,7 +72,7 @@ extension Profile {
         let source = control.trigger.source == .gesture ? "minimumDuration + offset" : "the fill's completion + offset"
         return "fires the action at \(milliseconds(earliest)) ms (\(source)), before the gesture recognises at "
             + "\(milliseconds(recognition)) ms (gesture.minimumDuration); an action cannot fire before its gesture is "
-            + "recognised: use an offset of at least \(((offset + recognition - earliest) * 1e6).rounded() / 1e6) s"
+            + "recognised: use an offset of at least \((((offset + recognition - earliest) * 1e6).rounded() / 1e6).shortText) s"
     }
 
     private static func milliseconds(_ seconds: Double) -> String {
