@@ -44,8 +44,12 @@ public struct GSLError: Error, CustomStringConvertible, Equatable {
         GSLError(status: Int32(GSL_EINVAL), function: function)
     }
 
-    /// `"<function>: <gsl_strerror text> (GSL status <code>)"`.
-    public var description: String {
+    /// What failed, in HoldLab's words (`explanation`): messages shown to people never carry GSL's function
+    /// names or status codes, whichever layer interpolates the error. `technicalDescription` has those.
+    public var description: String { explanation }
+
+    /// `"<function>: <gsl_strerror text> (GSL status <code>)"`, for debugging and tests.
+    public var technicalDescription: String {
         "\(function): \(message) (GSL status \(status))"
     }
 

@@ -20,7 +20,8 @@ struct GSLErrorTests {
             _ = try RootFinding.brent(lower: -1, upper: 1) { x in x * x + 1 }
         } throws: { error in
             guard let error = error as? GSLError else { return false }
-            return error.status == 4 && error.function == "gsl_root_fsolver_set" && error.description == expected
+            return error.status == 4 && error.function == "gsl_root_fsolver_set" && error.technicalDescription == expected
+                && error.description == "the root finder failed: its inputs are not valid (e.g. a range of zero width, or values that are not finite)"
         }
     }
 

@@ -197,7 +197,7 @@ public struct SweepPlan: Sendable, Equatable {
             for _ in 0..<points { unit.append(try sequence.next()) }
             return unit
         } catch {
-            throw SweepError("--design sobol: \(error) (GSL's Sobol sequence takes 1 to \(SobolSequence.maximumDimensions) parameters)")
+            throw SweepError("--design sobol: \(error) (the Sobol sequence takes 1 to \(SobolSequence.maximumDimensions) parameters)")
         }
     }
 }

@@ -97,6 +97,8 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         return (error.kind == .missingInput ? .noInput : .dataError, error.description)
     case let error as GSLError:
         return (.dataError, "the computation cannot go on: \(error.explanation)")
+    case let error as DistributionError:
+        return (.dataError, error.description)
     case let error as ControlError:
         return (.dataError, error.description)
     case let error as CSVTableError:
