@@ -112,6 +112,8 @@ struct Tune: ParsableCommand {
                 try OutputFile.file(emitProfile).write(try Tuner.tunedProfile(request, result: result).canonicalYAML)
             }
             printNote(Self.summary(request, result: result))
+            noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: [CSV.fields(SimulationCSV.row(result.check))],
+                                subject: "check")
         }
     }
 
