@@ -71,6 +71,8 @@ indirect enum ConfigNode: Sendable {
     /// `maximumNodes` nodes or a list over `maximumListItems` items are refused, and so are anchors and aliases
     /// (`&a`, `*a`), which could otherwise expand ten lines into billions of nodes.
     static func parse(_ text: String, path: String) throws(ProfileError) -> ConfigNode {
+        // A byte-order mark (some editors write one) is not part of the YAML.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         try checkBounds(text, origin: { line, column in .file(path: path, line: line, column: column) })
         let node: Node?
         do {
@@ -233,6 +235,12 @@ indirect enum ConfigNode: Sendable {
             return ProfileError(
                 origin: .file(path: path, line: mark.line, column: mark.column), keyPath: "",
                 message: "not valid YAML: \(problem)")
+        case .reader(let problem, let offset, _, let yaml):
+            let prefix = yaml.utf8.prefix(offset ?? 0)
+            let line = 1 + prefix.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let column = 1 + prefix.reversed().prefix { $0 != 0x0A }.count
+            return ProfileError(origin: .file(path: path, line: line, column: column), keyPath: "",
+                                message: "not valid YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
             return ProfileError(
