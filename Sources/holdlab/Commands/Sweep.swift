@@ -86,7 +86,7 @@ struct SweepCommand: ParsableCommand {
             try out.checkWritable()
 
             var rows: [String] = []
-            if resume, case .file(let file) = out, FileManager.default.fileExists(atPath: file) {
+            if resume, case .file(let file) = out, Self.isRegularFile(file) {
                 let existing = try ProfileLibrary.read(file, what: "sweep output", limit: Self.maximumResumeBytes)
                 let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: base)
                 rows = resumption.rows
@@ -125,6 +125,13 @@ struct SweepCommand: ParsableCommand {
             let columns = Sweep.header(plan).split(separator: ",").map(String.init)
             noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
         }
+    }
+
+    /// Whether `path` is an existing regular file: only such a file holds rows to resume (a device such as
+    /// /dev/null is written in place and never read).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The largest sweep file `--resume` reads: 100,000 points of about 700 bytes.
