@@ -23,7 +23,7 @@ struct HoldLab: ParsableCommand {
     static func main() {
         StandardStreams.prepare()
         Interruption.install()
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
         let status = execute(arguments)
         Temporaries.shared.removeAll()
         Foundation.exit(status)
@@ -73,6 +73,23 @@ struct HoldLab: ParsableCommand {
         let (status, message) = classify(error)
         if let message { printError(message) }
         return status.rawValue
+    }
+
+    /// `--name -0.2` becomes `--name=-0.2`: a negative number after an option is that option's value (ArgumentParser
+    /// would take `-0.2` for an option of its own and say the value is missing). Arguments after `--` are kept.
+    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var literal = false
+        for argument in arguments {
+            if !literal, let last = result.last, last.hasPrefix("--"), last.count > 2, !last.contains("="),
+               argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil {
+                result[result.count - 1] = last + "=" + argument
+                continue
+            }
+            if argument == "--" { literal = true }
+            result.append(argument)
+        }
+        return result
     }
 
     /// The options each command takes more than once; any other option given twice is refused (64), since
