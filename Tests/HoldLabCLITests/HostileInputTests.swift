@@ -200,6 +200,7 @@ enum HostileCases {
         Hostile("a usage error with stderr closed", ["simulate", "--bogus"], 64, redirect: "2>&-"),
         Hostile("success with stderr closed", ["simulate", "--population", "n.yaml"] + quick, 0,
                 files: ["n.yaml": .text(F.noIntentPopulation)], redirect: "2>&-"),
+        Hostile("an error with stderr full", ["simulate", "--profile", "nope"] + quick, 66, redirect: "2>/dev/full"),
         Hostile("stdout and stderr both closed", ["simulate"] + quick, 74, redirect: ">&- 2>&-"),
         Hostile("stdout to /dev/full, stderr closed", ["trace"], 74, redirect: ">/dev/full 2>&-"),
         Hostile("EPIPE: simulate", ["simulate"] + quick, 141, brokenPipe: true),
