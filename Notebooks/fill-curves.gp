@@ -20,6 +20,7 @@ if (!exists("progress")) progress = 'model_progress'
 _need = 't_ms event ' . progress
 _writer = 'holdlab trace --profile NAME --out NAME.csv (one per profile)'
 do for [_f in data] {
+    if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
     _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")
     _rows = system("awk '!/^#/ && NF { n++ } END { print (n > 0 ? n - 1 : 0) }' '" . _f . "' 2>/dev/null") + 0
     _missing = ''

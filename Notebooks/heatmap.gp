@@ -29,6 +29,7 @@ xcol = x; ycol = y; zcol = z
 _need = xcol . ' ' . ycol . ' ' . zcol
 _writer = 'holdlab sweep --vary gesture.minimumDuration=0.4:1.2:0.2 --vary fill.duration=0.4:1.2:0.2 --out grid.csv'
 do for [_f in data] {
+    if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
     _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")
     _rows = system("awk '!/^#/ && NF { n++ } END { print (n > 0 ? n - 1 : 0) }' '" . _f . "' 2>/dev/null") + 0
     _missing = ''

@@ -18,6 +18,7 @@ xcol = x
 _need = xcol . ' pulses_mean peak_pulse_rate_hz'
 _writer = 'holdlab sweep --profile kikocard-accelerating --vary haptics.threshold=0.005,0.01,0.02,0.05 --out pulses.csv'
 do for [_f in data] {
+    if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
     _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")
     _rows = system("awk '!/^#/ && NF { n++ } END { print (n > 0 ? n - 1 : 0) }' '" . _f . "' 2>/dev/null") + 0
     _missing = ''

@@ -18,6 +18,7 @@ xcol = x
 _need = xcol . ' completion_rate completion_rate_lo completion_rate_hi false_activation_rate false_activation_rate_lo false_activation_rate_hi'
 _writer = 'holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv'
 do for [_f in data] {
+    if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
     _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")
     _rows = system("awk '!/^#/ && NF { n++ } END { print (n > 0 ? n - 1 : 0) }' '" . _f . "' 2>/dev/null") + 0
     _missing = ''

@@ -11,6 +11,7 @@ if (!exists("out")) out = 'trace.png'
 _need = 't_ms model_progress displayed_progress pulses event'
 _writer = 'holdlab trace --out trace.csv'
 do for [_f in data] {
+    if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
     _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")
     _rows = system("awk '!/^#/ && NF { n++ } END { print (n > 0 ? n - 1 : 0) }' '" . _f . "' 2>/dev/null") + 0
     _missing = ''
