@@ -101,6 +101,8 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         return (.dataError, error.description)
     case let error as ControlError:
         return (.dataError, error.description)
+    case let error as TimingCurveError:
+        return (.dataError, error.description)
     case let error as CSVTableError:
         return (.dataError, error.description)
     case let error as CurveFitError:
