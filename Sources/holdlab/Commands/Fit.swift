@@ -98,6 +98,7 @@ struct Fit: ParsableCommand {
             throw ValidationError("--emit-population needs a file name; standard output carries the CSV")
         }
         try refuseSameOutputs([("--out", output.file), ("--emit-population", emitPopulation)])
+        try refuseOutputsOverInputs([("--out", output.file), ("--emit-population", emitPopulation)], inputs: [("--data", data)])
     }
 
     func run() throws {

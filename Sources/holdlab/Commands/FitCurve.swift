@@ -40,6 +40,7 @@ struct FitCurve: ParsableCommand {
 
     func validate() throws {
         if let target, !target.isFinite { throw ValidationError("--target must be a finite number.") }
+        try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--data", data)])
     }
 
     func run() throws {

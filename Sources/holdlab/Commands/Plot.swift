@@ -72,6 +72,7 @@ struct Plot: ParsableCommand {
             throw ValidationError("--out \(figure): the file name \(problem); gnuplot cannot be given it")
         }
         for assignment in variables { _ = try Self.parse(assignment) }
+        try refuseOutputsOverInputs([("--out", figure)], inputs: data.map { ("--data", $0) })
     }
 
     /// `name=value` from `--var`.

@@ -41,6 +41,10 @@ struct Simulate: ParsableCommand {
         }
         try source.refuseRepeatedKeys()
         try refuseSameOutputs([("--out", output.file), ("--per-user", perUser)])
+        let library = source.library
+        try refuseOutputsOverInputs(
+            [("--out", output.file), ("--per-user", perUser)],
+            inputs: profile.map { ("--profile", library.profilePath($0)) } + [("--population", simulation.population.map(library.populationPath))])
     }
 
     func run() throws {

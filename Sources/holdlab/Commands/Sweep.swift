@@ -58,6 +58,10 @@ struct SweepCommand: ParsableCommand {
         if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume") }
         try refuseRepeatedKeys(vary, option: "--vary")
         try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
+        let library = source.library
+        try refuseOutputsOverInputs([("--out", output.file)], inputs: [
+            ("--profile", library.profilePath(profile)), ("--population", simulation.population.map(library.populationPath)),
+        ])
     }
 
     func run() throws {

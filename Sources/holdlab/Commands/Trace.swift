@@ -39,6 +39,7 @@ struct Trace: ParsableCommand {
             throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
         }
         try source.refuseRepeatedKeys()
+        try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--profile", source.library.profilePath(profile))])
     }
 
     func run() throws {

@@ -67,6 +67,10 @@ struct Tune: ParsableCommand {
             throw ValidationError("--emit-profile needs a file name; standard output carries the CSV")
         }
         try refuseSameOutputs([("--out", output.file), ("--emit-profile", emitProfile)])
+        let library = source.library
+        try refuseOutputsOverInputs([("--out", output.file), ("--emit-profile", emitProfile)], inputs: [
+            ("--profile", library.profilePath(profile)), ("--population", simulation.population.map(library.populationPath)),
+        ])
     }
 
     func run() throws {

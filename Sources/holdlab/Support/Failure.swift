@@ -152,6 +152,19 @@ func refuseSameOutputs(_ outputs: [(option: String, path: String?)]) throws {
     }
 }
 
+/// Refuses (64) an output that is one of the command's inputs (`fit --data d.csv --out d.csv`, `sweep --profile
+/// p.yaml --out p.yaml`): the run would replace what it reads.
+func refuseOutputsOverInputs(_ outputs: [(option: String, path: String?)], inputs: [(option: String, path: String?)]) throws {
+    for output in outputs {
+        guard let outputPath = output.path else { continue }
+        for input in inputs {
+            guard let inputPath = input.path, OutputFile.sameFile(outputPath, inputPath) else { continue }
+            throw ValidationError(
+                "\(output.option) \(outputPath) is the file \(input.option) \(inputPath) reads; write the output to another file")
+        }
+    }
+}
+
 /// Names, once, the values a run writes as NaN because they are undefined: a rate or statistic over nobody (a
 /// row whose `intent_users`, `accidental_users` or `completed` is 0). The CSV keeps `NaN` (gnuplot skips it).
 ///
