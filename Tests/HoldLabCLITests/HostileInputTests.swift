@@ -625,6 +625,32 @@ struct InterruptionResumeTests {
         }
     }
 
+    @Test("SIGTERM while gnuplot draws: 143, gnuplot stopped, no temporary figure, the old figure kept")
+    func interruptedPlot() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A notebook that opens its output, then takes its time: the temporary figure exists when the signal lands.
+        try "set terminal svg\nset output out\npause 2\nplot x\n".write(
+            to: directory.appendingPathComponent("slow.gp"), atomically: true, encoding: .utf8)
+        try "a\n1\n".write(to: directory.appendingPathComponent("d.csv"), atomically: true, encoding: .utf8)
+        try "old figure\n".write(to: directory.appendingPathComponent("f.svg"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = try CLI.executable
+        process.arguments = ["plot", "./slow.gp", "--data", "d.csv", "--out", "f.svg"]
+        process.currentDirectoryURL = directory
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 where try Self.temporaries(in: directory).isEmpty && process.isRunning {
+            usleep(20_000)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+        usleep(2_500_000)  // had gnuplot survived, it would have written its figure by now
+        #expect(try Self.temporaries(in: directory).isEmpty)
+        #expect(try String(contentsOf: directory.appendingPathComponent("f.svg"), encoding: .utf8) == "old figure\n")
+    }
+
     @Test("a real SIGINT from outside while simulate writes --per-user: 130, no temporary, no file")
     func externalInterrupt() throws {
         let directory = try CLI.temporaryDirectory()

@@ -52,12 +52,17 @@ public final class Temporaries: @unchecked Sendable {
         children[token] = nil
     }
 
-    /// Terminates registered children and deletes every registered temporary (the destinations are untouched).
+    /// Kills registered children (and waits until they are gone, so none can recreate a file), then deletes every
+    /// registered temporary. The destinations are untouched.
     public func removeAll() {
         lock.lock()
         defer { lock.unlock() }
         closed = true
-        for pid in children.values { kill(pid, SIGTERM) }
+        for pid in children.values {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
         for path in paths.values { unlink(path) }
         children.removeAll()
         paths.removeAll()
@@ -92,6 +97,22 @@ public enum Interruption {
             let status = signals.first { $0.signal == received }?.status ?? 128 + received
             _exit(status)
         }
+    }
+
+    /// Runs `body` (which starts a child process) with the default signal handling a child should inherit:
+    /// nothing blocked and SIGPIPE not ignored. The window is the length of a `posix_spawn`.
+    public static func withDefaultSignalsForChildren<T>(_ body: () throws -> T) rethrows -> T {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for (number, _) in signals { sigaddset(&set, number) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &set, &previous)
+        signal(SIGPIPE, SIG_DFL)
+        defer {
+            signal(SIGPIPE, SIG_IGN)
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        return try body()
     }
 
     /// Blocks the calling thread until the process exits (the signal thread is cleaning up and will `_exit`).

@@ -127,7 +127,7 @@ enum Gnuplot {
         let errors = Pipe()
         process.standardError = errors
         do {
-            try process.run()
+            try Interruption.withDefaultSignalsForChildren { try process.run() }
         } catch {
             throw PlotFailure(status: 1, message: "cannot run \(gnuplot): \(error.localizedDescription)")
         }
