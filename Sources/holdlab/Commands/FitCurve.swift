@@ -45,7 +45,7 @@ struct FitCurve: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let text = try ProfileLibrary.read(data, what: "data", limit: Int(Int32.max))
+            let text = try ProfileLibrary.read(data, what: "data", limit: Self.maximumDataBytes)
             let table = try CSVTable(text: text, path: data)
             let xIndex = try table.column(x)
             let yIndex = try table.column(y)
@@ -90,6 +90,10 @@ struct FitCurve: ParsableCommand {
             try OutputFile(argument: self.output.out).write(output)
         }
     }
+
+    /// The largest CSV fit-curve reads: a sweep of 100,000 points is about 70 MB. A larger file (or an endless
+    /// device such as /dev/zero) is refused after reading this much, instead of filling memory.
+    static let maximumDataBytes = 128 << 20
 
     /// The values beyond which squares and sums of squares overflow a Double (1e308 squared is infinite).
     static let maximumMagnitude = 1e150
