@@ -428,6 +428,8 @@ enum HostileCases {
                 files: ["t.csv": .text("t_ms,model_progress,displayed_progress,pulses,event\n0,0,0,0,frame\n")]),
         Hostile("plot data is a directory", ["plot", "trace", "--data", "d", "--out", "f.png"], 66, "is a directory",
                 files: ["d": .directory]),
+        Hostile("plot data from an endless device", ["plot", "trace", "--data", "/dev/zero", "--out", "f.png"], 65,
+                "/dev/zero: cannot read the file", absent: ["f.png"]),
         Hostile("plot data missing", ["plot", "trace", "--data", "none.csv", "--out", "f.png"], 66, "no such data file"),
     ]
 
