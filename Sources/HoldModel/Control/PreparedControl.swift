@@ -23,7 +23,7 @@ public struct PreparedControl: Sendable {
     enum Shape: Sendable {
         case none
         /// A Bézier (or linear, `curve == nil`) animation over `duration` seconds.
-        case bezier(UnitBezier?, duration: Double)
+        case bezier(UnitBezier?, duration: Int64)
         /// A spring from 0 to 1: progress = 1 + displacement(t), displacement starting at −1 at rest.
         case spring(Spring)
         case timer(TimerFill, ticks: Int)
@@ -38,6 +38,8 @@ public struct PreparedControl: Sendable {
     /// Seconds from the fill's start until it is complete: the end of the animation, a spring's settling time,
     /// or the completing tick with every tick on time.
     public let nominalFillSeconds: Double?
+    /// The same on the integer clock.
+    let nominalFillNanoseconds: Int64?
     /// Displayed progress at or above this looks full.
     let fullLevel: Double
     /// Displayed progress at or above this looks started.
@@ -58,12 +60,12 @@ public struct PreparedControl: Sendable {
         case .animation(let curve, let duration):
             switch curve {
             case .linear:
-                shape = .bezier(nil, duration: duration)
+                shape = .bezier(nil, duration: Instant.nanoseconds(duration))
                 visibleAfterStart = duration * visibleLevel
                 fullAfterStart = duration * fullLevel
                 nominalFillSeconds = duration
             case .bezier(let bezier):
-                shape = .bezier(bezier, duration: duration)
+                shape = .bezier(bezier, duration: Instant.nanoseconds(duration))
                 visibleAfterStart = duration * bezier.inverse(y: visibleLevel)
                 fullAfterStart = duration * bezier.inverse(y: fullLevel)
                 nominalFillSeconds = duration
@@ -92,6 +94,7 @@ public struct PreparedControl: Sendable {
             fullAfterStart = Double(fullTick) * timer.tickSeconds
             nominalFillSeconds = Double(ticks) * timer.tickSeconds
         }
+        nominalFillNanoseconds = nominalFillSeconds.map(Instant.nanoseconds)
         if let nominal = nominalFillSeconds, !(nominal <= Self.maximumSeconds) {
             throw ControlError(
                 keyPath: "fill", message: "the fill would take \(nominal) s to complete; at most \(Int(Self.maximumSeconds)) s")
@@ -139,8 +142,13 @@ public struct PreparedControl: Sendable {
                         "must be a number ≥ 0 (got \(timer.initialIncrement))")
             try require(finite(timer.acceleration) && timer.acceleration >= 0, "fill.timer.acceleration",
                         "must be a number ≥ 0 (got \(timer.acceleration))")
-            try require(timer.initialIncrement > 0 || timer.acceleration > 0, "fill.timer",
-                        "initialIncrement and acceleration are both 0: the fill would never move")
+            if let duration = timer.durationSeconds {
+                try require(finite(duration) && duration > 0 && duration <= hour, "fill.timer.duration",
+                            "must be a number of seconds above 0 and at most \(Int(hour)) (got \(duration))")
+            } else {
+                try require(timer.initialIncrement > 0 || timer.acceleration > 0, "fill.timer",
+                            "initialIncrement and acceleration are both 0: the fill would never move")
+            }
         }
         let retract = control.retract
         if let duration = retract.durationSeconds {
@@ -168,19 +176,22 @@ public struct PreparedControl: Sendable {
         }
     }
 
+    /// Progress of a Bézier (or linear, nil) animation `clock` nanoseconds after its start: exactly 0 at the start
+    /// and exactly 1 from its last instant on.
     @inline(__always)
-    static func bezierProgress(_ bezier: UnitBezier?, duration: Double, clock: Double) -> Double {
+    static func bezierProgress(_ bezier: UnitBezier?, duration: Int64, clock: Int64) -> Double {
         if clock <= 0 { return 0 }
         if clock >= duration { return 1 }
-        let u = clock / duration
+        let u = Double(clock) / Double(duration)
         return bezier?.value(at: u) ?? u
     }
 
+    /// Progress per second of the same animation.
     @inline(__always)
-    static func bezierVelocity(_ bezier: UnitBezier?, duration: Double, clock: Double) -> Double {
+    static func bezierVelocity(_ bezier: UnitBezier?, duration: Int64, clock: Int64) -> Double {
         if clock <= 0 || clock >= duration { return 0 }
-        let u = clock / duration
-        return (bezier?.slope(at: u) ?? 1) / duration
+        let u = Double(clock) / Double(duration)
+        return (bezier?.slope(at: u) ?? 1) / Instant.seconds(duration)
     }
 }
 
