@@ -175,3 +175,45 @@ struct FidelityTests {
         #expect(FrameClock(refreshRateHz: 120, phase: 0).time(ofFrame: 120) == 1_000_000_000)
     }
 }
+
+@Suite("Speed paths give the frame-by-frame answers")
+struct SpeedPathTests {
+    @Test("progress pulses found by jumping through the fill's inverse equal a frame-by-frame check", arguments: [
+        TimingCurve.linear, .easeIn, .easeOut, .easeInOut, .ease,
+    ])
+    func pulsesByJumps(curve: TimingCurve) throws {
+        for threshold in [0.01, 0.047, 0.05, 0.2] {
+            var control = Fixture.linearBar()
+            control.fill.model = .animation(curve: curve, durationSeconds: 0.9)
+            control.haptics = Haptics(threshold: threshold, minIntervalSeconds: 0, onComplete: false)
+            let evaluator = try Fixture.evaluator(control)
+            for step in 0..<40 {
+                let phase = Double(step) / 40 + 0.003
+                var ticks = OnTimeTicks()
+                let held = evaluator.hold(framePhase: phase, latencies: &ticks)
+                let clock = FrameClock(refreshRateHz: 120, phase: phase)
+                // The definition: every frame from the fill's start to the first frame at or after its end.
+                var expected: [Int64] = []
+                var last = 0.0
+                var index = clock.firstFrame(atOrAfter: 0)
+                while true {
+                    let time = clock.time(ofFrame: index)
+                    let progress = evaluator.heldProgress(at: time)
+                    if progress >= last + threshold - HoldEvaluator.stepTolerance {
+                        last = progress
+                        expected.append(time)
+                    }
+                    if time >= 900_000_000 { break }
+                    index += 1
+                }
+                #expect(evaluator.pulseRequests.map(\.time) == expected, "\(curve) \(threshold) \(phase)")
+                // And the first frames that look started and full, by the same definition.
+                var frame = 0
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.001 { frame += 1 }
+                #expect(held.firstVisibleFrame == clock.time(ofFrame: frame))
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.999 { frame += 1 }
+                #expect(held.firstFullFrame == clock.time(ofFrame: frame))
+            }
+        }
+    }
+}

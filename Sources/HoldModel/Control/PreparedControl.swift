@@ -40,6 +40,19 @@ public struct PreparedControl: Sendable {
     public let nominalFillSeconds: Double?
     /// The same on the integer clock.
     let nominalFillNanoseconds: Int64?
+    /// The retract curve's inverse at y = i/`retractInverseCells`, when the retract is an animation along a curve that
+    /// never decreases (linear, or a Bézier with y1, y2 in [0, 1]): a cheap, safe lower bound on the first frame that
+    /// can draw the bar empty. nil otherwise.
+    let retractInverse: [Double]?
+    static let retractInverseCells = 4096
+    /// For a Bézier (or linear) fill that never decreases: `fillInverse[i]` is the first instant after the fill's
+    /// start (nanoseconds) at which its progress is ≥ i/`fillInverseCells`, found exactly by bisection on the
+    /// integer clock. A level between two grid points is reached no earlier than the lower one's instant, so the
+    /// table gives every threshold search a safe start; nil for other fills.
+    let fillInverse: [Int64]?
+    static let fillInverseCells = 4096
+    /// Whether the held fill's progress never decreases (linear, a Bézier with y1, y2 in [0, 1], a Timer).
+    let fillNeverDecreases: Bool
     /// Displayed progress at or above this looks full.
     let fullLevel: Double
     /// Displayed progress at or above this looks started.
@@ -95,10 +108,56 @@ public struct PreparedControl: Sendable {
             nominalFillSeconds = Double(ticks) * timer.tickSeconds
         }
         nominalFillNanoseconds = nominalFillSeconds.map(Instant.nanoseconds)
+        switch shape {
+        case .none, .timer: fillNeverDecreases = true
+        case .bezier(let bezier, _): fillNeverDecreases = bezier.map(Self.neverDecreases) ?? true
+        case .spring: fillNeverDecreases = false
+        }
+        if case .bezier(let bezier, let duration) = shape, fillNeverDecreases {
+            fillInverse = (0...Self.fillInverseCells).map { cell in
+                Self.firstInstant(bezier, duration: duration, reaching: Double(cell) / Double(Self.fillInverseCells))
+            }
+        } else {
+            fillInverse = nil
+        }
+        let cells = Self.retractInverseCells
+        switch (control.retract.mode, control.retract.curve) {
+        case (.animation, .linear):
+            retractInverse = (0...cells).map { Double($0) / Double(cells) }
+        case (.animation, .bezier(let curve)) where Self.neverDecreases(curve):
+            retractInverse = (0...cells).map { curve.inverse(y: Double($0) / Double(cells)) }
+        default:
+            retractInverse = nil
+        }
         if let nominal = nominalFillSeconds, !(nominal <= Self.maximumSeconds) {
             throw ControlError(
                 keyPath: "fill", message: "the fill would take \(nominal) s to complete; at most \(Int(Self.maximumSeconds)) s")
         }
+    }
+
+    /// The Timer fill's tick count with every tick on time (one latency is drawn per tick); nil for other fills.
+    public var idealTimerTicks: Int? {
+        if case .timer(_, let ticks) = shape { return ticks }
+        return nil
+    }
+
+    /// The first clock (nanoseconds after the start) at which a never-decreasing Bézier animation's progress is
+    /// ≥ `level`, by bisection on the integer clock; `duration` when it first gets there at its end (progress is 1
+    /// from then on), `Int64.max` for a level above 1.
+    static func firstInstant(_ bezier: UnitBezier?, duration: Int64, reaching level: Double) -> Int64 {
+        if level <= 0 { return 0 }
+        if level > 1 { return .max }
+        var low: Int64 = 0, high = duration
+        while high - low > 1 {
+            let mid = low + (high - low) / 2
+            if bezierProgress(bezier, duration: duration, clock: mid) >= level { high = mid } else { low = mid }
+        }
+        return bezierProgress(bezier, duration: duration, clock: low) >= level ? low : high
+    }
+
+    /// Whether a Bézier timing curve never decreases: its y control points lie in [0, 1].
+    static func neverDecreases(_ curve: UnitBezier) -> Bool {
+        (0...1).contains(curve.y1) && (0...1).contains(curve.y2)
     }
 
     /// The longest any time of a control may be, in seconds: an hour is far beyond any hold, and the bound keeps

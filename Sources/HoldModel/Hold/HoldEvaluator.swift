@@ -143,6 +143,28 @@ public struct PulseRequest: Sendable, Equatable {
 public final class HoldEvaluator {
     public let prepared: PreparedControl
     private var control: Control { prepared.control }
+
+    // What the per-user path reads, copied out of the prepared control once: switching on `prepared.shape` or
+    // reading `prepared.control` per call would copy curve values (a Bézier carries its spline samples).
+    private enum FillKind { case none, bezier, spring, timer }
+    private let fillKind: FillKind
+    /// The fill's Bézier, nil for linear (with `fillKind == .bezier`).
+    private let fillBezier: UnitBezier?
+    private let fillDuration: Int64
+    private let fillSpring: Spring
+    private let threshold: Double
+    private let onComplete: Bool
+    private let triggerFollowsGesture: Bool
+    private let retractMode: Retract.Mode
+    private let interruption: Retract.Interruption
+    private let staysAfterTrigger: Bool
+    /// The retract animation's Bézier, nil for linear or a spring.
+    private let retractBezier: UnitBezier?
+    private let retractSpring: Spring?
+    private let resolution: Double
+    private let visibleLevel: Double
+    private let fullLevel: Double
+    private let nominalFill: Int64
     /// When the fill starts moving (it does not depend on the person); nil without a fill.
     private let fillStart: Int64?
     private let recognition: Int64
@@ -150,6 +172,10 @@ public final class HoldEvaluator {
     private let tickInterval: Int64
     private let minInterval: Int64
     private let refreshRateHz: Double
+    /// A retract animation's duration: its own, or the fill's ("match").
+    private let retractDurationNanoseconds: Int64
+    /// Fill-clock time undone per unit of time of a `reverse` retract.
+    private let reverseRate: Double
 
     // The Timer fill's fires (instant, progress after the fire before capping at 1), when the fill is a timer.
     private var tickTimes: [Int64] = []
@@ -169,10 +195,42 @@ public final class HoldEvaluator {
     public init(_ prepared: PreparedControl) {
         self.prepared = prepared
         let control = prepared.control
+        switch prepared.shape {
+        case .none:
+            fillKind = .none; fillBezier = nil; fillDuration = 0; fillSpring = .smooth
+        case .bezier(let bezier, let duration):
+            fillKind = .bezier; fillBezier = bezier; fillDuration = duration; fillSpring = .smooth
+        case .spring(let spring):
+            fillKind = .spring; fillBezier = nil; fillDuration = 0; fillSpring = spring
+        case .timer:
+            fillKind = .timer; fillBezier = nil; fillDuration = 0; fillSpring = .smooth
+        }
+        threshold = control.haptics.threshold
+        onComplete = control.haptics.onComplete
+        triggerFollowsGesture = control.trigger.source == .gesture
+        retractMode = control.retract.mode
+        interruption = control.retract.interruption
+        staysAfterTrigger = control.retract.afterTrigger == .stay
+        switch control.retract.curve {
+        case .linear: retractBezier = nil; retractSpring = nil
+        case .bezier(let curve): retractBezier = curve; retractSpring = nil
+        case .spring(let spring): retractBezier = nil; retractSpring = spring
+        }
+        resolution = control.display.resolution
+        visibleLevel = prepared.visibleLevel
+        fullLevel = prepared.fullLevel
+        nominalFill = prepared.nominalFillNanoseconds ?? 0
         recognition = Instant.nanoseconds(control.gesture.minimumDurationSeconds)
         triggerOffset = Instant.nanoseconds(control.trigger.offsetSeconds)
         minInterval = Instant.nanoseconds(control.haptics.minIntervalSeconds)
         refreshRateHz = control.display.refreshRateHz
+        retractDurationNanoseconds = control.retract.durationSeconds.map(Instant.nanoseconds)
+            ?? prepared.nominalFillNanoseconds ?? 0
+        if let duration = control.retract.durationSeconds, let nominal = prepared.nominalFillSeconds {
+            reverseRate = nominal / duration
+        } else {
+            reverseRate = 1
+        }
         if case .none = prepared.shape {
             fillStart = nil
         } else {
@@ -205,7 +263,6 @@ public final class HoldEvaluator {
     /// which the fill looks started and full, and the haptic requests.
     @discardableResult
     public func hold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) -> HeldTimeline {
-        let control = control
         let clock = frameClock(framePhase)
         var timeline = HeldTimeline(framePhase: framePhase, recognition: recognition)
         tickTimes.removeAll(keepingCapacity: true)
@@ -213,31 +270,32 @@ public final class HoldEvaluator {
         progressRequests.removeAll(keepingCapacity: true)
         pulseRequests.removeAll(keepingCapacity: true)
 
-        switch prepared.shape {
+        switch fillKind {
         case .none:
             break
         case .bezier, .spring:
             guard let start = fillStart else { break }
             timeline.fillStart = start
-            timeline.fillComplete = start + (prepared.nominalFillNanoseconds ?? 0)
-        case .timer(let timer, let ticks):
-            guard let start = fillStart else { break }
+            timeline.fillComplete = start + nominalFill
+        case .timer:
+            guard let start = fillStart, case .timer(let timer, let ticks) = prepared.shape else { break }
             timeline.fillStart = start
             runTimer(timer, ticks: ticks, start: start, latencies: &latencies)
             timeline.fillComplete = tickTimes.last
         }
-        switch control.trigger.source {
-        case .gesture: timeline.trigger = recognition + triggerOffset
-        case .fill: timeline.trigger = timeline.fillComplete.map { $0 + triggerOffset }
+        if triggerFollowsGesture {
+            timeline.trigger = recognition + triggerOffset
+        } else {
+            timeline.trigger = timeline.fillComplete.map { $0 + triggerOffset }
         }
         if let start = timeline.fillStart {
             timeline.firstVisibleFrame = firstFrame(
-                showing: prepared.visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
+                showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
             timeline.firstFullFrame = firstFrame(
-                showing: prepared.fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
-            if control.haptics.threshold > 0 { requestProgressPulses(start: start, clock: clock) }
+                showing: fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
+            if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
         }
-        schedulePulses(completion: control.haptics.onComplete ? timeline.trigger : nil)
+        schedulePulses(completion: onComplete ? timeline.trigger : nil)
         timeline.firstPlayedPulse = pulseRequests.first { $0.kind == .progress && $0.status == .played }?.time
         held = timeline
         return timeline
@@ -276,9 +334,13 @@ public final class HoldEvaluator {
     /// fires, so the answer is the first frame at or after the first fire that reaches the level (a frame at the
     /// instant of a fire shows it: the Timer fires before the frame renders).
     private func firstFrame(showing level: Double, from earliest: Int64, clock: FrameClock) -> Int64? {
-        if case .timer = prepared.shape {
+        if fillKind == .timer {
             guard let tick = tickProgress.firstIndex(where: { min(1, $0) >= level }) else { return nil }
             return clock.time(ofFrame: clock.firstFrame(atOrAfter: tickTimes[tick]))
+        }
+        if let start = fillStart,
+           let (frame, _) = firstFrameReaching(level, start: start, from: 0, through: Int.max - 1, clock: clock) {
+            return frame == .max ? nil : clock.time(ofFrame: frame)
         }
         var index = clock.firstFrame(atOrAfter: earliest)
         let limit = index + 1_000_000
@@ -292,9 +354,8 @@ public final class HoldEvaluator {
 
     /// The instants at which progress passes the last request's progress + threshold.
     private func requestProgressPulses(start: Int64, clock: FrameClock) {
-        let threshold = control.haptics.threshold
         var lastRequestProgress = 0.0
-        if case .timer = prepared.shape {
+        if fillKind == .timer {
             // Checked on every tick, after the increment (seed 000's order).
             for index in tickTimes.indices where tickProgress[index] >= lastRequestProgress + threshold {
                 lastRequestProgress = tickProgress[index]
@@ -305,8 +366,21 @@ public final class HoldEvaluator {
         // Checked on every frame while the fill moves, and on the first frame after it completes. A frame that lands
         // exactly on a step (0.95 = 114/120 after 0.90 with threshold 0.05) reaches it: the comparison forgives the
         // rounding of `last + threshold` (1e-12 of progress, far below anything a display or a hand can tell).
-        let end = start + (prepared.nominalFillNanoseconds ?? 0)
+        let end = start + nominalFill
         var index = clock.firstFrame(atOrAfter: start)
+        if prepared.fillInverse != nil {
+            // A fill that never decreases: jump to the first frame that can reach each next step (the same frames
+            // the loop below would find, without evaluating the frames in between).
+            let last = clock.firstFrame(atOrAfter: end)
+            while let (frame, progress) = firstFrameReaching(
+                lastRequestProgress + threshold - Self.stepTolerance, start: start, from: index, through: last,
+                clock: clock), frame <= last {
+                lastRequestProgress = progress
+                progressRequests.append(clock.time(ofFrame: frame))
+                index = frame + 1
+            }
+            return
+        }
         while true {
             let time = clock.time(ofFrame: index)
             let progress = heldProgress(at: time)
@@ -346,16 +420,45 @@ public final class HoldEvaluator {
     public func heldProgress(at time: Int64) -> Double {
         guard let start = fillStart else { return 0 }
         let clock = time - start
-        switch prepared.shape {
+        switch fillKind {
         case .none:
             return 0
-        case .bezier(let bezier, let duration):
-            return PreparedControl.bezierProgress(bezier, duration: duration, clock: clock)
-        case .spring(let spring):
-            return clock <= 0 ? 0 : 1 + spring.state(at: Instant.seconds(clock), x0: -1, v0: 0).displacement
+        case .bezier:
+            return fillProgress(clock: clock)
+        case .spring:
+            return clock <= 0 ? 0 : 1 + fillSpring.state(at: Instant.seconds(clock), x0: -1, v0: 0).displacement
         case .timer:
             return timerProgress(at: time)
         }
+    }
+
+    /// A Bézier (or linear) fill's progress `clock` nanoseconds after its start.
+    @inline(__always)
+    private func fillProgress(clock: Int64) -> Double {
+        if clock <= 0 { return 0 }
+        if clock >= fillDuration { return 1 }
+        let u = Double(clock) / Double(fillDuration)
+        guard let bezier = fillBezier else { return u }
+        return bezier.value(at: u)
+    }
+
+    /// The first frame from `index` through `last` on which a never-decreasing Bézier fill shows at least `level`,
+    /// with the progress it shows: from the fill's tabulated inverse forward (see `PreparedControl.fillInverse`).
+    /// `(Int.max, 0)` when none does; nil when the fill has no table.
+    @inline(__always)
+    private func firstFrameReaching(_ level: Double, start: Int64, from index: Int, through last: Int,
+                                    clock: FrameClock) -> (frame: Int, progress: Double)? {
+        guard let table = prepared.fillInverse else { return nil }
+        if level > 1 { return (Int.max, 0) }
+        let cells = PreparedControl.fillInverseCells
+        let cell = level <= 0 ? 0 : min(cells, Int(level * Double(cells)))
+        var frame = max(index, clock.firstFrame(atOrAfter: start + table[cell]))
+        while frame <= last {
+            let progress = fillProgress(clock: clock.time(ofFrame: frame) - start)
+            if progress >= level { return (frame, progress) }
+            frame += 1
+        }
+        return (Int.max, 0)
     }
 
     /// Model progress at `seconds` after touch-down if the finger stays down.
@@ -376,11 +479,11 @@ public final class HoldEvaluator {
 
     private func heldVelocity(at time: Int64) -> Double {
         guard let start = fillStart else { return 0 }
-        switch prepared.shape {
-        case .bezier(let bezier, let duration):
-            return PreparedControl.bezierVelocity(bezier, duration: duration, clock: time - start)
-        case .spring(let spring):
-            return time <= start ? 0 : spring.state(at: Instant.seconds(time - start), x0: -1, v0: 0).velocity
+        switch fillKind {
+        case .bezier:
+            return PreparedControl.bezierVelocity(fillBezier, duration: fillDuration, clock: time - start)
+        case .spring:
+            return time <= start ? 0 : fillSpring.state(at: Instant.seconds(time - start), x0: -1, v0: 0).velocity
         case .none, .timer:
             return 0
         }
@@ -402,7 +505,6 @@ public final class HoldEvaluator {
     ///   - cancelled: whether the press ended by movement.
     @discardableResult
     public func resolve(pressEnd end: Int64, cancelled: Bool = false) -> HoldOutcome {
-        let control = control
         let timeline = held
         var result = HoldOutcome(pressEnd: end, cancelled: cancelled)
         let trigger = timeline.trigger
@@ -434,7 +536,7 @@ public final class HoldEvaluator {
 
         // What the fill does after the press.
         retracting = false
-        if result.completed && control.retract.afterTrigger == .stay {
+        if result.completed && staysAfterTrigger {
             result.rest = max(end, timeline.fillComplete ?? end)
         } else if let start = timeline.fillStart, end > start {
             retracting = true
@@ -444,7 +546,7 @@ public final class HoldEvaluator {
 
         // What the person saw: the bar looked full if its first full frame shows full in this hold (a frame at the
         // release instant renders after the release).
-        if let full = timeline.firstFullFrame, Self.displayed(progress(at: full)) >= prepared.fullLevel {
+        if let full = timeline.firstFullFrame, Self.displayed(progress(at: full)) >= fullLevel {
             result.firstFullFrameSeen = full
             if result.completed, let trigger { result.mismatch = trigger - full }
         }
@@ -454,14 +556,37 @@ public final class HoldEvaluator {
     }
 
     /// The first frame at or after `end` that draws the bar empty (displayed progress below the resolution).
+    ///
+    /// Frames are checked in order from a safe lower bound: when the retract curve e never decreases and the fill
+    /// never decreases after the release, the model is at least p·(1 − e(τ)) (swiftui, fromCurrent, Timer fills) or
+    /// p − e(τ) (additive), p the progress at the release, so no frame before e(τ) reaches 1 − res/p (or p − res)
+    /// can be empty; the tabulated inverse of e gives that τ from below.
     private func firstEmptyFrame(after end: Int64, rest: Int64, clock: FrameClock) -> Int64 {
-        let first = clock.firstFrame(atOrAfter: end)
+        var earliest = end
+        if retractMode == .instant { return clock.time(ofFrame: clock.firstFrame(atOrAfter: end)) }
+        if retractMode == .animation, let inverse = prepared.retractInverse {
+            let p = retractFrom.progress
+            let level = visibleLevel
+            var target = 0.0
+            if isTimer || interruption == .fromCurrent {
+                target = p > level ? 1 - level / p : 0
+            } else if prepared.fillNeverDecreases {
+                switch interruption {
+                case .swiftui: target = p > level ? 1 - level / p : 0
+                case .additive: target = p - level
+                case .fromCurrent: break
+                }
+            }
+            if target > 0 && target < 1 {
+                let tau = inverse[Int(target * Double(PreparedControl.retractInverseCells))]
+                earliest = end + max(0, Int64(tau * Double(retractDurationNanoseconds)) - 1)
+            }
+        }
         let last = clock.firstFrame(atOrAfter: rest)
-        if control.retract.mode == .instant { return clock.time(ofFrame: first) }
-        var index = first
+        var index = clock.firstFrame(atOrAfter: earliest)
         while index < last {
             let time = clock.time(ofFrame: index)
-            if Self.displayed(progress(at: time)) < prepared.visibleLevel { return time }
+            if Self.displayed(progress(at: time)) < visibleLevel { return time }
             index += 1
         }
         return clock.time(ofFrame: last)
@@ -469,41 +594,28 @@ public final class HoldEvaluator {
 
     /// Sets up the retract from the state at `end` and returns when its model comes to rest.
     private func retractEnd(pressEnd end: Int64, start: Int64) -> Int64 {
-        let control = control
         let fillEnd = held.fillComplete ?? end
         let progress = heldProgress(at: end)
         retractFrom = (progress, heldVelocity(at: end), min(end, fillEnd) - start)
-        let retract = control.retract
-        switch retract.mode {
+        switch retractMode {
         case .instant:
             return end
         case .reverse:
             return end + Int64((Double(retractFrom.clock) / reverseRate).rounded(.up))
         case .animation:
-            if case .spring(let spring) = retract.curve {
+            if let spring = retractSpring {
                 return end + Instant.nanoseconds(spring.settlingTime(
-                    x0: retractFrom.progress, v0: retractFrom.velocity, epsilon: control.display.resolution))
+                    x0: retractFrom.progress, v0: retractFrom.velocity, epsilon: resolution))
             }
             let duration = retractDuration
-            if retract.interruption == .additive, !isTimer { return max(end + duration, fillEnd) }
+            if interruption == .additive, !isTimer { return max(end + duration, fillEnd) }
             return end + duration
         }
     }
 
-    private var isTimer: Bool {
-        if case .timer = prepared.shape { return true }
-        return false
-    }
+    private var isTimer: Bool { fillKind == .timer }
 
-    private var retractDuration: Int64 {
-        control.retract.durationSeconds.map(Instant.nanoseconds) ?? prepared.nominalFillNanoseconds ?? 0
-    }
-
-    /// Fill-clock time undone per unit of time of a `reverse` retract.
-    private var reverseRate: Double {
-        guard let duration = control.retract.durationSeconds, let nominal = prepared.nominalFillSeconds else { return 1 }
-        return nominal / duration
-    }
+    private var retractDuration: Int64 { retractDurationNanoseconds }
 
     /// Model progress at `time` (nanoseconds) for the last resolved hold: the held fill while the finger is down
     /// (and after it if the action fired and the fill stays), then the retract. May leave [0, 1] (springs,
@@ -514,30 +626,38 @@ public final class HoldEvaluator {
         if time < end { return heldProgress(at: time) }
         if !retracting { return outcome.completed ? heldProgress(at: time) : 0 }
         let elapsed = time - end
-        let retract = control.retract
-        switch retract.mode {
+        switch retractMode {
         case .instant:
             return 0
         case .reverse:
             let clock = Double(retractFrom.clock) - Double(elapsed) * reverseRate
             guard clock > 0, let start = fillStart else { return 0 }
-            return heldProgress(at: start + Int64(clock.rounded()))
+            return heldProgress(at: start + Instant.nearest(clock))
         case .animation:
-            if case .spring(let spring) = retract.curve {
+            if let spring = retractSpring {
                 return spring.state(at: Instant.seconds(elapsed), x0: retractFrom.progress, v0: retractFrom.velocity)
                     .displacement
             }
-            let bezier: UnitBezier?
-            if case .bezier(let curve) = retract.curve { bezier = curve } else { bezier = nil }
-            let done = PreparedControl.bezierProgress(bezier, duration: retractDuration, clock: elapsed)
+            let done = retractDone(elapsed)
             let current = retractFrom.progress
             if isTimer { return current * (1 - done) }
-            switch retract.interruption {
+            switch interruption {
             case .swiftui: return heldProgress(at: time) * (1 - done)
             case .additive: return heldProgress(at: time) - done
             case .fromCurrent: return current * (1 - done)
             }
         }
+    }
+
+    /// How far a Bézier (or linear) retract animation has come `elapsed` nanoseconds after the release.
+    @inline(__always)
+    private func retractDone(_ elapsed: Int64) -> Double {
+        let duration = retractDurationNanoseconds
+        if elapsed <= 0 { return 0 }
+        if elapsed >= duration { return 1 }
+        let u = Double(elapsed) / Double(duration)
+        guard let bezier = retractBezier else { return u }
+        return bezier.value(at: u)
     }
 
     /// Model progress at `seconds` after touch-down for the last resolved hold.

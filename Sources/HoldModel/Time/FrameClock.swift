@@ -23,7 +23,7 @@ public struct FrameClock: Sendable, Hashable {
     /// The instant (nanoseconds after touch-down) at which frame `index` is shown.
     @inline(__always)
     public func time(ofFrame index: Int) -> Int64 {
-        Int64(((Double(index) + phase) * intervalNanoseconds).rounded())
+        Instant.nearest((Double(index) + phase) * intervalNanoseconds)
     }
 
     /// Seconds after touch-down at which frame `index` is shown.

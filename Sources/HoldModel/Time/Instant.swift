@@ -12,16 +12,23 @@ public enum Instant {
     /// Nanoseconds per second.
     public static let perSecond = 1_000_000_000.0
 
-    /// The latest instant any time of a hold may take: ±10¹² s, far beyond the hour a control may last; drawn
+    /// The latest instant any time of a hold may take: ±9·10⁹ s (the Int64 range), far beyond the hour a control may last; drawn
     /// durations beyond it are clamped rather than trapping. NaN maps to 0.
-    static let limit = 1e21
+    static let limit = 9e18
 
     /// `seconds`, rounded to the nearest nanosecond (clamped to ±10¹² s; NaN is 0).
     @inline(__always)
     public static func nanoseconds(_ seconds: Double) -> Int64 {
-        let value = (seconds * perSecond).rounded()
+        let value = seconds * perSecond
         guard value == value else { return 0 }
-        return Int64(Swift.max(-limit, Swift.min(limit, value)))
+        return nearest(Swift.max(-limit, Swift.min(limit, value)))
+    }
+
+    /// The nearest whole number, halves away from zero, for |x| ≤ 9·10¹⁸ (a truncating conversion: no library call on
+    /// the hot path).
+    @inline(__always)
+    static func nearest(_ x: Double) -> Int64 {
+        x >= 0 ? Int64(x + 0.5) : -Int64(-x + 0.5)
     }
 
     /// Seconds for a number of nanoseconds.

@@ -5,20 +5,30 @@ import HoldSimulation
 
 struct Benchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure simulation throughput: users per second and peak memory, as CSV.",
+        abstract: "Measure throughput, memory and the random-number bound of every kind of work, as CSV.",
         discussion: """
-            Runs the default job (hig-linear-bar against default) and kikocard-accelerating with Timer latency on \
-            (exponential, mean 3.7 ms: 160 latency draws per user), at each thread count; --set applies to both. Build with -c release \
-            for meaningful figures: swift run -c release holdlab benchmark
+            Simulation cases: hold-only (hig-linear-bar against hold-only), default (against default: react, \
+            anticipate, movement), bezier-pulses (fill.curve=easeInOut, haptics.threshold=0.05), spring \
+            (fill.curve=snappy), timer-latency (kikocard-accelerating with Timer latency exponential, mean 3.7 ms: \
+            160 draws per user) and per-user (default with --per-user rows formatted). Each is run at every thread \
+            count; rng_ns_per_user is the time the same draws from the same GSL generators take with nothing else \
+            done, and fraction_of_rng_bound = users_per_second / (threads × 1e9 / rng_ns_per_user). --set applies to \
+            every case. max_rss_mib is this process's peak resident memory so far (getrusage), so run one case at a \
+            time (--case) to read a case's own peak. Build with -c release for meaningful figures.
             """)
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: "Users per measured run.")
+    @Option(help: "Users per measured run (the timer-latency case runs a tenth of them).")
     var users: Int = 2_000_000
 
     @Option(help: ArgumentHelp("Thread counts to measure (repeatable). Default: 1 and the number of cores."))
     var threads: [Int] = []
+
+    @Option(name: .customLong("case"), help: ArgumentHelp(
+        "Only these cases (repeatable): \(SimulationCase.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "name"))
+    var cases: [SimulationCase] = []
 
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users)).") }
@@ -27,34 +37,70 @@ struct Benchmark: ParsableCommand {
         }
     }
 
+    enum SimulationCase: String, CaseIterable, ExpressibleByArgument {
+        case holdOnly = "hold-only"
+        case `default`
+        case bezierPulses = "bezier-pulses"
+        case spring
+        case timerLatency = "timer-latency"
+        case perUser = "per-user"
+
+        var profile: String { self == .timerLatency ? "kikocard-accelerating" : "hig-linear-bar" }
+        var population: String { self == .holdOnly ? "hold-only" : "default" }
+        var overrides: [String] {
+            switch self {
+            case .holdOnly, .default, .perUser: []
+            case .bezierPulses: ["fill.curve=easeInOut", "haptics.threshold=0.05"]
+            case .spring: ["fill.curve=snappy"]
+            case .timerLatency: ["fill.timer.latency={dist: exponential, mean: 0.0037}"]
+            }
+        }
+        /// Timer latency draws make a user about 20 times as expensive: a proportionate run.
+        func users(_ base: Int) -> Int { self == .timerLatency ? max(1, base / 10) : base }
+    }
+
     func run() throws {
         try reportingErrors {
             let library = source.library
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
-            let overrides = try source.parsedOverrides()
-            let latency = try Override(parsing: "fill.timer.latency={dist: exponential, mean: 0.0037}")
-            let cases: [(String, Profile)] = [
-                ("default", try library.loadProfile("hig-linear-bar", overrides: overrides)),
-                ("kikocard-timer-latency", try library.loadProfile("kikocard-accelerating", overrides: [latency] + overrides)),
-            ]
-            let population = try library.loadPopulation("default")
-            print("case,profile,users,threads,seconds,users_per_second,max_rss_mib")
-            for (name, profile) in cases {
-                // KikoCard with latency draws is about 20 times slower per user: measure a proportionate run.
-                let count = name == "default" ? users : max(1, users / 10)
+            let extra = try source.parsedOverrides()
+            print("case,profile,population,users,threads,seconds,users_per_second,ns_per_user,draws_per_user,"
+                  + "rng_ns_per_user,fraction_of_rng_bound,max_rss_mib")
+            for simulation in cases.isEmpty ? SimulationCase.allCases : cases {
+                let overrides = try simulation.overrides.map { text throws(ProfileError) in try Override(parsing: text) }
+                let profile = try library.loadProfile(simulation.profile, overrides: overrides + extra)
+                let population = try library.loadPopulation(simulation.population)
+                let count = simulation.users(users)
+                let bound = try DrawBound.measure(
+                    SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
+                let rngPerUser = bound.seconds / Double(count) * 1e9
                 for threadCount in counts {
                     let request = SimulationRequest(
                         profiles: [profile], population: population, users: count, seed: 1, threads: threadCount)
+                    var bytes = 0
                     let start = DispatchTime.now().uptimeNanoseconds
-                    _ = try Simulator.run(request)
+                    if simulation == .perUser {
+                        _ = try Simulator.run(request, perUser: { bytes += $0.utf8.count })
+                    } else {
+                        _ = try Simulator.run(request)
+                    }
                     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    var usage = rusage()
-                    getrusage(RUSAGE_SELF.rawValue, &usage)
-                    print(String(format: "%@,%@,%d,%d,%.3f,%.0f,%.1f", name, profile.name, count, threadCount, seconds,
-                                 Double(count) / seconds, Double(usage.ru_maxrss) / 1024))
+                    let rate = Double(count) / seconds
+                    let fraction = rate / (Double(threadCount) * 1e9 / rngPerUser)
+                    print(String(format: "%@,%@,%@,%d,%d,%.3f,%.0f,%.1f,%.2f,%.1f,%.3f,%.1f",
+                                 simulation.rawValue, profile.name, population.name, count, threadCount, seconds, rate,
+                                 seconds / Double(count) * 1e9 * Double(threadCount), bound.drawsPerUser, rngPerUser,
+                                 fraction, Self.peakMemoryMiB()))
                 }
             }
         }
+    }
+
+    /// This process's peak resident memory so far, in MiB (getrusage reports KiB on Linux).
+    static func peakMemoryMiB() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
     }
 }
