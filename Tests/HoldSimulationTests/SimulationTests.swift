@@ -319,3 +319,25 @@ struct SimulationFidelityTests {
         #expect(abs(median - 1199.2) < 0.45 + 0.064, "\(median)")
     }
 }
+
+@Suite("CSV numbers")
+struct CSVNumberTests {
+    @Test("fixed decimals are byte for byte what printf's %.Nf gives, ties and extremes included")
+    func formattedMatchesPrintf() {
+        let generator = Generator(seed: 11)
+        var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, 1e-7, 5e-7, 0.0005, 0.0015, 999.9995, 1e14 + 0.5,
+                                -3.0005, 1_000.000_499_999, 4.35, 2.675, 1e-300, .leastNonzeroMagnitude, 123_456.789]
+        for _ in 0..<20_000 {
+            let exponent = generator.uniform() * 30 - 15
+            values.append((generator.uniform() - 0.5) * pow(10, exponent))
+            // Values on a millisecond grid, as times are, with and without representation error.
+            values.append(Double(Int(generator.uniform() * 10_000_000)) / 1000 + 0.0005)
+        }
+        for value in values {
+            for decimals in [0, 1, 3, 6, 9] {
+                #expect(CSV.formatted(value, decimals: decimals) == String(format: "%.\(decimals)f", value),
+                        "\(value) with \(decimals) decimals")
+            }
+        }
+    }
+}
