@@ -4,7 +4,7 @@ import Testing
 @Suite("holdlab fit")
 struct FitCommandTests {
     static let header = "family,n,censored,loglik,aic,bic,ks_stat,ks_pvalue,best,zeta,zeta_se,sigma,sigma_se,shape,"
-        + "shape_se,scale,scale_se,mu,mu_se,tau,tau_se"
+        + "shape_se,scale,scale_se,mu,mu_se,tau,tau_se,ks_pvalue_mcse"
 
     /// `holdlab simulate --per-user` output for the hold-only population against hig-linear-bar (action at 1.0 s):
     /// intentional holds are log-logistic(scale 0.9 s, shape 6), and the 35 % longer than 1 s complete.
