@@ -5,13 +5,18 @@ import Testing
 struct MiscCommandTests {
     @Test("benchmark prints one CSV row per case and thread count; bad counts are refused")
     func benchmark() throws {
-        let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1"])
+        let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1", "--fit-rows", "300"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "case,profile,users,threads,seconds,users_per_second,max_rss_mib")
-        #expect(lines.count == 3)
+        #expect(lines.first == "case,profile,users,threads,seconds,users_per_second,max_rss_mib,ns_per_user")
+        #expect(lines.count == 4)
         #expect(lines[1].hasPrefix("default,hig-linear-bar,4000,1,") && lines[2].hasPrefix("kikocard-timer-latency,kikocard-accelerating,400,1,"))
-        for line in lines.dropFirst() { #expect((Double(line.split(separator: ",")[5]) ?? 0) > 0) }
+        #expect(lines[3].hasPrefix("fit,all-families-B200,300,1,"))
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: ",")
+            #expect(fields.count == 8 && (Double(fields[5]) ?? 0) > 0 && (Double(fields[6]) ?? 0) > 0 && (Double(fields[7]) ?? 0) > 0)
+        }
+        #expect(try CLI.run(["benchmark", "--fit-rows", "5"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "0"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "100", "--set", "fill.curve=wobbly"]).status == 65)
         #expect(try CLI.run(["benchmark", "--threads", "0"]).status == 64)
