@@ -220,6 +220,7 @@ enum ExactEstimators {
         guard sigma > 0, tau > 0, mu.isFinite, sigma.isFinite, tau.isFinite else { return nil }
         let distribution = Distribution.exgaussian(mu: mu, sigma: sigma, tau: tau)
         let rho = sigma / tau
+        let logTau = log(tau)
         // ∂ρ = (0, 1/τ, −ρ/τ); ∂²ρ: σσ 0, στ −1/τ², ττ 2ρ/τ².
         let rhoD = [0, 1 / tau, -rho / tau]
         var rhoDD = [[Double]](repeating: [0, 0, 0], count: 3)
@@ -238,7 +239,9 @@ enum ExactEstimators {
             let z = w - rho
             let r = Distribution.normalHazard(-z)
             let second = -r * (z + r)
-            value += count * distribution.logPDF(x)
+            // ln f = −ln τ − w²/2 − ln √(2π) − ln r (ln Φ(z) = ln φ(z) − ln r), one erfc instead of two; where r
+            // underflows (z beyond ~37) ln Φ(z) ≈ 0 and logPDF's own branch is used.
+            value += count * (r > 1e-300 ? -logTau - 0.5 * w * w - LogLikelihood.logSqrtTwoPi - log(r) : distribution.logPDF(x))
             // ∂w = (−1/σ, −w/σ, 0); ∂²w: μσ 1/σ², σσ 2w/σ².
             wD[0] = -1 / sigma
             wD[1] = -w / sigma

@@ -99,9 +99,9 @@ public enum DistributionFitting {
     /// Both are far below 1 % of a standard error.
     public static let hessianRelativeStep = 1e-4
     /// Up to this many distinct times, families without an exact estimator are fitted by Nelder–Mead on the whole
-    /// sample (a few hundred passes over 20,000 values: well under a second); beyond it, Nelder–Mead runs on a
-    /// quantile subsample of this size and Newton's method finishes on the whole sample.
-    public static let directLimit = 20_000
+    /// sample (a few hundred passes over 5,000 values: a tenth of a second); beyond it, Nelder–Mead runs on a
+    /// quantile subsample of ``subsampleSize`` rows and Newton's method finishes on the whole sample.
+    public static let directLimit = 5_000
     /// The quantile subsample on which Nelder–Mead finds Newton's starting point beyond ``directLimit``: estimates
     /// from 5,000 rows are within a few per cent, well inside Newton's basin for these families.
     public static let subsampleSize = 5_000
