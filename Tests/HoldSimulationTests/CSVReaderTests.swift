@@ -164,22 +164,6 @@ struct CSVReaderTests {
     }
 }
 
-extension CSVReaderTests {
-    @Test("fit: nan and inf in any spelling are errors at their line (fit skips no rows), not 'not a number'")
-    func fitNonFinite() {
-        let rows = (1...12).map { "\(Double($0) / 10)" }
-        for spelling in ["nan", "NaN", "inf", "-Infinity", "INF"] {
-            let text = (["t"] + rows + [spelling]).joined(separator: "\n")
-            do {
-                _ = try FitDataFile.parse(text, request: FitDataRequest(path: "d.csv", column: "t"))
-                Issue.record("expected an error for \(spelling)")
-            } catch {
-                #expect(error.description == "d.csv:14: t: '\(spelling)' is not a finite number")
-            }
-        }
-    }
-}
-
 /// FNV-1a 64 of the text's UTF-8 bytes, written out independently of the reader.
 func fnv1a64HexForTest(_ text: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import GSL
+import HoldProfiles
 import Testing
 @testable import HoldSimulation
 
@@ -175,5 +176,38 @@ struct FitScaleTests {
         #expect(sub.count == 100 && sub.censoredCount == 20)
         // Ranks (j + ½)·800/80 = 5, 15, …, 795 (0-based) of the 800 observed times 0.001 … 0.8.
         #expect(sub.observedTimes.first == 0.006 && sub.observedTimes.last == 0.796)
+    }
+
+    @Test("fit: nan and inf in any spelling are errors at their line (fit skips no rows), not 'not a number'")
+    func fitNonFinite() {
+        let rows = (1...12).map { "\(Double($0) / 10)" }
+        for spelling in ["nan", "NaN", "inf", "-Infinity", "INF"] {
+            let text = (["t"] + rows + [spelling]).joined(separator: "\n")
+            do {
+                _ = try FitDataFile.parse(text, request: FitDataRequest(path: "d.csv", column: "t"))
+                Issue.record("expected an error for \(spelling)")
+            } catch {
+                #expect(error.description == "d.csv:14: t: '\(spelling)' is not a finite number")
+            }
+        }
+    }
+
+    @Test("fit reads a file streaming: 7-byte chunks give the same sample, row counts and hash as the text in memory")
+    func streamingRead() throws {
+        var text = "# provenance\nclass,hold_ms,fired\r\n"
+        for index in 1...40 { text += "\"c\(index % 2)\",\(index * 37),\(index % 5 == 0 ? "true" : "0")\r\n" }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-fit-\(UUID().uuidString).csv")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = FitDataRequest(path: url.path, column: "hold_ms", censoredColumn: "fired",
+                                     filters: [.init(column: "class", value: "c1")])
+        let streamed = try FitDataFile.parse(try CSVReader(path: url.path, chunkSize: 7), request: request)
+        let whole = try FitDataFile.parse(text, request: request)
+        let read = try FitDataFile.read(request)
+        for set in [streamed, read] {
+            #expect(set.sample == whole.sample && set.rowsInFile == 40 && set.rowsFiltered == 20)
+            #expect(set.contentHash == fnv1a64Hex(text))
+        }
+        #expect(whole.sample.count == 20 && whole.sample.censoredCount == 4 && whole.sample.times.first == 0.037)
     }
 }
