@@ -14,9 +14,10 @@ import GSL
 ///   rows), and the profile score Σ x^k ln x / Σ x^k − 1/k − (Σ ln x over observed rows)/n₀ is increasing in k; its
 ///   root is found by Brent's method. Powers are taken as e^(k(ln x − max ln x)) so nothing overflows. SciPy's
 ///   `weibull_min.fit(x, floc=0)` maximises the same likelihood.
-/// - loglogistic (censored or not) and exgaussian (uncensored): Newton's method in the natural parameters with the
-///   analytic gradient and Hessian of ℓ, step halving until ℓ does not decrease, stopping when every step is below
-///   ``newtonRelativeStep`` of its parameter's scale. One pass over the distinct times per iteration.
+/// - loglogistic (censored or not), lognormal with censoring, exgaussian without: Newton's method in the natural
+///   parameters with the analytic gradient and Hessian of ℓ, step halving until ℓ does not decrease, stopping when
+///   every step is below ``newtonRelativeStep`` of its parameter's scale. One pass over the distinct times per
+///   iteration. Other families (a censored gamma or exgaussian) use central differences of ℓ instead.
 enum ExactEstimators {
     /// Brent's bracket tolerance on a shape parameter, relative: 1e-13, far below the 1e-6 at which a fit's printed
     /// nine digits or its standard error (≥ 1e-3 relative for n ≤ 10⁶) could notice.
@@ -116,34 +117,86 @@ enum ExactEstimators {
     /// ℓ, its gradient and its Hessian at `theta`, or nil where not defined.
     typealias Derivatives = (value: Double, gradient: [Double], hessian: [[Double]])
 
-    /// The analytic derivatives for the families Newton handles, or nil for others (and for a censored exgaussian).
+    /// The analytic derivatives for the families that have them here (loglogistic, censored or not; lognormal with
+    /// censoring; exgaussian without), or nil.
     static func derivatives(_ family: FitFamily, _ likelihood: LogLikelihood) -> (([Double]) -> Derivatives?)? {
         switch family {
         case .loglogistic: { loglogisticDerivatives(likelihood, $0) }
+        case .lognormal: { lognormalDerivatives(likelihood, $0) }
         case .exgaussian: likelihood.isUncensored ? { exgaussianDerivatives(likelihood, $0) } : nil
-        case .lognormal, .gamma, .weibull: nil
+        case .gamma, .weibull: nil
         }
     }
 
-    /// Newton's method from `start`: the maximum, or nil when the Hessian is not negative definite along the way or ℓ
-    /// cannot be increased while steps are still large.
-    static func newton(_ family: FitFamily, _ likelihood: LogLikelihood, start: [Double]) -> [Double]? {
-        newtonWithHessian(family, likelihood, start: start)?.theta
+    /// Central differences of ℓ (``DistributionFitting/hessianSteps(_:estimate:)``, the standard errors' own steps):
+    /// 2k + 1 + 2k(k − 1) evaluations, for families without analytic derivatives (a censored gamma or exgaussian).
+    static func numericalDerivatives(_ family: FitFamily, _ likelihood: LogLikelihood, _ theta: [Double]) -> Derivatives? {
+        let k = theta.count
+        let steps = DistributionFitting.hessianSteps(family, estimate: theta)
+        func f(_ shifts: [(index: Int, sign: Double)]) -> Double {
+            var point = theta
+            for shift in shifts { point[shift.index] += shift.sign * steps[shift.index] }
+            return likelihood.value(family, point)
+        }
+        let value = f([])
+        guard value.isFinite else { return nil }
+        var gradient = [Double](repeating: 0, count: k)
+        var hessian = [[Double]](repeating: [Double](repeating: 0, count: k), count: k)
+        for i in 0..<k {
+            let up = f([(i, 1)])
+            let down = f([(i, -1)])
+            gradient[i] = (up - down) / (2 * steps[i])
+            hessian[i][i] = (up - 2 * value + down) / (steps[i] * steps[i])
+            for j in 0..<i {
+                let mixed = (f([(i, 1), (j, 1)]) - f([(i, 1), (j, -1)]) - f([(i, -1), (j, 1)]) + f([(i, -1), (j, -1)]))
+                    / (4 * steps[i] * steps[j])
+                hessian[i][j] = mixed
+                hessian[j][i] = mixed
+            }
+        }
+        guard gradient.allSatisfy(\.isFinite), hessian.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return nil }
+        return (value, gradient, hessian)
     }
 
-    /// Newton's method, returning the maximum and the analytic Hessian of ℓ there (for standard errors).
+    /// Newton's method from `start`: the maximum, or nil when the Hessian is not negative definite along the way or ℓ
+    /// cannot be increased while steps are still large. Analytic derivatives only (bootstrap refits).
+    static func newton(_ family: FitFamily, _ likelihood: LogLikelihood, start: [Double]) -> [Double]? {
+        guard let derivatives = derivatives(family, likelihood) else { return nil }
+        return newtonWithHessian(family, likelihood, start: start, derivatives: derivatives,
+                                 relativeStep: newtonRelativeStep)?.theta
+    }
+
+    /// Newton's method with analytic derivatives where the family has them, else central differences (which resolve
+    /// a step only to ~1e-8 of its parameter, so those stop at ``numericalRelativeStep``); returns the maximum and
+    /// the Hessian of ℓ there (for standard errors).
     static func newtonWithHessian(
         _ family: FitFamily, _ likelihood: LogLikelihood, start: [Double]
     ) -> (theta: [Double], hessian: [[Double]])? {
-        guard let derivatives = derivatives(family, likelihood), var current = derivatives(start),
-              current.value.isFinite else { return nil }
+        if let analytic = derivatives(family, likelihood) {
+            return newtonWithHessian(family, likelihood, start: start, derivatives: analytic,
+                                     relativeStep: newtonRelativeStep)
+        }
+        return newtonWithHessian(family, likelihood, start: start,
+                                 derivatives: { numericalDerivatives(family, likelihood, $0) },
+                                 relativeStep: numericalRelativeStep)
+    }
+
+    /// Newton with central differences stops when every step is below 1e-7 of its parameter's scale: the size at
+    /// which Nelder–Mead stops too, and above the differences' own resolution.
+    static let numericalRelativeStep = 1e-7
+
+    static func newtonWithHessian(
+        _ family: FitFamily, _ likelihood: LogLikelihood, start: [Double],
+        derivatives: ([Double]) -> Derivatives?, relativeStep: Double
+    ) -> (theta: [Double], hessian: [[Double]])? {
+        guard var current = derivatives(start), current.value.isFinite else { return nil }
         var theta = start
         for _ in 0..<newtonMaxIterations {
             let negative = current.hessian.map { $0.map { -$0 } }
             guard let inverse = try? LinearAlgebra.inverseOfPositiveDefinite(negative) else { return nil }
             let step = inverse.map { row in zip(row, current.gradient).reduce(0) { $0 + $1.0 * $1.1 } }
             let scales = parameterScales(family, theta)
-            let small = zip(step, scales).allSatisfy { abs($0) <= newtonRelativeStep * $1 }
+            let small = zip(step, scales).allSatisfy { abs($0) <= relativeStep * $1 }
             var fraction = 1.0
             var accepted: (theta: [Double], derivatives: Derivatives)?
             for _ in 0..<40 {
@@ -161,6 +214,41 @@ enum ExactEstimators {
             if small { return (theta, current.hessian) }
         }
         return nil
+    }
+
+    /// Lognormal (ζ, σ) with censoring: the observed part from sufficient statistics (n₀, Σ ln x, Σ(ln x − m)²), the
+    /// censored part ln Q(u), u = (ln c − ζ)/σ, with d/du = −h(u) and d²/du² = −h(u)(h(u) − u), h the normal hazard;
+    /// ∂u/∂ζ = −1/σ, ∂u/∂σ = −u/σ, ∂²u/∂ζ∂σ = 1/σ², ∂²u/∂σ² = 2u/σ².
+    static func lognormalDerivatives(_ likelihood: LogLikelihood, _ theta: [Double]) -> Derivatives? {
+        let (zeta, sigma) = (theta[0], theta[1])
+        guard sigma > 0, zeta.isFinite, sigma.isFinite else { return nil }
+        let n = likelihood.observedCount
+        let shift = likelihood.meanLog - zeta
+        let squares = likelihood.centredLogSquares + n * shift * shift
+        let s2 = sigma * sigma
+        var value = -likelihood.sumLog - n * (log(sigma) + LogLikelihood.logSqrtTwoPi) - squares / (2 * s2)
+        var gZ = n * shift / s2
+        var gS = -n / sigma + squares / (s2 * sigma)
+        var hZZ = -n / s2
+        var hZS = -2 * n * shift / (s2 * sigma)
+        var hSS = n / s2 - 3 * squares / (s2 * s2)
+        let distribution = Distribution.lognormal(mu: zeta, sigma: sigma)
+        for index in likelihood.censoredLogs.indices {
+            let count = likelihood.censoredCounts[index]
+            let u = (likelihood.censoredLogs[index] - zeta) / sigma
+            let h = Distribution.normalHazard(u)
+            let first = -h
+            let second = -h * (h - u)
+            let uZ = -1 / sigma
+            let uS = -u / sigma
+            value += count * distribution.logSurvival(likelihood.censoredTimes[index])
+            gZ += count * first * uZ
+            gS += count * first * uS
+            hZZ += count * second * uZ * uZ
+            hZS += count * (second * uZ * uS + first / s2)
+            hSS += count * (second * uS * uS + first * 2 * u / s2)
+        }
+        return (value, [gZ, gS], [[hZZ, hZS], [hZS, hSS]])
     }
 
     /// Each parameter's natural scale: itself for positive parameters, the spread for a location.

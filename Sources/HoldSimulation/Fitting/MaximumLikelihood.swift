@@ -73,10 +73,11 @@ public struct FamilyFit: Sendable {
 ///    unconstrained coordinates: logs of positive parameters, a lognormal `zeta` as is, an exgaussian `mu` in units
 ///    of the sample's standard deviation. Steps ``initialStep``, then a restart from the optimum with steps
 ///    ``polishStep`` (Nelder–Mead can settle on a non-minimum; a fresh simplex there either confirms or escapes).
-///    With more than ``directLimit`` distinct times, the loglogistic and (uncensored) exgaussian run Nelder–Mead on
-///    a quantile subsample of ``subsampleSize`` rows (``LogLikelihood/quantileSubsample(_:)``) and finish with
-///    Newton's method on the whole sample (``ExactEstimators/newton(_:_:start:)``), one pass per iteration instead
-///    of hundreds; if Newton fails, Nelder–Mead polishes on the whole sample.
+///    With more than ``directLimit`` distinct times, these run Nelder–Mead on a quantile subsample of
+///    ``subsampleSize`` rows (``LogLikelihood/quantileSubsample(_:)``) and finish with Newton's method on the whole
+///    sample (``ExactEstimators/newtonWithHessian(_:_:start:)``): analytic derivatives for the loglogistic, the
+///    censored lognormal and the uncensored exgaussian, central differences for a censored gamma or exgaussian; a
+///    few passes instead of hundreds. If Newton fails, Nelder–Mead polishes on the whole sample.
 /// 4. Standard errors from the observed information: the inverse (Cholesky, ``LinearAlgebra``) of the central
 ///    difference Hessian of −ℓ at the optimum in the natural parameters, with steps ``hessianRelativeStep`` times
 ///    each parameter's scale (itself for positive parameters; sigma for a lognormal zeta; √(σ² + τ²) for an
@@ -186,7 +187,7 @@ public enum DistributionFitting {
             let value = likelihood.value(family, exact)
             if value.isFinite { return Estimate(parameters: exact, logLikelihood: value, converged: true, iterations: 0) }
         }
-        guard likelihood.groupCount > directLimit, ExactEstimators.derivatives(family, likelihood) != nil else {
+        guard likelihood.groupCount > directLimit else {
             return try nelderMead(family, likelihood: likelihood, start: nil)
         }
         let subsample = LogLikelihood(likelihood.quantileSubsample(subsampleSize))
