@@ -128,6 +128,22 @@ struct CSVReaderTests {
         } catch {
             #expect("\(error)" == "\(path):3: is not UTF-8 text")
         }
+        // Bytes given in memory too: the first next() names the line.
+        do {
+            _ = try Self.records(CSVReader(bytes: Array("a\n1\n".utf8) + [0xFF, 0x0A], path: "m.csv"))
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)" == "m.csv:3: is not UTF-8 text")
+        }
+        // A quote never closed: the record grows to the limit, then the file is refused instead of read whole.
+        let unclosed = try Self.file("a,b\n1,\"" + String(repeating: "x,y\n", count: 100))
+        defer { try? FileManager.default.removeItem(atPath: unclosed) }
+        do {
+            _ = try Self.records(CSVReader(path: unclosed, chunkSize: 16, maximumRecordBytes: 64))
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)" == "\(unclosed):2: a record longer than 64 bytes (an unclosed quote?)")
+        }
         for (missing, reason) in [("/nonexistent/x.csv", "no such file"),
                                   (FileManager.default.temporaryDirectory.path, "is a directory, not a file")] {
             do {

@@ -113,6 +113,10 @@ public final class CSVReader {
     private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     /// Continuation bytes still expected by the UTF-8 check, carried across chunks.
     private var utf8Pending = 0
+    /// The longest record this reader accepts.
+    private let maximumRecordBytes: Int
+    /// The line of a byte that is not UTF-8, found when the bytes were given in memory.
+    private var invalidUTF8Line: Int?
     /// A NUL-terminated copy of a numeric field for `strtod`.
     private var scratch = [CChar](repeating: 0, count: 128)
 
@@ -132,9 +136,11 @@ public final class CSVReader {
         try self.init(path: path, chunkSize: Self.chunkSize)
     }
 
-    /// Opens `path` with reads of `chunkSize` bytes (tests use tiny chunks to cross every boundary).
-    init(path: String, chunkSize: Int) throws(CSVTableError) {
+    /// Opens `path` with reads of `chunkSize` bytes and records up to `maximumRecordBytes` (tests use tiny sizes to
+    /// cross every boundary).
+    init(path: String, chunkSize: Int, maximumRecordBytes: Int = CSVReader.maximumRecordBytes) throws(CSVTableError) {
         self.path = path
+        self.maximumRecordBytes = maximumRecordBytes
         var status = stat()
         guard stat(path, &status) == 0 else {
             let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read the file (\(Self.errorText(errno)))"
@@ -152,14 +158,20 @@ public final class CSVReader {
         buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
     }
 
-    /// Reads `bytes` already in memory (`path` names them in messages).
+    /// Reads `bytes` already in memory (`path` names them in messages). Bytes that are not UTF-8 make the first
+    /// ``next()`` throw, naming their line.
     public init(bytes: [UInt8], path: String) {
         self.path = path
         descriptor = -1
         atEndOfFile = true
         buffer = bytes
         filled = bytes.count
-        absorb(0..<bytes.count)
+        maximumRecordBytes = Self.maximumRecordBytes
+        if let bad = absorb(0..<bytes.count) {
+            invalidUTF8Line = 1 + bytes[..<bad].lazy.filter { $0 == Self.newline }.count
+        } else if utf8Pending != 0 {
+            invalidUTF8Line = 1 + bytes.lazy.filter { $0 == Self.newline }.count
+        }
     }
 
     deinit {
@@ -191,6 +203,7 @@ public final class CSVReader {
     /// - Throws: ``CSVTableError`` for an unclosed quoted field, text after a closing quote, a record longer than
     ///   ``maximumRecordBytes``, bytes that are not UTF-8, or a failed read.
     public func next() throws(CSVTableError) -> Bool {
+        if let invalidUTF8Line { throw CSVTableError(path: path, line: invalidUTF8Line, "is not UTF-8 text") }
         while true {
             // Skip blank lines and # comments; the record starts at the first other line.
             var probe = position
@@ -383,11 +396,11 @@ public final class CSVReader {
             position = 0
         }
         if filled == buffer.count {
-            guard buffer.count < Self.maximumRecordBytes else {
-                throw CSVTableError(path: path, line: positionLine,
-                                    "a record longer than \(Self.maximumRecordBytes >> 20) MiB (an unclosed quote?)")
+            guard buffer.count < maximumRecordBytes else {
+                let limit = maximumRecordBytes >= 1 << 20 ? "\(maximumRecordBytes >> 20) MiB" : "\(maximumRecordBytes) bytes"
+                throw CSVTableError(path: path, line: positionLine, "a record longer than \(limit) (an unclosed quote?)")
             }
-            buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+            buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, maximumRecordBytes - buffer.count)))
         }
         while true {
             let count = buffer.withUnsafeMutableBufferPointer { bytes -> Int in
