@@ -1,5 +1,6 @@
 import Foundation
 import GSL
+import HoldFitting
 import HoldSimulation
 
 /// The `fit` cases of `holdlab benchmark`: read and fit a CSV of lognormal hold times, as `holdlab fit` does.

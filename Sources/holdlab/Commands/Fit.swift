@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldFitting
 import HoldSimulation
 
 /// A family to fit, or all of them.

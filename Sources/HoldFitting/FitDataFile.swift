@@ -1,5 +1,6 @@
 import Foundation
 import HoldProfiles
+import HoldSimulation
 
 /// What to read from a CSV file of durations for ``FitDataFile/read(_:)``.
 public struct FitDataRequest: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import GSL
+import HoldSimulation
 
 /// Several families fitted to one sample, with the best by AIC.
 public struct FitReport: Sendable {

@@ -7,6 +7,7 @@ import Foundation
 import GSL
 import HoldProfiles
 import Testing
+@testable import HoldFitting
 @testable import HoldSimulation
 
 @Suite("Fitting at scale: exact estimators, Newton, the subsampled bootstrap")

@@ -7,7 +7,7 @@ import Foundation
 import GSL
 import HoldProfiles
 import Testing
-@testable import HoldSimulation
+@testable import HoldFitting
 
 /// A generating distribution for the fitting tests, with the asymptotic standard errors of the MLE at n = 2,000.
 struct FitCase: Sendable, CustomStringConvertible {
