@@ -14,6 +14,7 @@
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sf_bessel.h>
+#include <gsl/gsl_sf_psi.h>
 #include <gsl/gsl_qrng.h>
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_statistics_double.h>

@@ -173,3 +173,31 @@ struct QuadratureTests {
         }
     }
 }
+
+@Suite("Digamma and trigamma")
+struct PolygammaTests {
+    // ψ(1) = −γ, ψ(1/2) = −γ − 2 ln 2, ψ(4) = 1 + 1/2 + 1/3 − γ; ψ′(1) = π²/6, ψ′(1/2) = π²/2,
+    // ψ′(4) = π²/6 − 1 − 1/4 − 1/9 (closed forms). GSL evaluates both to a few ulps: 1e-14 relative.
+    static let euler = 0.577_215_664_901_532_860_6
+
+    @Test("closed-form values at 1/2, 1 and 4; the recurrences at 123.4; x ≤ 0 and NaN throw GSL_EDOM")
+    func values() throws {
+        let pi2 = Double.pi * Double.pi
+        let cases: [(Double, Double, Double)] = [
+            (0.5, -Self.euler - 2 * log(2.0), pi2 / 2),
+            (1, -Self.euler, pi2 / 6),
+            (4, 1 + 0.5 + 1.0 / 3 - Self.euler, pi2 / 6 - 1 - 0.25 - 1.0 / 9),
+        ]
+        for (x, psi, psi1) in cases {
+            #expect(abs(try SpecialFunctions.digamma(x) - psi) <= 1e-14 * abs(psi), "ψ(\(x))")
+            #expect(abs(try SpecialFunctions.trigamma(x) - psi1) <= 1e-14 * psi1, "ψ′(\(x))")
+        }
+        let x = 123.4
+        #expect(abs(try SpecialFunctions.digamma(x + 1) - SpecialFunctions.digamma(x) - 1 / x) <= 1e-14)
+        #expect(abs(try SpecialFunctions.trigamma(x) - SpecialFunctions.trigamma(x + 1) - 1 / (x * x)) <= 1e-17)
+        for bad in [0, -1.5, Double.nan] {
+            #expect(throws: GSLError.self) { try SpecialFunctions.digamma(bad) }
+            #expect(throws: GSLError.self) { try SpecialFunctions.trigamma(bad) }
+        }
+    }
+}

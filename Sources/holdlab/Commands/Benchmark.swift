@@ -13,8 +13,13 @@ struct Benchmark: ParsableCommand {
             160 draws per user) and per-user (default with --per-user rows formatted). Each is run at every thread \
             count; rng_ns_per_user is the time the same draws from the same GSL generators take with nothing else \
             done, and fraction_of_rng_bound = users_per_second / (threads × 1e9 / rng_ns_per_user). --set applies to \
-            every case. max_rss_mib is this process's peak resident memory so far (getrusage), so run one case at a \
-            time (--case) to read a case's own peak. Build with -c release for meaningful figures.
+            every case. max_rss_mib is the case's own peak resident memory (the kernel's mark is reset before each \
+            case on Linux; elsewhere it is the process's peak so far).
+
+            The fit cases write --fit-rows lognormal hold times (seeded GSL draws) to a temporary CSV and time reading \
+            it and fitting all five families with the default bootstrap, as holdlab fit does; for them the users \
+            column counts rows, ns_per_user is ns per row and the random-number columns are NaN. Build with \
+            -c release for meaningful figures.
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -30,8 +35,15 @@ struct Benchmark: ParsableCommand {
         valueName: "name"))
     var cases: [SimulationCase] = []
 
+    @Option(name: .customLong("fit-rows"), help: ArgumentHelp(
+        "Rows for a fit case (repeatable; 0 for none). Default: 10,000, 100,000 and 1,000,000.", valueName: "n"))
+    var fitRows: [Int] = [10_000, 100_000, 1_000_000]
+
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users)).") }
+        if fitRows.contains(where: { !(0...100_000_000).contains($0) || (1..<10).contains($0) }) {
+            throw ValidationError("--fit-rows must be 0 (no fit case) or from 10 to 100,000,000.")
+        }
         if threads.contains(where: { !(1...256).contains($0) }) {
             throw ValidationError("--threads must be from 1 to 256.")
         }
@@ -76,6 +88,7 @@ struct Benchmark: ParsableCommand {
                     SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
                 let rngPerUser = bound.seconds / Double(count) * 1e9
                 for threadCount in counts {
+                    FitBenchmark.resetPeakMemory()
                     let request = SimulationRequest(
                         profiles: [profile], population: population, users: count, seed: 1, threads: threadCount)
                     var bytes = 0
@@ -92,6 +105,14 @@ struct Benchmark: ParsableCommand {
                                  simulation.rawValue, profile.name, population.name, count, threadCount, seconds, rate,
                                  seconds / Double(count) * 1e9 * Double(threadCount), bound.drawsPerUser, rngPerUser,
                                  fraction, Self.peakMemoryMiB()))
+                }
+            }
+            for rows in fitRows where rows > 0 {
+                for threadCount in counts {
+                    let fit = try FitBenchmark.run(rows: rows, threads: threadCount)
+                    print(String(format: "fit,%@,lognormal-sample,%d,%d,%.3f,%.0f,%.1f,NaN,NaN,NaN,%.1f", fit.label, rows,
+                                 threadCount, fit.seconds, Double(rows) / fit.seconds,
+                                 fit.seconds * 1e9 / Double(rows) * Double(threadCount), fit.peakMiB))
                 }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldFitting
 import HoldProfiles
 import HoldSimulation
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import GSL
-@testable import HoldSimulation
+@testable import HoldFitting
 
 @Suite("fit-curve: least squares with GSL")
 struct CurveFitTests {
