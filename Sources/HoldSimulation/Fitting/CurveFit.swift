@@ -323,7 +323,7 @@ public enum CurveFitting {
                     let g = x.map { exp(rate * ($0 - x0)) }
                     guard let (a, c, rss) = weightedLine(g, y, w) else { continue }
                     let amplitude = a * exp(-rate * x0)
-                    guard amplitude.isFinite, amplitude != 0 else { continue }
+                    guard amplitude.isFinite else { continue }
                     scored.append((rss, [amplitude, rate, c]))
                 }
             }
@@ -342,7 +342,7 @@ public enum CurveFitting {
                         }
                         guard gg > 0 else { continue }
                         let upper = gy / gg
-                        guard upper.isFinite, upper != 0 else { continue }
+                        guard upper.isFinite else { continue }
                         scored.append((max(0, yy - upper * gy), [upper, rate, midpoint]))
                     }
                 }

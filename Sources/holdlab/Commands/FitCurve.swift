@@ -95,7 +95,7 @@ struct FitCurve: ParsableCommand {
                 if sigmaIndex != nil { sigmas.append(values[2]) }
             }
             let result = try CurveFitting.fit(x: xs, y: ys, sigma: sigmaIndex == nil ? nil : sigmas, model: model, target: target)
-            if let warning = result.warning { printNote("fit-curve: warning: \(warning)") }
+            if let warning = result.warning { printNote("warning: \(warning)") }
             try OutputFile(argument: self.output.out).write(Self.csv(result, data: data, text: text, skipped: skipped,
                                                                      weights: weights, commandLine: typedCommandLine()))
         }
