@@ -351,9 +351,15 @@ public enum Tuner {
                 let feasibleAbove = holds[cell + 1]
                 var root = grid[cell]
                 do {
+                    // Where the constraint holds exactly (excess 0, e.g. 20 of 4,000 against 0.005) counts as
+                    // feasible: shift it below 0 so the root is the switch, not any point of that plateau.
+                    let floor = max(abs(constraint.bound), 1e-3) * 1e-9
                     root = try RootFinding.brent(lower: grid[cell], upper: grid[cell + 1], absoluteTolerance: tolerance,
                                                  relativeTolerance: 0) { x in
-                        excess(simulate([x])) ?? (feasibleAbove ? 1 : -1) * (x - grid[cell] < grid[cell + 1] - x ? 1 : -1)
+                        guard let value = excess(simulate([x])) else {
+                            return (feasibleAbove ? 1 : -1) * (x - grid[cell] < grid[cell + 1] - x ? 1 : -1)
+                        }
+                        return value > 0 ? value : min(value, 0) - floor
                     }
                 } catch {
                     root = feasibleAbove ? grid[cell + 1] : grid[cell]
