@@ -136,11 +136,12 @@ struct Tune: ParsableCommand {
         }
     }
 
-    /// A recommended value to the digits its standard error supports (two significant digits of the SE), or as
-    /// evaluated when it has none.
-    static func recommended(_ value: Double, standardError: Double?) -> String {
-        guard let standardError, standardError.isFinite, standardError > 0 else { return SweepParameter.format(value) }
-        let decimals = max(0, 1 - Int(floor(log10(standardError))))
+    /// A recommended value to the digits its uncertainty supports: two significant digits of its standard error
+    /// when a constraint's boundary sets it, else of the search's resolution (`resolution`); as evaluated otherwise.
+    static func recommended(_ value: Double, standardError: Double?, resolution: Double) -> String {
+        let uncertainty = standardError.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? resolution
+        guard uncertainty.isFinite, uncertainty > 0 else { return SweepParameter.format(value) }
+        let decimals = max(0, 1 - Int(floor(log10(uncertainty))))
         return String(format: "%.\(decimals)f", value)
     }
 
@@ -189,7 +190,9 @@ struct Tune: ParsableCommand {
         let values = zip(request.parameters, zip(result.best.values, result.boundaries)).map { parameter, pair in
             let (value, boundary) = pair
             let se = boundary.map { String(format: " (± %.2g, set by %@)", $0.standardError, $0.constraint) } ?? ""
-            return "\(parameter.keyPath)=\(Self.recommended(value, standardError: boundary?.standardError))\(se)"
+            // Brent stops within 1e-4 of the range, Nelder–Mead at a simplex of 1e-3 of the unit box.
+            let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)
+            return "\(parameter.keyPath)=\(Self.recommended(value, standardError: boundary?.standardError, resolution: resolution))\(se)"
         }
         let ending = result.converged ? "converged" : "stopped (a step-shaped objective stalls the search; the best point is kept)"
         let feasibility = result.feasible ? "" : "; no point meets every constraint"
