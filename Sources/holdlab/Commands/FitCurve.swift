@@ -19,7 +19,7 @@ struct FitCurve: ParsableCommand {
             (any case) are skipped. --weights names a column of per-point standard deviations (SciPy curve_fit's \
             sigma, relative: the covariance is scaled by the weighted rss / (n − p)).
 
-            Example:
+            Example (false activations fall to 0.5 % at minimumDuration 1.26 s [1.16, 1.36]):
               holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
               holdlab fit-curve --data rates.csv --x param_gesture_minimumDuration \\
                 --y false_activation_rate --model exponential --target 0.005
