@@ -288,34 +288,49 @@ private final class ModelBox {
         row = [Double](repeating: 0, count: p)
     }
 
-    private func load(_ vector: UnsafePointer<gsl_vector>) {
+    private func load(_ vector: UnsafePointer<gsl_vector>) -> [Double] {
         for index in theta.indices { theta[index] = gsl_vector_get(vector, index) }
+        return theta
     }
 
+    // Both callbacks write through GSL's data pointers (stride / tda) rather than one gsl_*_set call per entry:
+    // at 10⁶ points they run once or twice per solver iteration.
     func residuals(_ vector: UnsafePointer<gsl_vector>, _ out: UnsafeMutablePointer<gsl_vector>) -> Bool {
-        load(vector)
-        for index in x.indices {
-            var residual = model(theta, x[index]) - y[index]
-            if let inverseSigma { residual *= inverseSigma[index] }
-            guard residual.isFinite else { return false }
-            gsl_vector_set(out, index, residual)
+        let theta = load(vector)
+        guard let data = out.pointee.data, out.pointee.size == x.count else { return false }
+        let stride = out.pointee.stride
+        return x.withUnsafeBufferPointer { xs in
+            y.withUnsafeBufferPointer { ys in
+                for index in xs.indices {
+                    var residual = model(theta, xs[index]) - ys[index]
+                    if let inverseSigma { residual *= inverseSigma[index] }
+                    guard residual.isFinite else { return false }
+                    data[index * stride] = residual
+                }
+                return true
+            }
         }
-        return true
     }
 
     func jacobianMatrix(_ vector: UnsafePointer<gsl_vector>, _ out: UnsafeMutablePointer<gsl_matrix>) -> Bool {
         guard let jacobian else { return false }
-        load(vector)
-        for index in x.indices {
-            jacobian(theta, x[index], &row)
-            let weight = inverseSigma?[index] ?? 1
-            for column in row.indices {
-                let value = row[column] * weight
-                guard value.isFinite else { return false }
-                gsl_matrix_set(out, index, column, value)
+        let theta = load(vector)
+        guard let data = out.pointee.data, out.pointee.size1 == x.count, out.pointee.size2 == theta.count else { return false }
+        let tda = out.pointee.tda
+        var row = self.row
+        defer { self.row = row }
+        return x.withUnsafeBufferPointer { xs in
+            for index in xs.indices {
+                jacobian(theta, xs[index], &row)
+                let weight = inverseSigma?[index] ?? 1
+                for column in row.indices {
+                    let value = row[column] * weight
+                    guard value.isFinite else { return false }
+                    data[index * tda + column] = value
+                }
             }
+            return true
         }
-        return true
     }
 }
 
