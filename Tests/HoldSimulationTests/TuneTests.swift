@@ -182,4 +182,20 @@ struct TuneTests {
         #expect(point(2, 9, 0.1).isBetter(than: point(1, 0, 0.2)))
         #expect(!point(2, 1, 0).isBetter(than: point(1, 1, 0)))
     }
+
+    @Test("issue 14 case 7: an optimum inside the last scan cell is refined, not left at the range end")
+    func lastCell() throws {
+        // hig-linear-bar fires at minimumDuration, so the mean completion time is exactly 1000·θ ms and
+        // (1000·θ − 1490)² is smallest at θ = 1.49, inside the scan's last cell [1.44, 1.5]; the scan alone says 1.5.
+        let request = try Self.request(
+            profile: "hig-linear-bar", population: try Make.library.loadPopulation("default"),
+            parameters: ["gesture.minimumDuration=0.3:1.5"],
+            objective: { .target(try TuneMetric("completion_time_mean_ms", parameters: $0), 1490) },
+            constraints: [], users: 300)
+        let result = try Tuner.run(request)
+        // (to a microsecond: trigger times carry the engine's floating-point sums)
+        #expect(abs(result.best.summary.completionTimeMeanMs.map { $0 - 1000 * result.best.values[0] } ?? 1) < 1e-3)
+        // Golden section stops within 1e-4 of the range (1.2e-4 s).
+        #expect(abs(result.best.values[0] - 1.49) <= 1.2e-4, "\(result.best.values[0])")
+    }
 }
