@@ -52,6 +52,8 @@ struct FitCurve: ParsableCommand {
     /// A CSV field as a number: decimal, or nan / inf / infinity in any case with an optional sign (as NumPy, pandas
     /// and R write them); nil for anything else. Kept apart so a faster numeric reader can replace it.
     static func number(_ field: String) -> Double? {
+        // The common case first: a plain decimal, parsed without Foundation.
+        if let value = Double(field) { return value }
         let trimmed = field.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         if let value = Double(trimmed) { return value }
