@@ -29,7 +29,7 @@ struct FitCurveCommandTests {
         let column = try CLI.run(["fit-curve", "--data", file.path, "--x", "a", "--y", "c"])
         #expect(column.status == 65 && column.stderr.contains("no column 'c'; columns: a, b"))
         let text = try CLI.run(["fit-curve", "--data", file.path, "--x", "a", "--y", "b"])
-        #expect(text.status == 65 && text.stderr.contains("d.csv:6: 'x', '8' are not all numbers"))
+        #expect(text.status == 65 && text.stderr.contains("d.csv:6: 'x', '8' are not both numbers"))
     }
 
     /// Writes `x,y[,s]` rows to a CSV in a fresh directory and runs fit-curve on it.

@@ -84,7 +84,7 @@ struct FitCurve: ParsableCommand {
                 guard numbers.allSatisfy({ $0 != nil }) else {
                     let names = ([x, y] + (weights.map { [$0] } ?? [])).joined(separator: ", ")
                     let quoted = columns.map { "'\(fields[$0])'" }.joined(separator: ", ")
-                    throw CSVTableError(path: data, line: line, "\(quoted) are not all numbers (columns \(names))")
+                    throw CSVTableError(path: data, line: line, "\(quoted) are not \(columns.count == 2 ? "both" : "all") numbers (columns \(names))")
                 }
                 let values = numbers.compactMap { $0 }
                 // nan and ±inf are missing values: skipped and counted.
