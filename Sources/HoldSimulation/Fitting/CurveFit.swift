@@ -65,6 +65,21 @@ public enum CurveModel: String, Sendable, CaseIterable {
         }
     }
 
+    /// Parameters for x from parameters fitted against u = (x − centre)/width, and the Jacobian ∂θ/∂θᵤ (rows: θ).
+    /// logistic: rate = rᵤ/width, midpoint = centre + width·mᵤ; exponential: rate = rᵤ/width,
+    /// amplitude = Aᵤ·e^(−rᵤ·centre/width); upper and offset unchanged.
+    func fromUnit(_ q: [Double], centre: Double, width: Double) -> (values: [Double], jacobian: [[Double]]) {
+        switch self {
+        case .linear:
+            return ([q[0] - q[1] * centre / width, q[1] / width], [[1, -centre / width], [0, 1 / width]])
+        case .logistic:
+            return ([q[0], q[1] / width, centre + width * q[2]], [[1, 0, 0], [0, 1 / width, 0], [0, 0, width]])
+        case .exponential:
+            let e = exp(-q[1] * centre / width)
+            return ([q[0] * e, q[1] / width, q[2]], [[e, -q[0] * centre / width * e, 0], [0, 1 / width, 0], [0, 0, 1]])
+        }
+    }
+
     /// The x at which the curve reaches y, or nil when it never does.
     func inverse(_ p: [Double], _ y: Double) -> Double? {
         let x: Double
@@ -176,6 +191,8 @@ public enum CurveFitting {
             throw CurveFitError("x takes only \(distinct) distinct values; a \(model.rawValue) model has \(p) parameters and needs at least \(p)")
         }
 
+        let xMin = x.min() ?? 0, xMax = x.max() ?? 0
+        let unit = (centre: (xMin + xMax) / 2, width: xMax - xMin)
         let fit: LeastSquares.Fit
         var start: [Double]?
         var starts = 1
@@ -185,6 +202,9 @@ public enum CurveFitting {
                 throw CurveFitError("the linear fit failed (\(error))")
             }
         case .logistic, .exponential:
+            // Solve in u = (x − centre)/width ∈ [−½, ½]: the parameters' scales and correlations then do not depend
+            // on x's unit or origin (an exponential over x ∈ [6e4, 8e4] is as easy as over [0, 1]).
+            let x = x.map { ($0 - unit.centre) / unit.width }
             let candidates = startCandidates(model, x: x, y: y, sigma: sigma)
             starts = candidates.count
             // Polish the best grid starts on a subsample (all points when there are few), keep the smallest residual,
@@ -218,14 +238,36 @@ public enum CurveFitting {
             }
         }
 
+        var parameters = fit.parameters, covariance = fit.covariance
+        var identified = fit.diagnostics?.identified ?? Array(repeating: true, count: p)
+        if model != .linear {
+            // Back from u to x: θ = g(θᵤ), Σ = T Σᵤ Tᵀ with T = ∂g/∂θᵤ; θⱼ is identified when every θᵤ it depends on is.
+            let back = model.fromUnit(fit.parameters, centre: unit.centre, width: unit.width)
+            let transform = back.jacobian
+            parameters = back.values
+            start = start.map { model.fromUnit($0, centre: unit.centre, width: unit.width).values }
+            identified = (0..<p).map { row in (0..<p).allSatisfy { transform[row][$0] == 0 || identified[$0] } }
+            covariance = [Double](repeating: .nan, count: p * p)
+            for i in 0..<p where identified[i] {
+                for j in 0..<p where identified[j] {
+                    var sum = 0.0
+                    for k in 0..<p where transform[i][k] != 0 {
+                        for l in 0..<p where transform[j][l] != 0 { sum += transform[i][k] * fit.covariance[k * p + l] * transform[j][l] }
+                    }
+                    covariance[i * p + j] = sum
+                }
+            }
+            guard parameters.allSatisfy(\.isFinite) else {
+                throw CurveFitError("the fitted \(model.rawValue) curve's parameters overflow at x = 0 (\(parameters.map { "\($0)" }.joined(separator: ", "))); shift x towards 0")
+            }
+        }
         let t = StudentT.quantile(0.975, degreesOfFreedom: Double(fit.degreesOfFreedom))
-        let errors = fit.standardErrors
-        let identified = fit.diagnostics?.identified ?? Array(repeating: true, count: p)
+        let errors = (0..<p).map { covariance[$0 * p + $0].squareRoot() }
         let estimates = model.parameterNames.indices.map { index in
             let se = identified[index] ? errors[index] : .nan
             return CurveFitResult.Estimate(
-                name: model.parameterNames[index], value: fit.parameters[index], standardError: se,
-                lower: fit.parameters[index] - t * se, upper: fit.parameters[index] + t * se,
+                name: model.parameterNames[index], value: parameters[index], standardError: se,
+                lower: parameters[index] - t * se, upper: parameters[index] + t * se,
                 start: start?[index], note: identified[index] ? nil : "not identified")
         }
         let weights = sigma?.map { 1 / ($0 * $0) } ?? Array(repeating: 1, count: y.count)
@@ -252,7 +294,8 @@ public enum CurveFitting {
 
         var reached: (Double, CurveFitResult.Estimate)?
         if let target {
-            reached = (target, targetEstimate(model, fit: fit, identified: identified, target: target, t: t))
+            reached = (target, targetEstimate(model, parameters: parameters, covariance: covariance, identified: identified,
+                                              target: target, t: t))
         }
         return CurveFitResult(
             model: model, points: x.count, parameters: estimates, residualSumOfSquares: fit.residualSumOfSquares,
@@ -263,18 +306,18 @@ public enum CurveFitting {
 
     /// The x at which the fitted curve reaches `target`; SE by the delta method, Var(x*) = ∇x*ᵀ Σ ∇x*, with the exact
     /// gradient of the inverse (no finite-difference step, so no dependence on the unit of x).
-    static func targetEstimate(_ model: CurveModel, fit: LeastSquares.Fit, identified: [Bool], target: Double,
-                               t: Double) -> CurveFitResult.Estimate {
-        guard let x0 = model.inverse(fit.parameters, target) else {
+    static func targetEstimate(_ model: CurveModel, parameters: [Double], covariance: [Double], identified: [Bool],
+                               target: Double, t: Double) -> CurveFitResult.Estimate {
+        guard let x0 = model.inverse(parameters, target) else {
             return CurveFitResult.Estimate(name: "x_at_target", value: .nan, standardError: .nan, lower: .nan, upper: .nan,
                                            start: nil, note: "the fitted curve never reaches y = \(target)")
         }
-        let gradient = model.inverseGradient(fit.parameters, at: x0)
+        let gradient = model.inverseGradient(parameters, at: x0)
         let p = gradient.count
         let unidentified = (0..<p).filter { !identified[$0] && gradient[$0] != 0 }
         var variance = 0.0
         for i in 0..<p where gradient[i] != 0 {
-            for j in 0..<p where gradient[j] != 0 { variance += gradient[i] * fit.covariance[i * p + j] * gradient[j] }
+            for j in 0..<p where gradient[j] != 0 { variance += gradient[i] * covariance[i * p + j] * gradient[j] }
         }
         let note: String?
         let se: Double
