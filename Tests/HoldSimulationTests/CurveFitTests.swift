@@ -194,4 +194,22 @@ struct CurveFitTests {
             #expect(Self.close(a.value, b.value, 1e-8) && Self.close(a.standardError, b.standardError, 1e-6))
         }
     }
+
+    @Test("x far from 0: the plateau exponential over x ∈ [6e4, 8e4] is the [0, 1] fit moved and stretched")
+    func origin() throws {
+        let (u, y) = Self.wiggled { 0.9 - 0.8 * exp(-3 * $0) }
+        let x = u.map { 60_000 + 20_000 * $0 }
+        let near = try CurveFitting.fit(x: u, y: y, model: .exponential, target: 0.6)
+        let far = try CurveFitting.fit(x: x, y: y, model: .exponential, target: 0.6)
+        #expect(far.warning == nil, "\(far.warning ?? "")")
+        // Same curve: rate/20,000, amplitude·e^(−rate·60,000/20,000), offset unchanged; the target moves and
+        // stretches with x. Both solves stop within 1e-10 relative steps: 1e-7.
+        #expect(Self.close(far.parameters[1].value * 20_000, near.parameters[1].value, 1e-7))
+        #expect(Self.close(far.parameters[0].value, near.parameters[0].value * exp(-near.parameters[1].value * 3), 1e-7))
+        #expect(Self.close(far.parameters[2].value, near.parameters[2].value, 1e-7))
+        let a = try #require(near.target?.x), b = try #require(far.target?.x)
+        #expect(Self.close(b.value, 60_000 + 20_000 * a.value, 1e-9))
+        #expect(Self.close(b.standardError, 20_000 * a.standardError, 1e-6))
+        #expect(Self.close(far.residualSumOfSquares, near.residualSumOfSquares, 1e-9))
+    }
 }
