@@ -17,7 +17,9 @@ struct FitCurve: ParsableCommand {
             do not identify has an empty interval. A fit that did not converge, is not at a minimum or is poorly \
             determined says so on standard error and in the warning column. Rows whose x, y or weight is nan or inf \
             (any case) are skipped. --weights names a column of per-point standard deviations (SciPy curve_fit's \
-            sigma, relative: the covariance is scaled by the weighted rss / (n − p)).
+            sigma, relative: the covariance is scaled by the weighted rss / (n − p)). Degenerate data (constant x, \
+            fewer distinct x than parameters, values beyond ±1e150) is refused with status 65; a target the curve \
+            never reaches is reported in its own row.
 
             Example (false activations fall to 0.5 % at minimumDuration 1.26 s [1.16, 1.36]):
               holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
