@@ -22,14 +22,14 @@ struct FitCurveCommandTests {
     @Test("bad input: missing file (66), unknown column listing the columns (65), non-numeric values (65)")
     func errors() throws {
         let missing = try CLI.run(["fit-curve", "--data", "/nonexistent.csv", "--x", "a", "--y", "b"])
-        #expect(missing.status == 66 && missing.stderr.contains("no such data file"))
+        #expect(missing.status == 66 && missing.stderr.contains("/nonexistent.csv: no such file"))
         let directory = try CLI.temporaryDirectory()
         let file = directory.appendingPathComponent("d.csv")
         try "# note\na,b\n1,2\n2,4\n3,6\nx,8\n".write(to: file, atomically: true, encoding: .utf8)
         let column = try CLI.run(["fit-curve", "--data", file.path, "--x", "a", "--y", "c"])
         #expect(column.status == 65 && column.stderr.contains("no column 'c'; columns: a, b"))
         let text = try CLI.run(["fit-curve", "--data", file.path, "--x", "a", "--y", "b"])
-        #expect(text.status == 65 && text.stderr.contains("d.csv:6: 'x', '8' are not both numbers"))
+        #expect(text.status == 65 && text.stderr.contains("d.csv:6: a: 'x' is not a number"))
     }
 
     /// Writes `x,y[,s]` rows to a CSV in a fresh directory and runs fit-curve on it.
@@ -122,6 +122,6 @@ struct FitCurveCommandTests {
         let slope = Self.row(result.stdout, "slope")
         #expect(abs((Double(slope[2]) ?? 0) + 0.86656547) < 1e-7 && abs((Double(slope[3]) ?? 0) - 0.03166094) < 1e-7)
         let bad = try Self.fit(["1,1,1", "2,2,0", "3,3,1", "4,4,1"], header: "x,y,s", ["--weights", "s"])
-        #expect(bad.status == 65 && bad.stderr.contains("data.csv:3: weight '0' (column s) must be a standard deviation > 0"))
+        #expect(bad.status == 65 && bad.stderr.contains("data.csv:3: weight 0 (column s) must be a standard deviation > 0"))
     }
 }

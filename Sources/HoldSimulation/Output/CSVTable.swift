@@ -542,6 +542,9 @@ public struct CSVNumericColumns: Sendable {
     public enum NonFinite: Sendable {
         /// NaN (any spelling) skips the row and counts it in ``skipped``; ±infinity is an error naming file:line.
         case skipNaNRows
+        /// Any non-finite value (NaN or ±infinity, any spelling) skips the row and counts it in ``skipped``:
+        /// missing values, as `fit-curve` treats them.
+        case skipNonFiniteRows
         /// Any non-finite value is an error naming file:line.
         case reject
     }
@@ -550,7 +553,7 @@ public struct CSVNumericColumns: Sendable {
     public let values: [[Double]]
     /// The 1-based line each kept row came from.
     public let lines: [Int]
-    /// Rows skipped because a value was NaN (``NonFinite/skipNaNRows``).
+    /// Rows skipped because a value was not finite (``NonFinite/skipNaNRows``, ``NonFinite/skipNonFiniteRows``).
     public let skipped: Int
     /// FNV-1a 64 hash (16 hex digits) of the whole file, for provenance.
     public let contentHash: String
@@ -589,7 +592,7 @@ public struct CSVNumericColumns: Sendable {
                     throw CSVTableError(path: path, line: reader.line,
                                         "\(columns[slot]): '\(reader.field(index))' is not a number")
                 }
-                if value.isNaN, nonFinite == .skipNaNRows {
+                if (value.isNaN && nonFinite == .skipNaNRows) || (!value.isFinite && nonFinite == .skipNonFiniteRows) {
                     skip = true
                 } else if !value.isFinite {
                     throw CSVTableError(path: path, line: reader.line,

@@ -123,6 +123,8 @@ extension TuneMetric {
         case "premature_mismatch_rate": return summary.prematureMismatch
         case "movement_cancel_rate": return summary.movementCancel
         case "false_activation_rate": return summary.falseActivation
+        case "completed_unseen_rate": return summary.completedUnseen
+        case "no_feedback_rate": return summary.noFeedback
         default: return nil
         }
     }

@@ -52,67 +52,32 @@ struct FitCurve: ParsableCommand {
         if let target, !target.isFinite { throw ValidationError("--target must be a finite number.") }
     }
 
-    /// A CSV field as a number: decimal, or nan / inf / infinity in any case with an optional sign (as NumPy, pandas
-    /// and R write them); nil for anything else. Kept apart so a faster numeric reader can replace it.
-    static func number(_ field: String) -> Double? {
-        // The common case first: a plain decimal, parsed without Foundation.
-        if let value = Double(field) { return value }
-        let trimmed = field.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return nil }
-        if let value = Double(trimmed) { return value }
-        let lower = trimmed.lowercased()
-        let unsigned = lower.hasPrefix("-") || lower.hasPrefix("+") ? String(lower.dropFirst()) : lower
-        switch unsigned {
-        case "nan": return .nan
-        case "inf", "infinity": return lower.hasPrefix("-") ? -.infinity : .infinity
-        default: return nil
-        }
-    }
-
     func run() throws {
         try reportingErrors {
-            guard FileManager.default.fileExists(atPath: data) else {
-                throw ProfileError(origin: .unknown(path: data), keyPath: "", message: "no such data file")
+            // Streams the two (or three) columns in constant memory beyond the values themselves.
+            let names = [x, y] + (weights.map { [$0] } ?? [])
+            let read = try CSVNumericColumns.read(path: data, columns: names, nonFinite: .skipNonFiniteRows)
+            let xs = read.values[0], ys = read.values[1]
+            let sigmas = weights == nil ? [] : read.values[2]
+            if let index = sigmas.firstIndex(where: { !($0 > 0) }) {
+                throw CSVTableError(path: data, line: read.lines[index],
+                                    "weight \(CSV.number(sigmas[index], significant: 6)) (column \(weights ?? "")) must be a standard deviation > 0")
             }
-            let text = try ProfileLibrary.read(data, what: "data")
-            let table = try CSVTable(text: text, path: data)
-            let xIndex = try table.column(x)
-            let yIndex = try table.column(y)
-            let sigmaIndex = try weights.map { try table.column($0) }
-            var xs: [Double] = [], ys: [Double] = [], sigmas: [Double] = []
-            var skipped = 0
-            for (line, fields) in table.rows {
-                let columns = [xIndex, yIndex] + (sigmaIndex.map { [$0] } ?? [])
-                let numbers = columns.map { Self.number(fields[$0]) }
-                guard numbers.allSatisfy({ $0 != nil }) else {
-                    let names = ([x, y] + (weights.map { [$0] } ?? [])).joined(separator: ", ")
-                    let quoted = columns.map { "'\(fields[$0])'" }.joined(separator: ", ")
-                    throw CSVTableError(path: data, line: line, "\(quoted) are not \(columns.count == 2 ? "both" : "all") numbers (columns \(names))")
-                }
-                let values = numbers.compactMap { $0 }
-                // nan and ±inf are missing values: skipped and counted.
-                guard values.allSatisfy(\.isFinite) else { skipped += 1; continue }
-                if sigmaIndex != nil, !(values[2] > 0) {
-                    throw CSVTableError(path: data, line: line, "weight '\(fields[sigmaIndex ?? 0])' (column \(weights ?? "")) must be a standard deviation > 0")
-                }
-                xs.append(values[0])
-                ys.append(values[1])
-                if sigmaIndex != nil { sigmas.append(values[2]) }
-            }
-            let result = try CurveFitting.fit(x: xs, y: ys, sigma: sigmaIndex == nil ? nil : sigmas, model: model, target: target)
+            let skipped = read.skipped
+            let result = try CurveFitting.fit(x: xs, y: ys, sigma: weights == nil ? nil : sigmas, model: model, target: target)
             if let warning = result.warning { printNote("warning: \(warning)") }
-            try OutputFile(argument: self.output.out).write(Self.csv(result, data: data, text: text, skipped: skipped,
+            try OutputFile(argument: self.output.out).write(Self.csv(result, data: data, hash: read.contentHash, skipped: skipped,
                                                                      weights: weights, commandLine: typedCommandLine()))
         }
     }
 
-    static func csv(_ result: CurveFitResult, data: String, text: String, skipped: Int, weights: String?,
+    static func csv(_ result: CurveFitResult, data: String, hash: String, skipped: Int, weights: String?,
                     commandLine: String) -> String {
         let model = result.model
         var provenance: [(String, String)] = [
             ("holdlab", "\(HoldLabVersion.current) fit-curve"),
             ("command", commandLine),
-            ("data", "\(data) fnv1a64:\(fnv1a64Hex(text)): \(result.points) points used, \(skipped) skipped (nan or inf)"),
+            ("data", "\(data) fnv1a64:\(hash): \(result.points) points used, \(skipped) skipped (nan or inf)"),
             ("model", "\(model.rawValue): \(model.formula)"),
             ("fit", String(format: "rss %.6g, dof %d, r2 %.6f", result.residualSumOfSquares, result.degreesOfFreedom,
                            result.rSquared)),

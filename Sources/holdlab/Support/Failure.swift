@@ -31,6 +31,7 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
         throw ExitStatus.dataError
     } catch let error as CSVTableError {
         printError(error.description)
+        if error.kind == .cannotOpen { throw ExitStatus.noInput }
         throw ExitStatus.dataError
     } catch let error as CurveFitError {
         printError(error.description)
