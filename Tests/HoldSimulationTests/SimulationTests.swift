@@ -305,6 +305,23 @@ struct SimulationFidelityTests {
         }
     }
 
+    @Test("no_feedback_rate and first_feedback_ms count only feedback felt while the finger was down")
+    func feedbackColumns() throws {
+        // A static long press (no fill, no pulses): the only feedback is the action at 1.0 s, so
+        // no_feedback_rate = P(hold < 1.0) and first_feedback_ms is exactly 1000 over the others.
+        let profile = try Make.profile("gesture: {minimumDuration: 1.0}\nfill: {model: none}\nretract: {mode: instant}\n")
+        let population = try Make.population("""
+              - {name: h, weight: 1, intent: confirm, behavior: hold, hold: {dist: lognormal, median: 0.9, sigma: 0.35}}
+            """)
+        let n = 60_000
+        let summary = try #require(try Make.run([profile], population, users: n, seed: 4).first)
+        let expected = 1 - (try Distribution(family: "lognormal", parameters: ["median": 0.9, "sigma": 0.35]).survival(1.0))
+        #expect(withinFourStandardErrors(summary.noFeedback.rate, expected, n: n))
+        #expect(summary.noFeedback.successes + summary.completion.successes == n)
+        #expect(summary.firstFeedbackMs == 1000)
+        #expect(summary.completedUnseen.rate == nil)  // no fill: nothing could look full
+    }
+
     @Test("hold-time median to the 4 significant digits README.md promises")
     func holdTimeDigits() throws {
         // Holds uniform on [1189.2, 1209.2] ms: the median is 1199.2 ms (issue 13 saw 1200.13 with 3 digits).
