@@ -7,6 +7,7 @@
 //   HoldModel       pure, deterministic physics of one hold: curves, springs, fill, retract, trigger, haptics, display
 //   HoldProfiles    versioned YAML profiles: schema, validation with file/line/key-path errors, `--set` overrides
 //   HoldSimulation  synthetic users, the event-driven engine, metrics, trace rendering, CSV
+//   HoldFitting     fitting data: duration distributions by maximum likelihood, least-squares curves
 //   holdlab         the thin executable (swift-argument-parser)
 import PackageDescription
 
@@ -48,10 +49,15 @@ let package = Package(
             ],
             swiftSettings: hotPath
         ),
+        .target(
+            name: "HoldFitting",
+            dependencies: ["GSL", "HoldProfiles", "HoldSimulation"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "holdlab",
             dependencies: [
-                "GSL", "HoldProfiles", "HoldSimulation",
+                "GSL", "HoldProfiles", "HoldSimulation", "HoldFitting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -60,7 +66,7 @@ let package = Package(
         // build makes a replayer of saved inputs.
         .executableTarget(
             name: "holdlab-fuzz",
-            dependencies: ["HoldProfiles", "HoldSimulation"],
+            dependencies: ["HoldFitting", "HoldProfiles", "HoldSimulation"],
             path: "Sources/HoldLabFuzz",
             swiftSettings: strict
         ),
@@ -68,6 +74,7 @@ let package = Package(
         .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
         .testTarget(name: "HoldProfilesTests", dependencies: ["HoldProfiles"], swiftSettings: strict),
         .testTarget(name: "HoldSimulationTests", dependencies: ["HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldSimulation"], swiftSettings: strict),
         .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab"], exclude: ["Golden"], swiftSettings: strict),
     ]
 )

@@ -14,12 +14,14 @@
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sf_bessel.h>
+#include <gsl/gsl_sf_psi.h>
 #include <gsl/gsl_qrng.h>
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_min.h>
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_roots.h>
+#include <gsl/gsl_integration.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>

@@ -340,6 +340,15 @@ extension Distribution {
     }
 }
 
+extension Distribution {
+    /// The standard normal hazard φ(x)/Q(x) (`gsl_sf_hazard`), accurate for large x where φ and Q both underflow;
+    /// at −z it is φ(z)/Φ(z), the derivative of ln Φ(z) (exgaussian likelihood equations).
+    public static func normalHazard(_ x: Double) -> Double {
+        ensureGSLErrorHandlerOff()
+        return gsl_sf_hazard(x)
+    }
+}
+
 // MARK: Numerical helpers
 
 /// 1/(1 + e^(−t)) without overflow.

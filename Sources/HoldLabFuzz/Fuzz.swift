@@ -10,6 +10,7 @@
 // The first byte of an input chooses the reader (0 profile, 1 population, 2 CSV); the rest is the file. Every
 // reader must return a value or throw its typed error: a trap (overflow, out of range, a crash) is a finding.
 import Foundation
+import HoldFitting
 import HoldProfiles
 import HoldSimulation
 
@@ -33,6 +34,12 @@ enum FuzzTarget {
             }
         default:
             _ = try? CSVTable(text: text, path: "fuzz.csv")
+            let reader = CSVReader(bytes: body, path: "fuzz.csv")
+            if let columns = try? reader.readHeader() {
+                while (try? reader.next()) == true {
+                    for index in columns.indices { _ = reader.double(index); _ = reader.field(index) }
+                }
+            }
             guard FileManager.default.createFile(atPath: csvPath, contents: Data(body)) else { return }
             let columns = ["hold_ms", "t", "release_ms"]
             for column in columns {

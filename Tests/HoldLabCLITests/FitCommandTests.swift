@@ -4,7 +4,7 @@ import Testing
 @Suite("holdlab fit")
 struct FitCommandTests {
     static let header = "family,n,censored,loglik,aic,bic,ks_stat,ks_pvalue,best,zeta,zeta_se,sigma,sigma_se,shape,"
-        + "shape_se,scale,scale_se,mu,mu_se,tau,tau_se"
+        + "shape_se,scale,scale_se,mu,mu_se,tau,tau_se,ks_pvalue_mcse"
 
     /// `holdlab simulate --per-user` output for the hold-only population against hig-linear-bar (action at 1.0 s):
     /// intentional holds are log-logistic(scale 0.9 s, shape 6), and the 35 % longer than 1 s complete.
@@ -67,6 +67,10 @@ struct FitCommandTests {
         }
         let p = Self.number(row, "ks_pvalue")
         #expect(p >= 0.05 && p <= 1, "p = \(p)")
+        // Its Monte Carlo standard error √(p(1 − p)/B), printed to 4 decimals.
+        #expect(abs(Self.number(row, "ks_pvalue_mcse") - (p * (1 - p) / 19).squareRoot()) <= 0.00005 + 1e-12)
+        // 3,200 rows are more than the default 2,000 per bootstrap draw: the provenance says so.
+        #expect(csv.contains("each draws 2000 of the \(Int(n)) rows and compares √m·D_b with √n·D"))
         #expect(row["zeta"] == "NaN" && row["mu"] == "NaN" && row["tau_se"] == "NaN")
 
         let yaml = try String(contentsOf: population, encoding: .utf8)
@@ -90,6 +94,7 @@ struct FitCommandTests {
         #expect(rows.filter { $0["best"] == "true" }.count == 1)
         #expect(rows.allSatisfy { $0["ks_pvalue"] == "NaN" && $0["censored"] == "0" })
         #expect(result.stdout.contains("# bootstrap: none (ks_pvalue NaN)"))
+        #expect(rows.allSatisfy { $0["ks_pvalue_mcse"] == "NaN" })
         // best = lowest AIC.
         let best = try #require(rows.first { $0["best"] == "true" })
         #expect(rows.allSatisfy { Self.number($0, "aic") >= Self.number(best, "aic") })
@@ -175,6 +180,7 @@ struct FitCommandTests {
             (["--scale", "0"], "--scale must be a finite number > 0"),
             (["--family", "normal"], "normal"),
             (["--emit-population", "-"], "--emit-population needs a file name"),
+            (["--bootstrap-size", "5"], "--bootstrap-size must be from 10 to 10,000,000 (got 5)"),
         ]
         for (extra, message) in cases {
             let result = try CLI.run(["fit", "--data", "x.csv", "--column", "t"] + extra)

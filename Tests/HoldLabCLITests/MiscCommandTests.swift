@@ -5,13 +5,31 @@ import Testing
 struct MiscCommandTests {
     @Test("benchmark prints one CSV row per case and thread count; bad counts are refused")
     func benchmark() throws {
-        let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1"])
+        let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1", "--fit-rows", "300"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "case,profile,users,threads,seconds,users_per_second,max_rss_mib")
-        #expect(lines.count == 3)
-        #expect(lines[1].hasPrefix("default,hig-linear-bar,4000,1,") && lines[2].hasPrefix("kikocard-timer-latency,kikocard-accelerating,400,1,"))
-        for line in lines.dropFirst() { #expect((Double(line.split(separator: ",")[5]) ?? 0) > 0) }
+        #expect(lines.first.map(String.init) == "case,profile,population,users,threads,seconds,users_per_second,ns_per_user,"
+            + "draws_per_user,rng_ns_per_user,fraction_of_rng_bound,max_rss_mib")
+        let cases = lines.dropFirst().map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
+        #expect(cases == [
+            "hold-only,hig-linear-bar,hold-only,4000,1", "default,hig-linear-bar,default,4000,1",
+            "bezier-pulses,hig-linear-bar,default,4000,1", "spring,hig-linear-bar,default,4000,1",
+            "timer-latency,kikocard-accelerating,default,400,1", "per-user,hig-linear-bar,default,4000,1",
+            "fit,all-families-B200,lognormal-sample,300,1",
+        ])
+        #expect(lines.last?.hasSuffix(",NaN,NaN,NaN," + (lines.last?.split(separator: ",").last ?? "")) == true)
+        for line in lines.dropFirst().dropLast() {
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            // users/s, ns per user, draws per user, rng ns per user and the fraction are positive numbers.
+            #expect(fields.count == 9 && fields[3...7].allSatisfy { $0 > 0 }, "\(line)")
+        }
+        // Draws per user: hold-only has 3 (class, phase, hold); the timer case adds 160 latency draws per user.
+        #expect(lines[1].split(separator: ",")[8] == "3.00")
+        #expect((Double(lines[5].split(separator: ",")[8]) ?? 0) > 160)
+        let one = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--fit-rows", "0"])
+        #expect(try CLI.run(["benchmark", "--fit-rows", "5"]).status == 64)
+        #expect(one.stdout.split(separator: "\n").count == 2)
+        #expect(try CLI.run(["benchmark", "--case", "nonesuch"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "0"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "100", "--set", "fill.curve=wobbly"]).status == 64)
         #expect(try CLI.run(["benchmark", "--threads", "0"]).status == 64)

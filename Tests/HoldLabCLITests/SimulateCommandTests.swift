@@ -3,14 +3,15 @@ import Testing
 
 @Suite("holdlab simulate")
 struct SimulateCommandTests {
-    /// The columns issue 3 names, in order (more may follow them).
+    /// The columns issues 3 and 13 name, in order (more may follow them).
     static let requiredColumns = """
         profile,population,users,seed,intent_users,completed,completion_rate,completion_rate_lo,completion_rate_hi,\
         premature_release_rate,premature_impatience_rate,premature_mismatch_rate,movement_cancel_rate,accidental_users,\
         false_activation_rate,false_activation_rate_lo,false_activation_rate_hi,completion_time_mean_ms,\
         completion_time_p50_ms,completion_time_p90_ms,completion_time_p99_ms,hold_time_p50_ms,pulses_mean,pulses_p50,\
-        pulses_p95,pulses_max,peak_pulse_rate_hz,dropped_pulses_mean,mismatch_mean_ms,mismatch_p50_ms,mismatch_p95_ms,\
-        mismatch_max_ms,progress_at_trigger_mean,progress_at_trigger_min,first_feedback_ms,retract_mean_ms
+        pulses_p95,pulses_max,peak_pulse_rate_hz,dropped_pulses_mean,completed_unseen_rate,mismatch_mean_ms,\
+        mismatch_p50_ms,mismatch_p95_ms,mismatch_max_ms,progress_at_trigger_mean,progress_at_trigger_min,\
+        no_feedback_rate,first_feedback_ms,retract_mean_ms
         """
 
     @Test("`holdlab simulate` alone: hig-linear-bar against default, 100,000 users, seed 1, to stdout")

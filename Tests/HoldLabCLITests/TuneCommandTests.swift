@@ -28,4 +28,94 @@ struct TuneCommandTests {
         let unknown = try CLI.run(["tune", "--param", "gesture.minimumDuration=0.3:1.5", "--minimize", "joy"])
         #expect(unknown.status == 64 && unknown.stderr.contains("'joy' is neither a --param key nor a simulate column"))
     }
+
+    /// The accidental users' hold times in seconds at seed 1 (press_end_ms of `simulate --per-user` with a gesture
+    /// that never fires); under common random numbers they are the same for every minimumDuration.
+    static func accidentalHolds(users: Int) throws -> [Double] {
+        let directory = try CLI.temporaryDirectory()
+        let perUser = directory.appendingPathComponent("users.csv").path
+        let run = try CLI.run(["simulate", "--profile", "hig-linear-bar", "--set", "gesture.minimumDuration=100",
+                               "--users", "\(users)", "--per-user", perUser, "--out", directory.appendingPathComponent("s.csv").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: perUser, encoding: .utf8).split(separator: "\n")
+        let header = lines[0].split(separator: ",").map(String.init)
+        let intent = try #require(header.firstIndex(of: "intent")), end = try #require(header.firstIndex(of: "press_end_ms"))
+        return lines.dropFirst().compactMap { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            return fields[intent] == "none" ? Double(fields[end]).map { $0 / 1000 } : nil
+        }
+    }
+
+    /// The recommended value from the CSV provenance (the value evaluated, at full precision).
+    static func recommended(_ stdout: String) -> Double? {
+        let line = stdout.split(separator: "\n").first { $0.hasPrefix("# recommended: gesture.minimumDuration=") }
+        return line.flatMap { Double($0.dropFirst("# recommended: gesture.minimumDuration=".count).prefix { $0 != " " }) }
+    }
+
+    @Test("issue 14 cases 6 and 7: the feasible boundary, not an infeasible range end, as the per-user outcomes say",
+          arguments: [("0.005", "1.0:2.0"), ("0.005", "0.98:2.0"), ("0.0026", "1.0:2.0")])
+    func feasibleBoundary(bound: String, range: String) throws {
+        // Completion time grows with minimumDuration, so the best feasible point is the smallest one whose false
+        // activation rate (k of n accidental users with holds ≥ θ) is ≤ the bound: just above the (k+1)-th longest hold.
+        let users = 5_000
+        let holds = try Self.accidentalHolds(users: users).sorted(by: >)
+        let limit = try #require(Double(bound))
+        let allowed = (0...holds.count).last { Double($0) / Double(holds.count) <= limit } ?? 0
+        let exact = holds[allowed]
+        let result = try CLI.run(["tune", "--profile", "hig-linear-bar", "--param", "gesture.minimumDuration=\(range)",
+                                  "--target", "completion_time_mean_ms=1000", "--constraint", "false_activation_rate<=\(bound)",
+                                  "--users", "\(users)", "--confidence", "0.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("violates"))
+        let value = try #require(Self.recommended(result.stdout))
+        // Root finding stops within 1e-4 of the range of the switch; per-user times are printed to 1e-6 s.
+        #expect(value > exact - 1e-6 && value <= exact + 1.5e-4, "\(value) vs exact \(exact)")
+        #expect(result.stderr.contains("set by false_activation_rate<=\(bound)"))
+    }
+
+    @Test("issue 14 case 8: by default a rate constraint holds for its 95 % one-sided Wilson upper bound")
+    func confidence() throws {
+        let users = 5_000
+        let holds = try Self.accidentalHolds(users: users).sorted(by: >)
+        let n = Double(holds.count), z = 1.6448536269514722
+        // The largest count whose one-sided Wilson upper bound is ≤ 0.005.
+        let allowed = (0...holds.count).last { k in
+            let p = Double(k) / n
+            let upper = (p + z * z / (2 * n) + z * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()) / (1 + z * z / n)
+            return upper <= 0.005
+        } ?? 0
+        let result = try CLI.run(["tune", "--profile", "hig-linear-bar", "--param", "gesture.minimumDuration=1.0:2.0",
+                                  "--target", "completion_time_mean_ms=1000", "--constraint", "false_activation_rate<=0.005",
+                                  "--users", "\(users)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("# confidence: rate constraints hold for the rate's one-sided Wilson bound at 0.95"))
+        let value = try #require(Self.recommended(result.stdout))
+        #expect(value > holds[allowed] - 1e-6 && value <= holds[allowed] + 1.5e-4, "\(value) vs exact \(holds[allowed])")
+    }
+
+    @Test("issue 14 case 9: nothing feasible exits 1 naming the constraint and the excess, and emits no profile")
+    func infeasible() throws {
+        let directory = try CLI.temporaryDirectory()
+        let profile = directory.appendingPathComponent("tuned.yaml").path
+        let csv = directory.appendingPathComponent("tune.csv").path
+        // The help's first example, verbatim but for --users, --out and --emit-profile.
+        let result = try CLI.run(["tune", "--profile", "hig-linear-bar", "--param", "gesture.minimumDuration=0.3:1.5",
+                                  "--minimize", "gesture.minimumDuration", "--constraint", "false_activation_rate<=0.005",
+                                  "--constraint", "premature_release_rate<=0.02", "--users", "2000", "--out", csv,
+                                  "--emit-profile", profile])
+        #expect(result.status == 1)
+        let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("holdlab: no point in the range meets premature_release_rate<=0.02: at best (gesture.minimumDuration="), "\(last)")
+        #expect(last.contains("beyond the bound; no profile written"))
+        #expect(!result.stderr.contains("converged after") || result.stderr.contains("no point meets every constraint"))
+        #expect(!FileManager.default.fileExists(atPath: profile))
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).contains("(violates a constraint: no point in the range is feasible)"))
+    }
+
+    @Test("a --param key given twice is a usage error (64)")
+    func repeatedParameter() throws {
+        let result = try CLI.run(["tune", "--param", "gesture.minimumDuration=0.3:1.5", "--param", "gesture.minimumDuration=0.5:1",
+                                  "--minimize", "gesture.minimumDuration"])
+        #expect(result.status == 64 && result.stderr.contains("--param gesture.minimumDuration is given twice; name each key once."))
+    }
 }

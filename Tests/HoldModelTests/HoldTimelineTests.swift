@@ -82,8 +82,8 @@ struct KikoCardTests {
         let outcome = evaluator.resolve(pressEndTime: 1.5)
         #expect(!outcome.completed)
         #expect(outcome.retractSeconds == 0)
-        #expect(evaluator.progress(at: 1.4999) > 0.3)
-        #expect(evaluator.progress(at: 1.5) == 0)
+        #expect(evaluator.progress(atSeconds: 1.4999) > 0.3)
+        #expect(evaluator.progress(atSeconds: 1.5) == 0)
         // Pulses only while the finger is down: strictly fewer than 77.
         #expect(outcome.pulses > 0 && outcome.pulses < 77)
     }
@@ -116,8 +116,8 @@ struct TimerTests {
         var probe = ScriptedLatencies(latencies)
         let expected = (0..<5).map { k in 0.5 + 0.01 * Double(k + 1) + max(0, probe.nextLatencySeconds()) }
         for (k, time) in expected.enumerated() {
-            let before = evaluator.heldProgress(at: time - 1e-9)
-            let after = evaluator.heldProgress(at: time)
+            let before = evaluator.heldProgress(atSeconds: time - 1e-9)
+            let after = evaluator.heldProgress(atSeconds: time)
             #expect(after > before, "tick \(k + 1) fires at \(time)")
             #expect(time >= 0.5 + 0.01 * Double(k + 1))
         }
@@ -129,10 +129,10 @@ struct TimerTests {
         var source = ScriptedLatencies([0.025])
         let evaluator = try Fixture.evaluator(Fixture.kikoCard())
         let held = evaluator.hold(framePhase: 0, latencies: &source)
-        #expect(evaluator.heldProgress(at: 0.535 - 1e-9) == 0)
-        #expect(abs(evaluator.heldProgress(at: 0.535) - 0.0007) < 1e-15)
-        #expect(abs(evaluator.heldProgress(at: 0.54) - (0.0007 + 0.00077)) < 1e-15)
-        #expect(evaluator.heldProgress(at: 0.5499) == evaluator.heldProgress(at: 0.54))
+        #expect(evaluator.heldProgress(atSeconds: 0.535 - 1e-9) == 0)
+        #expect(abs(evaluator.heldProgress(atSeconds: 0.535) - 0.0007) < 1e-15)
+        #expect(abs(evaluator.heldProgress(atSeconds: 0.54) - (0.0007 + 0.00077)) < 1e-15)
+        #expect(evaluator.heldProgress(atSeconds: 0.5499) == evaluator.heldProgress(atSeconds: 0.54))
         // Still 160 fires in all, two slots later than ideal.
         #expect(abs((held.fillCompleteTime ?? .nan) - (2.1 + 0.02)) < 1e-9)
     }
@@ -172,9 +172,11 @@ struct DisplayTests {
     @Test("frames land at (k + phase)/rate, and events on a frame count as that frame")
     func frameClock() {
         let clock = FrameClock(refreshRateHz: 120, phase: 0.25)
-        #expect(abs(clock.time(ofFrame: 0) - 0.25 / 120) < 1e-15)
+        // 0.25/120 s = 2,083,333.3 ns, on the integer clock.
+        #expect(clock.time(ofFrame: 0) == 2_083_333)
         #expect(clock.firstFrame(atOrAfter: clock.time(ofFrame: 7)) == 7)
-        #expect(clock.firstFrame(atOrAfter: clock.time(ofFrame: 7) + 1e-6) == 8)
+        #expect(clock.firstFrame(atOrAfter: clock.time(ofFrame: 7) + 1) == 8)
+        #expect(clock.lastFrame(atOrBefore: clock.time(ofFrame: 7) - 1) == 6)
         #expect(clock.lastFrame(atOrBefore: clock.time(ofFrame: 7)) == 7)
         #expect(clock.lastFrame(atOrBefore: 0) == nil)
         #expect(clock.firstFrame(atOrAfter: 0) == 0)

@@ -92,7 +92,7 @@ struct BadProfileTests {
         ("unknown key", valid + "\ncolour: red", [],
          "p.yaml:14:9: colour: unknown key; allowed here: description, display, fill, gesture, haptics, name, population, retract, source, trigger, version"),
         ("misspelt nested key", replacing("minimumDuration: 1.0", with: "minDuration: 1.0"), [],
-         "p.yaml:4:24: gesture.minDuration: unknown key; allowed here: maximumDistance, minimumDuration"),
+         "p.yaml:4:24: gesture.minDuration: unknown key; allowed here: maximumDistance, minimumDuration, movementCancels"),
         ("wrong type", replacing("minimumDuration: 1.0", with: "minimumDuration: soon"), [],
          "p.yaml:4:28: gesture.minimumDuration: must be a number of seconds ≥ 0 (got 'soon')"),
         ("out of range", replacing("refreshRate: 120", with: "refreshRate: 0"), [],

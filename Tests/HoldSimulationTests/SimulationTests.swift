@@ -239,3 +239,122 @@ struct EngineTraceAgreementTests {
         }
     }
 }
+
+@Suite("simulate: issue 13 fidelity")
+struct SimulationFidelityTests {
+    /// P(cancel < t) under a movement sampler: the largest u whose cancel time is before t (cancelTime is
+    /// non-decreasing in u), found by bisection to 1e-12.
+    static func probabilityBefore(_ t: Double, _ movement: Movement) -> Double {
+        var low = 0.0, high = 1.0
+        for _ in 0..<60 {
+            let mid = 0.5 * (low + high)
+            if movement.cancelTime(uniform: mid) < t { low = mid } else { high = mid }
+        }
+        return low
+    }
+
+    @Test("movementCancels: always until the action, untilRecognized only before recognition, never", arguments: ["always", "untilRecognized", "never"])
+    func movementCancels(rule: String) throws {
+        // KikoCard with ideal ticks: recognised at 0.5 s, the action at 2.1 s. Everyone holds 3 s and drifts
+        // 12 pt/√s (touch samples at 120 Hz, maximumDistance 10 pt).
+        let profile = try Make.profile("""
+            gesture: {minimumDuration: 0.5, maximumDistance: 10, movementCancels: \(rule)}
+            trigger: {source: fill}
+            fill: {start: recognized, model: timer}
+            retract: {mode: instant}
+            """)
+        let population = try Make.population("""
+              - {name: m, weight: 1, intent: confirm, behavior: hold, hold: {dist: constant, value: 3}, movement: {drift: 12, touchRate: 120}}
+            """)
+        let n = 40_000
+        let summary = try #require(try Make.run([profile], population, users: n, seed: 3).first)
+        let movement = try Movement(driftPointsPerSqrtSecond: 12, touchRateHz: 120, maximumDistancePoints: 10)
+        let expected: Double
+        switch rule {
+        case "always": expected = Self.probabilityBefore(2.1 - 1e-9, movement)
+        case "untilRecognized": expected = Self.probabilityBefore(0.5, movement)
+        default: expected = 0
+        }
+        #expect(withinFourStandardErrors(summary.movementCancel.rate, expected, n: n),
+                "\(rule): \(summary.movementCancel.rate ?? .nan) vs \(expected)")
+        #expect(summary.completion.successes + summary.movementCancel.successes == n)
+    }
+
+    @Test("pulses, drops and the completion pulse: the engine and the trace agree, with a throttle", arguments: [0.0, 0.03, 0.045, 0.05])
+    func pulseAgreement(minInterval: Double) throws {
+        var profile = try Make.library.loadProfile("hig-linear-bar")
+        profile.control.haptics = Haptics(threshold: 0.047, minIntervalSeconds: minInterval, onComplete: true)
+        let prepared = try profile.prepared()
+        let engine = HoldEvaluator(prepared)
+        let tracer = HoldEvaluator(prepared)
+        let generator = Generator(seed: 5)
+        for _ in 0..<300 {
+            let phase = generator.uniform()
+            let release = 0.5 + generator.uniform() * 1.5
+            var ticks = OnTimeTicks()
+            engine.hold(framePhase: phase, latencies: &ticks)
+            let outcome = engine.resolve(pressEndTime: release)
+            let trace = HoldTrace(evaluator: tracer, framePhase: phase, pressEndTime: release, latencies: &ticks)
+            #expect(outcome.pulses == (trace.rows.last?.pulses ?? -1))
+            let dropped = trace.rows.filter { $0.event == .pulseDropped || $0.event == .completionPulseDropped }.count
+            #expect(outcome.droppedPulses == dropped)
+            if minInterval > 0, let rate = outcome.peakPulseRateHz { #expect(rate <= 1 / minInterval + 1e-6) }
+            // Pulses felt at one instant: at most one.
+            let felt = trace.rows.filter { $0.event == .pulse || $0.event == .completionPulse }.map(\.timeSeconds)
+            #expect(Set(felt).count == felt.count)
+        }
+    }
+
+    @Test("no_feedback_rate and first_feedback_ms count only feedback felt while the finger was down")
+    func feedbackColumns() throws {
+        // A static long press (no fill, no pulses): the only feedback is the action at 1.0 s, so
+        // no_feedback_rate = P(hold < 1.0) and first_feedback_ms is exactly 1000 over the others.
+        let profile = try Make.profile("gesture: {minimumDuration: 1.0}\nfill: {model: none}\nretract: {mode: instant}\n")
+        let population = try Make.population("""
+              - {name: h, weight: 1, intent: confirm, behavior: hold, hold: {dist: lognormal, median: 0.9, sigma: 0.35}}
+            """)
+        let n = 60_000
+        let summary = try #require(try Make.run([profile], population, users: n, seed: 4).first)
+        let expected = 1 - (try Distribution(family: "lognormal", parameters: ["median": 0.9, "sigma": 0.35]).survival(1.0))
+        #expect(withinFourStandardErrors(summary.noFeedback.rate, expected, n: n))
+        #expect(summary.noFeedback.successes + summary.completion.successes == n)
+        #expect(summary.firstFeedbackMs == 1000)
+        #expect(summary.completedUnseen.rate == nil)  // no fill: nothing could look full
+    }
+
+    @Test("hold-time median to the 4 significant digits README.md promises")
+    func holdTimeDigits() throws {
+        // Holds uniform on [1189.2, 1209.2] ms: the median is 1199.2 ms (issue 13 saw 1200.13 with 3 digits).
+        let profile = try Make.profile("gesture: {minimumDuration: 5.0}\nfill: {model: none}\nretract: {mode: instant}\n")
+        let population = try Make.population("""
+              - {name: h, weight: 1, intent: confirm, behavior: hold, hold: {dist: uniform, min: 1.1892, max: 1.2092}}
+            """)
+        let summary = try #require(try Make.run([profile], population, users: 50_000, seed: 2).first)
+        let median = try #require(summary.holdTimeP50Ms)
+        // 4 digits: the histogram's bucket is 64 µs here; the sample median's own spread is 20 ms/√(50,000)·1.25
+        // ≈ 0.11 ms (4 SE = 0.45 ms). 3 digits could be 1 ms off.
+        #expect(abs(median - 1199.2) < 0.45 + 0.064, "\(median)")
+    }
+}
+
+@Suite("CSV numbers")
+struct CSVNumberTests {
+    @Test("fixed decimals are byte for byte what printf's %.Nf gives, ties and extremes included")
+    func formattedMatchesPrintf() {
+        let generator = Generator(seed: 11)
+        var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, 1e-7, 5e-7, 0.0005, 0.0015, 999.9995, 1e14 + 0.5,
+                                -3.0005, 1_000.000_499_999, 4.35, 2.675, 1e-300, .leastNonzeroMagnitude, 123_456.789]
+        for _ in 0..<20_000 {
+            let exponent = generator.uniform() * 30 - 15
+            values.append((generator.uniform() - 0.5) * pow(10, exponent))
+            // Values on a millisecond grid, as times are, with and without representation error.
+            values.append(Double(Int(generator.uniform() * 10_000_000)) / 1000 + 0.0005)
+        }
+        for value in values {
+            for decimals in [0, 1, 3, 6, 9] {
+                #expect(CSV.formatted(value, decimals: decimals) == String(format: "%.\(decimals)f", value),
+                        "\(value) with \(decimals) decimals")
+            }
+        }
+    }
+}

@@ -34,6 +34,8 @@ struct TraceReportTests {
             // A release at a frame's instant is processed before the frame renders.
             "50.000,0.000000,0.333333,0,release",
             "50.000,0.000000,0.000000,0,frame",
+            // That frame is the first drawn empty: the retract as the eye sees it.
+            "50.000,0.000000,0.000000,0,displayed_empty",
             "50.000,0.000000,0.000000,0,retract_end",
         ])
     }

@@ -34,10 +34,25 @@ public struct Gesture: Sendable, Hashable {
     public var minimumDurationSeconds: Double
     /// Points the finger may move from touch-down before the gesture fails (iOS default 10 pt, D).
     public var maximumDistancePoints: Double
+    /// When moving the finger beyond `maximumDistancePoints` cancels the hold.
+    public var movementCancels: MovementCancellation
 
-    public init(minimumDurationSeconds: Double = 0.5, maximumDistancePoints: Double = 10) {
+    /// When finger movement can cancel a hold.
+    public enum MovementCancellation: String, Sendable, Hashable, CaseIterable {
+        /// Until the action fires (a raw touch-down/up or tap recogniser: moving past the slop cancels at any time).
+        case always
+        /// Only before the gesture recognises (`UILongPressGestureRecognizer`'s `allowableMovement`; a long press
+        /// `.sequenced(before: DragGesture)`, seed 000): once recognised, only lifting the finger ends the hold.
+        case untilRecognized
+        /// Never: the control ignores movement.
+        case never
+    }
+
+    public init(minimumDurationSeconds: Double = 0.5, maximumDistancePoints: Double = 10,
+                movementCancels: MovementCancellation = .always) {
         self.minimumDurationSeconds = minimumDurationSeconds
         self.maximumDistancePoints = maximumDistancePoints
+        self.movementCancels = movementCancels
     }
 }
 
@@ -94,7 +109,11 @@ public struct Fill: Sendable, Hashable {
     }
 }
 
-/// A Timer-driven fill: every tick `progress += increment; increment += acceleration`, complete at progress ≥ 1.
+/// A Timer-driven fill, complete at progress ≥ 1. Every tick either adds a growing increment (seed 000:
+/// `progress += increment; increment += acceleration`) or, with `durationSeconds`, adds the tick to an elapsed time
+/// and divides (seed 004: `timePassed += tick; progress = timePassed / totalDuration`). Both are followed in the
+/// seeds' own floating-point operations: 1,200 additions of 0.01 fall short of 12 and seed 004's 12 s fill
+/// completes on tick 1,201, at 12.01 s.
 ///
 /// Ticks are scheduled every `tickSeconds` from the fill's start. A tick fires late by a drawn latency, never early;
 /// the repeating timer keeps its original schedule and coalesces missed slots into one fire (Foundation `Timer`, D).
@@ -102,11 +121,15 @@ public struct TimerFill: Sendable, Hashable {
     public var tickSeconds: Double
     public var initialIncrement: Double
     public var acceleration: Double
+    /// Seed 004's elapsed-time fill: progress = (ticks added up as a Double) / duration; nil for the increments.
+    public var durationSeconds: Double?
 
-    public init(tickSeconds: Double = 0.01, initialIncrement: Double = 0.0007, acceleration: Double = 0.00007) {
+    public init(tickSeconds: Double = 0.01, initialIncrement: Double = 0.0007, acceleration: Double = 0.00007,
+                durationSeconds: Double? = nil) {
         self.tickSeconds = tickSeconds
         self.initialIncrement = initialIncrement
         self.acceleration = acceleration
+        self.durationSeconds = durationSeconds
     }
 
     /// The most ticks a timer fill may need to complete; more is treated as a fill that never completes.
@@ -124,23 +147,36 @@ public struct TimerFill: Sendable, Hashable {
     }
 
     /// The fill's progress tick by tick, from 0.
-    public var progression: Progression { Progression(increment: initialIncrement, acceleration: acceleration) }
+    public var progression: Progression {
+        Progression(increment: initialIncrement, acceleration: acceleration, tick: tickSeconds, duration: durationSeconds)
+    }
 
-    /// The Timer fill's recurrence, `progress += increment; increment += acceleration`, in seed 000's order and
-    /// floating-point operations, so every use (tick counts, the fill, its haptics) agrees to the bit.
+    /// The Timer fill's recurrence in the seeds' order and floating-point operations, so every use (tick counts,
+    /// the fill, its haptics) agrees to the bit: `progress += increment; increment += acceleration` (seed 000), or
+    /// `elapsed += tick; progress = elapsed / duration` (seed 004).
     public struct Progression: Sendable {
         private(set) var progress = 0.0
         private var increment: Double
         private let acceleration: Double
+        private var elapsed = 0.0
+        private let tick: Double
+        private let duration: Double?
 
-        init(increment: Double, acceleration: Double) {
+        init(increment: Double, acceleration: Double, tick: Double, duration: Double?) {
             self.increment = increment
             self.acceleration = acceleration
+            self.tick = tick
+            self.duration = duration
         }
 
         /// Fires one tick and returns the progress after it (uncapped: it can pass 1 on the last tick).
         @inline(__always)
         public mutating func next() -> Double {
+            if let duration {
+                elapsed += tick
+                progress = elapsed / duration
+                return progress
+            }
             progress += increment
             increment += acceleration
             return progress

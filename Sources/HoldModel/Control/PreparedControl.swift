@@ -23,7 +23,7 @@ public struct PreparedControl: Sendable {
     enum Shape: Sendable {
         case none
         /// A Bézier (or linear, `curve == nil`) animation over `duration` seconds.
-        case bezier(UnitBezier?, duration: Double)
+        case bezier(UnitBezier?, duration: Int64)
         /// A spring from 0 to 1: progress = 1 + displacement(t), displacement starting at −1 at rest.
         case spring(Spring)
         case timer(TimerFill, ticks: Int)
@@ -38,6 +38,21 @@ public struct PreparedControl: Sendable {
     /// Seconds from the fill's start until it is complete: the end of the animation, a spring's settling time,
     /// or the completing tick with every tick on time.
     public let nominalFillSeconds: Double?
+    /// The same on the integer clock.
+    let nominalFillNanoseconds: Int64?
+    /// The retract curve's inverse at y = i/`retractInverseCells`, when the retract is an animation along a curve that
+    /// never decreases (linear, or a Bézier with y1, y2 in [0, 1]): a cheap, safe lower bound on the first frame that
+    /// can draw the bar empty. nil otherwise.
+    let retractInverse: [Double]?
+    static let retractInverseCells = 4096
+    /// For a Bézier (or linear) fill that never decreases: `fillInverse[i]` is the first instant after the fill's
+    /// start (nanoseconds) at which its progress is ≥ i/`fillInverseCells`, found exactly by bisection on the
+    /// integer clock. A level between two grid points is reached no earlier than the lower one's instant, so the
+    /// table gives every threshold search a safe start; nil for other fills.
+    let fillInverse: [Int64]?
+    static let fillInverseCells = 4096
+    /// Whether the held fill's progress never decreases (linear, a Bézier with y1, y2 in [0, 1], a Timer).
+    let fillNeverDecreases: Bool
     /// Displayed progress at or above this looks full.
     let fullLevel: Double
     /// Displayed progress at or above this looks started.
@@ -58,12 +73,12 @@ public struct PreparedControl: Sendable {
         case .animation(let curve, let duration):
             switch curve {
             case .linear:
-                shape = .bezier(nil, duration: duration)
+                shape = .bezier(nil, duration: Instant.nanoseconds(duration))
                 visibleAfterStart = duration * visibleLevel
                 fullAfterStart = duration * fullLevel
                 nominalFillSeconds = duration
             case .bezier(let bezier):
-                shape = .bezier(bezier, duration: duration)
+                shape = .bezier(bezier, duration: Instant.nanoseconds(duration))
                 visibleAfterStart = duration * bezier.inverse(y: visibleLevel)
                 fullAfterStart = duration * bezier.inverse(y: fullLevel)
                 nominalFillSeconds = duration
@@ -92,10 +107,57 @@ public struct PreparedControl: Sendable {
             fullAfterStart = Double(fullTick) * timer.tickSeconds
             nominalFillSeconds = Double(ticks) * timer.tickSeconds
         }
+        nominalFillNanoseconds = nominalFillSeconds.map(Instant.nanoseconds)
+        switch shape {
+        case .none, .timer: fillNeverDecreases = true
+        case .bezier(let bezier, _): fillNeverDecreases = bezier.map(Self.neverDecreases) ?? true
+        case .spring: fillNeverDecreases = false
+        }
+        if case .bezier(let bezier, let duration) = shape, fillNeverDecreases {
+            fillInverse = (0...Self.fillInverseCells).map { cell in
+                Self.firstInstant(bezier, duration: duration, reaching: Double(cell) / Double(Self.fillInverseCells))
+            }
+        } else {
+            fillInverse = nil
+        }
+        let cells = Self.retractInverseCells
+        switch (control.retract.mode, control.retract.curve) {
+        case (.animation, .linear):
+            retractInverse = (0...cells).map { Double($0) / Double(cells) }
+        case (.animation, .bezier(let curve)) where Self.neverDecreases(curve):
+            retractInverse = (0...cells).map { curve.inverse(y: Double($0) / Double(cells)) }
+        default:
+            retractInverse = nil
+        }
         if let nominal = nominalFillSeconds, !(nominal <= Self.maximumSeconds) {
             throw ControlError(
                 keyPath: "fill", message: "the fill would take \(nominal) s to complete; at most \(Int(Self.maximumSeconds)) s")
         }
+    }
+
+    /// The Timer fill's tick count with every tick on time (one latency is drawn per tick); nil for other fills.
+    public var idealTimerTicks: Int? {
+        if case .timer(_, let ticks) = shape { return ticks }
+        return nil
+    }
+
+    /// The first clock (nanoseconds after the start) at which a never-decreasing Bézier animation's progress is
+    /// ≥ `level`, by bisection on the integer clock; `duration` when it first gets there at its end (progress is 1
+    /// from then on), `Int64.max` for a level above 1.
+    static func firstInstant(_ bezier: UnitBezier?, duration: Int64, reaching level: Double) -> Int64 {
+        if level <= 0 { return 0 }
+        if level > 1 { return .max }
+        var low: Int64 = 0, high = duration
+        while high - low > 1 {
+            let mid = low + (high - low) / 2
+            if bezierProgress(bezier, duration: duration, clock: mid) >= level { high = mid } else { low = mid }
+        }
+        return bezierProgress(bezier, duration: duration, clock: low) >= level ? low : high
+    }
+
+    /// Whether a Bézier timing curve never decreases: its y control points lie in [0, 1].
+    static func neverDecreases(_ curve: UnitBezier) -> Bool {
+        (0...1).contains(curve.y1) && (0...1).contains(curve.y2)
     }
 
     /// The longest any time of a control may be, in seconds: an hour is far beyond any hold, and the bound keeps
@@ -139,8 +201,13 @@ public struct PreparedControl: Sendable {
                         "must be a number ≥ 0 (got \(timer.initialIncrement))")
             try require(finite(timer.acceleration) && timer.acceleration >= 0, "fill.timer.acceleration",
                         "must be a number ≥ 0 (got \(timer.acceleration))")
-            try require(timer.initialIncrement > 0 || timer.acceleration > 0, "fill.timer",
-                        "initialIncrement and acceleration are both 0: the fill would never move")
+            if let duration = timer.durationSeconds {
+                try require(finite(duration) && duration > 0 && duration <= hour, "fill.timer.duration",
+                            "must be a number of seconds above 0 and at most \(Int(hour)) (got \(duration))")
+            } else {
+                try require(timer.initialIncrement > 0 || timer.acceleration > 0, "fill.timer",
+                            "initialIncrement and acceleration are both 0: the fill would never move")
+            }
         }
         let retract = control.retract
         if let duration = retract.durationSeconds {
@@ -168,19 +235,22 @@ public struct PreparedControl: Sendable {
         }
     }
 
+    /// Progress of a Bézier (or linear, nil) animation `clock` nanoseconds after its start: exactly 0 at the start
+    /// and exactly 1 from its last instant on.
     @inline(__always)
-    static func bezierProgress(_ bezier: UnitBezier?, duration: Double, clock: Double) -> Double {
+    static func bezierProgress(_ bezier: UnitBezier?, duration: Int64, clock: Int64) -> Double {
         if clock <= 0 { return 0 }
         if clock >= duration { return 1 }
-        let u = clock / duration
+        let u = Double(clock) / Double(duration)
         return bezier?.value(at: u) ?? u
     }
 
+    /// Progress per second of the same animation.
     @inline(__always)
-    static func bezierVelocity(_ bezier: UnitBezier?, duration: Double, clock: Double) -> Double {
+    static func bezierVelocity(_ bezier: UnitBezier?, duration: Int64, clock: Int64) -> Double {
         if clock <= 0 || clock >= duration { return 0 }
-        let u = clock / duration
-        return (bezier?.slope(at: u) ?? 1) / duration
+        let u = Double(clock) / Double(duration)
+        return (bezier?.slope(at: u) ?? 1) / Instant.seconds(duration)
     }
 }
 

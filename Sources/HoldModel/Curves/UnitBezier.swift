@@ -27,6 +27,11 @@ public struct UnitBezier: Sendable, Hashable {
     /// True when P1 and P2 lie on the diagonal (x1 = y1 and x2 = y2): then X(t) = Y(t) for every t and the curve
     /// is exactly y = x, which `value(at:)` returns without solving.
     private let isIdentity: Bool
+    /// X(i/10) for i = 0…10, computed once as Chromium's `InitSpline` does: the solver's initial guess then costs
+    /// comparisons, not ten polynomial evaluations per call. Derived from the control points (a tuple: plain,
+    /// 8-byte aligned storage inside the curve value).
+    private let splineX: SplineSamples
+    typealias SplineSamples = (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double)
 
     /// Newton tolerance in x and the derivative floor below which Newton gives up (Chromium's `kBezierEpsilon`).
     static let epsilon = 1e-7
@@ -57,6 +62,31 @@ public struct UnitBezier: Sendable, Hashable {
         self.by = by
         self.ay = 1 - cy - by
         self.isIdentity = cx1 == y1 && cx2 == y2
+        let deltaT = 1.0 / Double(Self.splineSamples - 1)
+        let ax = self.ax
+        func sample(_ i: Int) -> Double {
+            let ti = deltaT * Double(i)
+            return ((ax * ti + bx) * ti + cx) * ti
+        }
+        self.splineX = (sample(0), sample(1), sample(2), sample(3), sample(4), sample(5), sample(6), sample(7),
+                        sample(8), sample(9), sample(10))
+    }
+
+    /// Two curves are equal when their (clamped) control points are: everything else is derived from them.
+    public static func == (lhs: UnitBezier, rhs: UnitBezier) -> Bool {
+        lhs.x1 == rhs.x1 && lhs.y1 == rhs.y1 && lhs.x2 == rhs.x2 && lhs.y2 == rhs.y2
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(x1)
+        hasher.combine(y1)
+        hasher.combine(x2)
+        hasher.combine(y2)
+    }
+
+    @inline(__always)
+    private func splineSample(_ i: Int) -> Double {
+        withUnsafeBytes(of: splineX) { $0.load(fromByteOffset: i &* MemoryLayout<Double>.stride, as: Double.self) }
     }
 
     /// The identity curve bezier(0, 0, 1, 1): y = x exactly (DOMAIN §3, D).
@@ -149,7 +179,7 @@ public struct UnitBezier: Sendable, Hashable {
         var previous = 0.0
         for i in 1..<Self.splineSamples {
             let ti = deltaT * Double(i)
-            let sample = sampleX(ti)
+            let sample = splineSample(i)
             if x <= sample {
                 t1 = ti
                 t0 = ti - deltaT

@@ -12,7 +12,8 @@ public struct OnTimeTicks: TickLatencySource {
 }
 
 /// What happens during a hold if the finger stays down (and still): the control's own timeline for one
-/// touch-down phase and one draw of Timer latencies. Times are seconds after touch-down.
+/// touch-down phase and one draw of Timer latencies. Instants are nanoseconds after touch-down (`Instant`); the
+/// `…Time` properties give them in seconds.
 ///
 /// Everything a person can perceive before they let go is here, so a synthetic user can decide when to let go
 /// from it; `HoldEvaluator.resolve` then applies the release.
@@ -20,174 +21,326 @@ public struct HeldTimeline: Sendable, Equatable {
     /// Fraction of a frame interval from touch-down to the first frame.
     public var framePhase: Double
     /// When the gesture recognises (minimumDuration).
-    public var recognitionTime: Double
+    public var recognition: Int64
     /// When the fill starts moving; nil without a fill.
-    public var fillStartTime: Double?
+    public var fillStart: Int64?
     /// When the fill completes; nil without a fill.
-    public var fillCompleteTime: Double?
+    public var fillComplete: Int64?
     /// When the action fires if the finger is still down then; nil if it never can.
-    public var triggerTime: Double?
+    public var trigger: Int64?
     /// The first frame on which the fill looks started (displayed progress ≥ resolution).
-    public var firstVisibleFrameTime: Double?
-    /// The first frame on which the fill looks full (displayed progress ≥ 1 − resolution).
-    public var firstFullFrameTime: Double?
+    public var firstVisibleFrame: Int64?
+    /// The first frame on which the fill looks full (displayed progress ≥ 1 − resolution) if the finger stays down.
+    public var firstFullFrame: Int64?
     /// The first progress pulse actually played.
-    public var firstPlayedPulseTime: Double?
+    public var firstPlayedPulse: Int64?
+
+    public init(framePhase: Double, recognition: Int64) {
+        self.framePhase = framePhase
+        self.recognition = recognition
+    }
+
     /// The first moment anything tells the person the hold is working: a visible fill change, a pulse, or the
     /// action firing (with its completion pulse).
-    public var firstFeedbackTime: Double? {
-        var first = Double.infinity
-        if let time = firstVisibleFrameTime { first = min(first, time) }
-        if let time = firstPlayedPulseTime { first = min(first, time) }
-        if let time = triggerTime { first = min(first, time) }
-        return first.isFinite ? first : nil
+    public var firstFeedback: Int64? {
+        var first = Int64.max
+        if let time = firstVisibleFrame { first = min(first, time) }
+        if let time = firstPlayedPulse { first = min(first, time) }
+        if let time = trigger { first = min(first, time) }
+        return first == .max ? nil : first
     }
+
+    public var recognitionTime: Double { Instant.seconds(recognition) }
+    public var fillStartTime: Double? { fillStart.map(Instant.seconds) }
+    public var fillCompleteTime: Double? { fillComplete.map(Instant.seconds) }
+    public var triggerTime: Double? { trigger.map(Instant.seconds) }
+    public var firstVisibleFrameTime: Double? { firstVisibleFrame.map(Instant.seconds) }
+    public var firstFullFrameTime: Double? { firstFullFrame.map(Instant.seconds) }
+    public var firstPlayedPulseTime: Double? { firstPlayedPulse.map(Instant.seconds) }
+    public var firstFeedbackTime: Double? { firstFeedback.map(Instant.seconds) }
 }
 
-/// The result of one hold once the finger has lifted (or the gesture was cancelled by movement).
+/// The result of one hold once the finger has lifted (or the gesture was cancelled by movement). Instants are
+/// nanoseconds after touch-down; the `…Time` and `…Seconds` properties give seconds.
 public struct HoldOutcome: Sendable, Equatable {
     /// When the finger lifted or the gesture was cancelled.
-    public var pressEndTime: Double
+    public var pressEnd: Int64
     /// Whether the press ended by movement beyond `maximumDistance` rather than by a release.
     public var cancelled: Bool
-    /// The action fired (the finger was down at the trigger time).
+    /// The action fired (the finger was down at the trigger instant; a release at that very instant comes after it).
     public var completed: Bool
-    /// Progress pulses played while the finger was down, plus the completion pulse.
+    /// Pulses played while the finger was down, the completion pulse included.
     public var pulses: Int
-    /// Progress pulses requested but dropped by `minInterval`.
+    /// Pulse requests (progress or completion) dropped by `minInterval`.
     public var droppedPulses: Int
-    /// The highest rate between consecutive played pulses, 1 / shortest gap (Hz); nil with fewer than two pulses.
-    public var peakPulseRateHz: Double?
-    /// Trigger time − first frame displayed full, when the action fired and the fill ever looks full (seconds).
-    public var mismatchSeconds: Double?
+    /// The shortest gap between two played pulses; nil with fewer than two.
+    public var shortestPulseGap: Int64?
+    /// The first frame that showed the bar full in this hold: while the finger was down, or after the action
+    /// fired when the fill stays. nil when the bar never looked full (or there is no fill).
+    public var firstFullFrameSeen: Int64?
+    /// Trigger − first frame seen full, when the action fired and the bar looked full.
+    public var mismatch: Int64?
     /// Progress on screen when the action fired (the last frame at or before it), when it fired.
     public var displayedProgressAtTrigger: Double?
-    /// When the fill is back at rest: empty after a retract, or full and still after the action fired.
-    public var restTime: Double
-    /// Seconds from the end of the press to the fill being empty again, when the fill retracted.
-    public var retractSeconds: Double?
+    /// The first feedback while the finger was down (a visible fill change, a played pulse, or the action).
+    public var feedback: Int64?
+    /// When the fill's model is back at rest: empty after a retract, or full and still after the action fired.
+    public var rest: Int64
+    /// The first frame at or after the press end that draws the bar empty (displayed progress below the display's
+    /// resolution), when the fill retracted.
+    public var firstEmptyFrame: Int64?
+
+    public init(pressEnd: Int64, cancelled: Bool) {
+        self.pressEnd = pressEnd
+        self.cancelled = cancelled
+        completed = false
+        pulses = 0
+        droppedPulses = 0
+        rest = pressEnd
+    }
+
+    public var pressEndTime: Double { Instant.seconds(pressEnd) }
+    public var restTime: Double { Instant.seconds(rest) }
+    /// The highest rate between consecutive played pulses, 1 / shortest gap (Hz); nil with fewer than two pulses.
+    public var peakPulseRateHz: Double? { shortestPulseGap.map { Instant.perSecond / Double(max(1, $0)) } }
+    /// Trigger − first frame seen full, in seconds (positive: the bar looked full before the action).
+    public var mismatchSeconds: Double? { mismatch.map(Instant.seconds) }
+    /// Seconds from the end of the press to the first frame drawn empty, when the fill retracted.
+    public var retractSeconds: Double? { firstEmptyFrame.map { Instant.seconds($0 - pressEnd) } }
+}
+
+/// One haptic request of a held timeline, in the order they happen.
+public struct PulseRequest: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// Progress passed the last request's progress + threshold.
+        case progress
+        /// The action fired (`haptics.onComplete`).
+        case completion
+    }
+
+    public enum Status: Sendable, Equatable {
+        case played
+        /// Closer than `minInterval` to the last played pulse.
+        case dropped
+    }
+
+    public var time: Int64
+    public var kind: Kind
+    public var status: Status
 }
 
 /// Evaluates holds against one prepared control, reusing its buffers: one evaluator per thread.
 ///
 /// Event-driven: closed forms where they exist, a loop over frames only for per-frame haptic checks and over
-/// ticks only for the Timer fill. Deterministic: the same control, phase and latencies give the same result.
+/// ticks only for the Timer fill. Every instant is on the integer clock of `Instant`. Deterministic: the same
+/// control, phase and latencies give the same result.
+///
+/// Haptics, one rule for every pulse: requests (a progress step on a frame or tick, the completion pulse at the
+/// trigger) are taken in time order, the completion pulse first at an instant it shares with a progress request;
+/// a request at the same instant as the previous one is the same pulse (felt once, counted once); any other
+/// request plays when at least `minInterval` has passed since the last played pulse and is dropped otherwise.
+/// So `1 / shortest gap ≤ 1 / minInterval` whenever minInterval > 0.
 public final class HoldEvaluator {
     public let prepared: PreparedControl
     private var control: Control { prepared.control }
-    /// When the fill starts moving (it does not depend on the person); nil without a fill.
-    private let fillStart: Double?
 
-    // The Timer fill's fires (time, progress after the fire before capping at 1), when the fill is a timer.
-    private var tickTimes: [Double] = []
+    // What the per-user path reads, copied out of the prepared control once: switching on `prepared.shape` or
+    // reading `prepared.control` per call would copy curve values (a Bézier carries its spline samples).
+    private enum FillKind { case none, bezier, spring, timer }
+    private let fillKind: FillKind
+    /// The fill's Bézier, nil for linear (with `fillKind == .bezier`).
+    private let fillBezier: UnitBezier?
+    private let fillDuration: Int64
+    private let fillSpring: Spring
+    private let threshold: Double
+    private let onComplete: Bool
+    private let triggerFollowsGesture: Bool
+    private let retractMode: Retract.Mode
+    private let interruption: Retract.Interruption
+    private let staysAfterTrigger: Bool
+    /// The retract animation's Bézier, nil for linear or a spring.
+    private let retractBezier: UnitBezier?
+    private let retractSpring: Spring?
+    private let resolution: Double
+    private let visibleLevel: Double
+    private let fullLevel: Double
+    private let nominalFill: Int64
+    /// When the fill starts moving (it does not depend on the person); nil without a fill.
+    private let fillStart: Int64?
+    private let recognition: Int64
+    private let triggerOffset: Int64
+    private let tickInterval: Int64
+    private let minInterval: Int64
+    private let refreshRateHz: Double
+    /// A retract animation's duration: its own, or the fill's ("match").
+    private let retractDurationNanoseconds: Int64
+    /// Fill-clock time undone per unit of time of a `reverse` retract.
+    private let reverseRate: Double
+
+    // The Timer fill's fires (instant, progress after the fire before capping at 1), when the fill is a timer.
+    private var tickTimes: [Int64] = []
     private var tickProgress: [Double] = []
-    // Progress pulses requested while held: time and whether played (false = dropped by minInterval).
-    private var pulseTimes: [Double] = []
-    private var pulsePlayed: [Bool] = []
+    // Progress steps reached while held (instant), before the throttle.
+    private var progressRequests: [Int64] = []
+    /// The haptic requests of the last `hold`, assuming the finger stays down.
+    public private(set) var pulseRequests: [PulseRequest] = []
 
     /// The timeline of the last `hold` call.
-    public private(set) var held = HeldTimeline(framePhase: 0, recognitionTime: 0)
+    public private(set) var held = HeldTimeline(framePhase: 0, recognition: 0)
     /// The outcome of the last `resolve` call.
-    public private(set) var outcome = HoldOutcome(
-        pressEndTime: 0, cancelled: false, completed: false, pulses: 0, droppedPulses: 0, peakPulseRateHz: nil,
-        restTime: 0)
-    private var retractFrom = (progress: 0.0, velocity: 0.0, clock: 0.0)
+    public private(set) var outcome = HoldOutcome(pressEnd: 0, cancelled: false)
+    private var retractFrom = (progress: 0.0, velocity: 0.0, clock: Int64(0))
     private var retracting = false
 
     public init(_ prepared: PreparedControl) {
         self.prepared = prepared
         let control = prepared.control
+        switch prepared.shape {
+        case .none:
+            fillKind = .none; fillBezier = nil; fillDuration = 0; fillSpring = .smooth
+        case .bezier(let bezier, let duration):
+            fillKind = .bezier; fillBezier = bezier; fillDuration = duration; fillSpring = .smooth
+        case .spring(let spring):
+            fillKind = .spring; fillBezier = nil; fillDuration = 0; fillSpring = spring
+        case .timer:
+            fillKind = .timer; fillBezier = nil; fillDuration = 0; fillSpring = .smooth
+        }
+        threshold = control.haptics.threshold
+        onComplete = control.haptics.onComplete
+        triggerFollowsGesture = control.trigger.source == .gesture
+        retractMode = control.retract.mode
+        interruption = control.retract.interruption
+        staysAfterTrigger = control.retract.afterTrigger == .stay
+        switch control.retract.curve {
+        case .linear: retractBezier = nil; retractSpring = nil
+        case .bezier(let curve): retractBezier = curve; retractSpring = nil
+        case .spring(let spring): retractBezier = nil; retractSpring = spring
+        }
+        resolution = control.display.resolution
+        visibleLevel = prepared.visibleLevel
+        fullLevel = prepared.fullLevel
+        nominalFill = prepared.nominalFillNanoseconds ?? 0
+        recognition = Instant.nanoseconds(control.gesture.minimumDurationSeconds)
+        triggerOffset = Instant.nanoseconds(control.trigger.offsetSeconds)
+        minInterval = Instant.nanoseconds(control.haptics.minIntervalSeconds)
+        refreshRateHz = control.display.refreshRateHz
+        retractDurationNanoseconds = control.retract.durationSeconds.map(Instant.nanoseconds)
+            ?? prepared.nominalFillNanoseconds ?? 0
+        if let duration = control.retract.durationSeconds, let nominal = prepared.nominalFillSeconds {
+            reverseRate = nominal / duration
+        } else {
+            reverseRate = 1
+        }
         if case .none = prepared.shape {
             fillStart = nil
         } else {
-            fillStart = (control.fill.start == .touchDown ? 0 : control.gesture.minimumDurationSeconds)
-                + control.fill.delaySeconds
+            fillStart = (control.fill.start == .touchDown ? 0 : recognition) + Instant.nanoseconds(control.fill.delaySeconds)
         }
-        if case .timer(_, let ticks) = prepared.shape {
+        if case .timer(let timer, let ticks) = prepared.shape {
+            tickInterval = Instant.nanoseconds(timer.tickSeconds)
             tickTimes.reserveCapacity(ticks)
             tickProgress.reserveCapacity(ticks)
+        } else {
+            tickInterval = 0
         }
-        pulseTimes.reserveCapacity(256)
-        pulsePlayed.reserveCapacity(256)
+        progressRequests.reserveCapacity(256)
+        pulseRequests.reserveCapacity(256)
     }
 
-    /// Requested progress pulses of the last `hold` (time, played).
+    /// Requested pulses of the last `hold` (time in seconds, played).
     var requestedPulses: [(time: Double, played: Bool)] {
-        zip(pulseTimes, pulsePlayed).map { ($0, $1) }
+        pulseRequests.map { (Instant.seconds($0.time), $0.status == .played) }
+    }
+
+    private func frameClock(_ phase: Double) -> FrameClock {
+        FrameClock(refreshRateHz: refreshRateHz, phase: phase)
     }
 
     // MARK: - The held timeline
 
     /// Computes what happens if the finger stays down: recognition, the fill (drawing one latency per Timer tick
     /// until the fill completes, so the number of draws never depends on the person), the trigger, the frames on
-    /// which the fill looks started and full, and the progress pulses.
+    /// which the fill looks started and full, and the haptic requests.
     @discardableResult
     public func hold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) -> HeldTimeline {
-        let control = control
-        let clock = FrameClock(refreshRateHz: control.display.refreshRateHz, phase: framePhase)
-        let recognition = control.gesture.minimumDurationSeconds
-        var timeline = HeldTimeline(framePhase: framePhase, recognitionTime: recognition)
+        let clock = frameClock(framePhase)
+        var timeline = HeldTimeline(framePhase: framePhase, recognition: recognition)
         tickTimes.removeAll(keepingCapacity: true)
         tickProgress.removeAll(keepingCapacity: true)
-        pulseTimes.removeAll(keepingCapacity: true)
-        pulsePlayed.removeAll(keepingCapacity: true)
+        progressRequests.removeAll(keepingCapacity: true)
+        pulseRequests.removeAll(keepingCapacity: true)
 
-        switch prepared.shape {
+        switch fillKind {
         case .none:
             break
         case .bezier, .spring:
             guard let start = fillStart else { break }
-            timeline.fillStartTime = start
-            timeline.fillCompleteTime = start + (prepared.nominalFillSeconds ?? 0)
-        case .timer(let timer, let ticks):
-            guard let start = fillStart else { break }
-            timeline.fillStartTime = start
+            timeline.fillStart = start
+            timeline.fillComplete = start + nominalFill
+        case .timer:
+            guard let start = fillStart, case .timer(let timer, let ticks) = prepared.shape else { break }
+            timeline.fillStart = start
             runTimer(timer, ticks: ticks, start: start, latencies: &latencies)
-            timeline.fillCompleteTime = tickTimes.last
+            timeline.fillComplete = tickTimes.last
         }
-        switch control.trigger.source {
-        case .gesture: timeline.triggerTime = recognition + control.trigger.offsetSeconds
-        case .fill: timeline.triggerTime = timeline.fillCompleteTime.map { $0 + control.trigger.offsetSeconds }
+        if triggerFollowsGesture {
+            timeline.trigger = recognition + triggerOffset
+        } else {
+            timeline.trigger = timeline.fillComplete.map { $0 + triggerOffset }
         }
-        if let start = timeline.fillStartTime {
-            timeline.firstVisibleFrameTime = firstFrame(
-                showing: prepared.visibleLevel, from: start + (prepared.visibleAfterStart ?? 0), clock: clock)
-            timeline.firstFullFrameTime = firstFrame(
-                showing: prepared.fullLevel, from: start + (prepared.fullAfterStart ?? 0), clock: clock)
-            if control.haptics.threshold > 0 { requestPulses(start: start, clock: clock) }
+        if let start = timeline.fillStart {
+            timeline.firstVisibleFrame = firstFrame(
+                showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
+            timeline.firstFullFrame = firstFrame(
+                showing: fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
+            if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
         }
-        if let index = pulsePlayed.firstIndex(of: true) { timeline.firstPlayedPulseTime = pulseTimes[index] }
+        schedulePulses(completion: onComplete ? timeline.trigger : nil)
+        timeline.firstPlayedPulse = pulseRequests.first { $0.kind == .progress && $0.status == .played }?.time
         held = timeline
         return timeline
     }
 
+    /// How far below a haptic step a frame's progress may be and still reach it (rounding of `last + threshold`).
+    static let stepTolerance = 1e-12
+
+    /// A safe earliest instant for a search that starts at `seconds` after the fill's start.
+    private static func lowerBound(_ seconds: Double?) -> Int64 {
+        max(0, Instant.nanoseconds(seconds ?? 0) - 1)
+    }
+
     private func runTimer<Latencies: TickLatencySource>(
-        _ timer: TimerFill, ticks: Int, start: Double, latencies: inout Latencies
+        _ timer: TimerFill, ticks: Int, start: Int64, latencies: inout Latencies
     ) {
         var progression = timer.progression
-        var slot = 1
+        var slot: Int64 = 1
+        let maximumLatency = Instant.nanoseconds(TimerFill.maximumLatencySeconds)
         for _ in 0..<ticks {
             // Never early; NaN counts as on time; an hour at most (a pathological draw cannot overflow the slots).
             let drawn = latencies.nextLatencySeconds()
-            let latency = drawn > 0 ? min(drawn, TimerFill.maximumLatencySeconds) : 0
-            let fireTime = start + Double(slot) * timer.tickSeconds + latency
+            let latency = drawn > 0 ? min(Instant.nanoseconds(drawn), maximumLatency) : 0
+            let fireTime = start + slot * tickInterval + latency
             let progress = progression.next()
             // Stored as computed: the pulse check sees it before the fill caps it at 1 (seed 000's order).
             tickTimes.append(fireTime)
             tickProgress.append(progress)
             // A repeating timer keeps its schedule; slots that passed while it was late are coalesced.
-            let missed = latency >= timer.tickSeconds ? Int((latency / timer.tickSeconds).rounded(.down)) : 0
-            slot += 1 + missed
+            slot += 1 + latency / tickInterval
         }
     }
 
     /// The first frame at or after `earliest` whose held progress is at least `level` (progress may dip again
     /// for curves that leave [0, 1], hence the check). A Timer fill's progress only rises and changes on its
-    /// fires, so the answer is the first frame at or after the first fire that reaches the level.
-    private func firstFrame(showing level: Double, from earliest: Double, clock: FrameClock) -> Double? {
-        if case .timer = prepared.shape {
+    /// fires, so the answer is the first frame at or after the first fire that reaches the level (a frame at the
+    /// instant of a fire shows it: the Timer fires before the frame renders).
+    private func firstFrame(showing level: Double, from earliest: Int64, clock: FrameClock) -> Int64? {
+        if fillKind == .timer {
             guard let tick = tickProgress.firstIndex(where: { min(1, $0) >= level }) else { return nil }
             return clock.time(ofFrame: clock.firstFrame(atOrAfter: tickTimes[tick]))
+        }
+        if let start = fillStart,
+           let (frame, _) = firstFrameReaching(level, start: start, from: 0, through: Int.max - 1, clock: clock) {
+            return frame == .max ? nil : clock.time(ofFrame: frame)
         }
         var index = clock.firstFrame(atOrAfter: earliest)
         let limit = index + 1_000_000
@@ -199,53 +352,122 @@ public final class HoldEvaluator {
         return nil
     }
 
-    private func requestPulses(start: Double, clock: FrameClock) {
-        let haptics = control.haptics
+    /// The instants at which progress passes the last request's progress + threshold.
+    private func requestProgressPulses(start: Int64, clock: FrameClock) {
         var lastRequestProgress = 0.0
-        var lastPlayed = -Double.infinity
-        func request(_ time: Double, _ progress: Double) {
-            guard progress >= lastRequestProgress + haptics.threshold else { return }
-            lastRequestProgress = progress
-            let played = time - lastPlayed >= haptics.minIntervalSeconds
-            if played { lastPlayed = time }
-            pulseTimes.append(time)
-            pulsePlayed.append(played)
-        }
-        if case .timer = prepared.shape {
+        if fillKind == .timer {
             // Checked on every tick, after the increment (seed 000's order).
-            for index in tickTimes.indices { request(tickTimes[index], tickProgress[index]) }
+            for index in tickTimes.indices where tickProgress[index] >= lastRequestProgress + threshold {
+                lastRequestProgress = tickProgress[index]
+                progressRequests.append(tickTimes[index])
+            }
             return
         }
-        // Checked on every frame while the fill moves, and on the first frame after it completes.
-        let end = start + (prepared.nominalFillSeconds ?? 0)
+        // Checked on every frame while the fill moves, and on the first frame after it completes. A frame that lands
+        // exactly on a step (0.95 = 114/120 after 0.90 with threshold 0.05) reaches it: the comparison forgives the
+        // rounding of `last + threshold` (1e-12 of progress, far below anything a display or a hand can tell).
+        let end = start + nominalFill
         var index = clock.firstFrame(atOrAfter: start)
+        if prepared.fillInverse != nil {
+            // A fill that never decreases: jump to the first frame that can reach each next step (the same frames
+            // the loop below would find, without evaluating the frames in between).
+            let last = clock.firstFrame(atOrAfter: end)
+            while let (frame, progress) = firstFrameReaching(
+                lastRequestProgress + threshold - Self.stepTolerance, start: start, from: index, through: last,
+                clock: clock), frame <= last {
+                lastRequestProgress = progress
+                progressRequests.append(clock.time(ofFrame: frame))
+                index = frame + 1
+            }
+            return
+        }
         while true {
             let time = clock.time(ofFrame: index)
-            request(time, heldProgress(at: time))
+            let progress = heldProgress(at: time)
+            if progress >= lastRequestProgress + threshold - Self.stepTolerance {
+                lastRequestProgress = progress
+                progressRequests.append(time)
+            }
             if time >= end { break }
             index += 1
         }
     }
 
-    /// Model progress at `time` if the finger stays down.
+    /// Merges the progress requests with the completion request and applies the throttle (see the type's rule).
+    private func schedulePulses(completion: Int64?) {
+        var lastRequest: Int64?
+        var lastPlayed: Int64?
+        var pendingCompletion = completion
+        func take(_ time: Int64, _ kind: PulseRequest.Kind) {
+            if time == lastRequest { return }
+            lastRequest = time
+            let played = lastPlayed.map { time - $0 >= minInterval } ?? true
+            if played { lastPlayed = time }
+            pulseRequests.append(PulseRequest(time: time, kind: kind, status: played ? .played : .dropped))
+        }
+        for time in progressRequests {
+            if let completion = pendingCompletion, completion <= time {
+                take(completion, .completion)
+                pendingCompletion = nil
+            }
+            take(time, .progress)
+        }
+        if let completion = pendingCompletion { take(completion, .completion) }
+    }
+
+    /// Model progress at `time` (nanoseconds) if the finger stays down.
     @inline(__always)
-    public func heldProgress(at time: Double) -> Double {
+    public func heldProgress(at time: Int64) -> Double {
         guard let start = fillStart else { return 0 }
         let clock = time - start
-        switch prepared.shape {
+        switch fillKind {
         case .none:
             return 0
-        case .bezier(let bezier, let duration):
-            return PreparedControl.bezierProgress(bezier, duration: duration, clock: clock)
-        case .spring(let spring):
-            return clock <= 0 ? 0 : 1 + spring.state(at: clock, x0: -1, v0: 0).displacement
+        case .bezier:
+            return fillProgress(clock: clock)
+        case .spring:
+            return clock <= 0 ? 0 : 1 + fillSpring.state(at: Instant.seconds(clock), x0: -1, v0: 0).displacement
         case .timer:
             return timerProgress(at: time)
         }
     }
 
+    /// A Bézier (or linear) fill's progress `clock` nanoseconds after its start.
+    @inline(__always)
+    private func fillProgress(clock: Int64) -> Double {
+        if clock <= 0 { return 0 }
+        if clock >= fillDuration { return 1 }
+        let u = Double(clock) / Double(fillDuration)
+        guard let bezier = fillBezier else { return u }
+        return bezier.value(at: u)
+    }
+
+    /// The first frame from `index` through `last` on which a never-decreasing Bézier fill shows at least `level`,
+    /// with the progress it shows: from the fill's tabulated inverse forward (see `PreparedControl.fillInverse`).
+    /// `(Int.max, 0)` when none does; nil when the fill has no table.
+    @inline(__always)
+    private func firstFrameReaching(_ level: Double, start: Int64, from index: Int, through last: Int,
+                                    clock: FrameClock) -> (frame: Int, progress: Double)? {
+        guard let table = prepared.fillInverse else { return nil }
+        if level > 1 { return (Int.max, 0) }
+        let cells = PreparedControl.fillInverseCells
+        let cell = level <= 0 ? 0 : min(cells, Int(level * Double(cells)))
+        var frame = max(index, clock.firstFrame(atOrAfter: start + table[cell]))
+        while frame <= last {
+            let progress = fillProgress(clock: clock.time(ofFrame: frame) - start)
+            if progress >= level { return (frame, progress) }
+            frame += 1
+        }
+        return (Int.max, 0)
+    }
+
+    /// Model progress at `seconds` after touch-down if the finger stays down.
+    public func heldProgress(atSeconds seconds: Double) -> Double {
+        heldProgress(at: Instant.nanoseconds(seconds))
+    }
+
     /// Progress of the Timer fill at `time`: that of the last fire at or before it.
-    private func timerProgress(at time: Double) -> Double {
+    private func timerProgress(at time: Int64) -> Double {
         var low = 0
         var high = tickTimes.count
         while low < high {
@@ -255,13 +477,13 @@ public final class HoldEvaluator {
         return low == 0 ? 0 : min(1, tickProgress[low - 1])
     }
 
-    private func heldVelocity(at time: Double) -> Double {
+    private func heldVelocity(at time: Int64) -> Double {
         guard let start = fillStart else { return 0 }
-        switch prepared.shape {
-        case .bezier(let bezier, let duration):
-            return PreparedControl.bezierVelocity(bezier, duration: duration, clock: time - start)
-        case .spring(let spring):
-            return time <= start ? 0 : spring.state(at: time - start, x0: -1, v0: 0).velocity
+        switch fillKind {
+        case .bezier:
+            return PreparedControl.bezierVelocity(fillBezier, duration: fillDuration, clock: time - start)
+        case .spring:
+            return time <= start ? 0 : fillSpring.state(at: Instant.seconds(time - start), x0: -1, v0: 0).velocity
         case .none, .timer:
             return 0
         }
@@ -269,47 +491,42 @@ public final class HoldEvaluator {
 
     // MARK: - Resolving the end of the press
 
+    /// Applies the end of the press (seconds after touch-down) to the last held timeline.
+    @discardableResult
+    public func resolve(pressEndTime end: Double, cancelled: Bool = false) -> HoldOutcome {
+        resolve(pressEnd: Instant.nanoseconds(end), cancelled: cancelled)
+    }
+
     /// Applies the end of the press to the last held timeline.
     ///
     /// - Parameters:
-    ///   - pressEndTime: when the finger lifted, or when movement cancelled the gesture (only if before the
+    ///   - end: when the finger lifted, or when movement cancelled the gesture (only if before the
     ///     trigger: later movement no longer matters).
     ///   - cancelled: whether the press ended by movement.
     @discardableResult
-    public func resolve(pressEndTime end: Double, cancelled: Bool = false) -> HoldOutcome {
-        let control = control
+    public func resolve(pressEnd end: Int64, cancelled: Bool = false) -> HoldOutcome {
         let timeline = held
-        var result = HoldOutcome(
-            pressEndTime: end, cancelled: cancelled, completed: false, pulses: 0, droppedPulses: 0,
-            peakPulseRateHz: nil, restTime: end)
-        let trigger = timeline.triggerTime
+        var result = HoldOutcome(pressEnd: end, cancelled: cancelled)
+        let trigger = timeline.trigger
         result.completed = trigger.map { $0 <= end } ?? false
 
-        // Pulses while the finger is down, the completion pulse merged with a progress pulse at the same instant.
-        var previousPlayed = -Double.infinity
-        var shortestGap = Double.infinity
-        var completionPulse = (result.completed && control.haptics.onComplete) ? trigger : nil
-        func play(_ time: Double) {
-            shortestGap = min(shortestGap, time - previousPlayed)
-            previousPlayed = time
+        // Pulses while the finger is down. The schedule assumed the finger stays down; requests up to the end of
+        // the press did not depend on that (the completion request is at the trigger, so it is in only if the
+        // action fired, and it changes only what follows it).
+        var previousPlayed: Int64?
+        var shortestGap = Int64.max
+        for request in pulseRequests {
+            guard request.time <= end else { break }
+            guard request.status == .played else { result.droppedPulses += 1; continue }
+            if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
+            previousPlayed = request.time
             result.pulses += 1
         }
-        for index in pulseTimes.indices where pulseTimes[index] <= end {
-            let time = pulseTimes[index]
-            guard pulsePlayed[index] else { result.droppedPulses += 1; continue }
-            if let completion = completionPulse, completion < time - 1e-9 {
-                play(completion)
-                completionPulse = nil
-            }
-            if let completion = completionPulse, abs(completion - time) <= 1e-9 { completionPulse = nil }
-            play(time)
-        }
-        if let completion = completionPulse { play(completion) }
-        result.peakPulseRateHz = shortestGap.isFinite && shortestGap > 0 ? 1 / shortestGap : nil
+        if shortestGap != .max { result.shortestPulseGap = shortestGap }
+        if let feedback = timeline.firstFeedback, feedback <= end { result.feedback = feedback }
 
+        let clock = frameClock(timeline.framePhase)
         if result.completed, let trigger {
-            if let full = timeline.firstFullFrameTime { result.mismatchSeconds = trigger - full }
-            let clock = FrameClock(refreshRateHz: control.display.refreshRateHz, phase: timeline.framePhase)
             if let frame = clock.lastFrame(atOrBefore: trigger) {
                 result.displayedProgressAtTrigger = Self.displayed(heldProgress(at: clock.time(ofFrame: frame)))
             } else {
@@ -319,86 +536,133 @@ public final class HoldEvaluator {
 
         // What the fill does after the press.
         retracting = false
-        if result.completed && control.retract.afterTrigger == .stay {
-            result.restTime = max(end, timeline.fillCompleteTime ?? end)
-        } else if let start = timeline.fillStartTime, end > start {
+        if result.completed && staysAfterTrigger {
+            result.rest = max(end, timeline.fillComplete ?? end)
+        } else if let start = timeline.fillStart, end > start {
             retracting = true
-            let rest = retractEnd(pressEnd: end, start: start)
-            result.restTime = rest
-            result.retractSeconds = rest - end
+            result.rest = retractEnd(pressEnd: end, start: start)
         }
+        outcome = result
+
+        // What the person saw: the bar looked full if its first full frame shows full in this hold (a frame at the
+        // release instant renders after the release).
+        if let full = timeline.firstFullFrame, Self.displayed(progress(at: full)) >= fullLevel {
+            result.firstFullFrameSeen = full
+            if result.completed, let trigger { result.mismatch = trigger - full }
+        }
+        if retracting { result.firstEmptyFrame = firstEmptyFrame(after: end, rest: result.rest, clock: clock) }
         outcome = result
         return result
     }
 
-    /// Sets up the retract from the state at `end` and returns when it comes to rest.
-    private func retractEnd(pressEnd end: Double, start: Double) -> Double {
-        let control = control
-        let fillEnd = held.fillCompleteTime ?? end
+    /// The first frame at or after `end` that draws the bar empty (displayed progress below the resolution).
+    ///
+    /// Frames are checked in order from a safe lower bound: when the retract curve e never decreases and the fill
+    /// never decreases after the release, the model is at least p·(1 − e(τ)) (swiftui, fromCurrent, Timer fills) or
+    /// p − e(τ) (additive), p the progress at the release, so no frame before e(τ) reaches 1 − res/p (or p − res)
+    /// can be empty; the tabulated inverse of e gives that τ from below.
+    private func firstEmptyFrame(after end: Int64, rest: Int64, clock: FrameClock) -> Int64 {
+        var earliest = end
+        if retractMode == .instant { return clock.time(ofFrame: clock.firstFrame(atOrAfter: end)) }
+        if retractMode == .animation, let inverse = prepared.retractInverse {
+            let p = retractFrom.progress
+            let level = visibleLevel
+            var target = 0.0
+            if isTimer || interruption == .fromCurrent {
+                target = p > level ? 1 - level / p : 0
+            } else if prepared.fillNeverDecreases {
+                switch interruption {
+                case .swiftui: target = p > level ? 1 - level / p : 0
+                case .additive: target = p - level
+                case .fromCurrent: break
+                }
+            }
+            if target > 0 && target < 1 {
+                let tau = inverse[Int(target * Double(PreparedControl.retractInverseCells))]
+                earliest = end + max(0, Int64(tau * Double(retractDurationNanoseconds)) - 1)
+            }
+        }
+        let last = clock.firstFrame(atOrAfter: rest)
+        var index = clock.firstFrame(atOrAfter: earliest)
+        while index < last {
+            let time = clock.time(ofFrame: index)
+            if Self.displayed(progress(at: time)) < visibleLevel { return time }
+            index += 1
+        }
+        return clock.time(ofFrame: last)
+    }
+
+    /// Sets up the retract from the state at `end` and returns when its model comes to rest.
+    private func retractEnd(pressEnd end: Int64, start: Int64) -> Int64 {
+        let fillEnd = held.fillComplete ?? end
         let progress = heldProgress(at: end)
         retractFrom = (progress, heldVelocity(at: end), min(end, fillEnd) - start)
-        let retract = control.retract
-        switch retract.mode {
+        switch retractMode {
         case .instant:
             return end
         case .reverse:
-            return end + retractFrom.clock / reverseRate
+            return end + Int64((Double(retractFrom.clock) / reverseRate).rounded(.up))
         case .animation:
-            if case .spring(let spring) = retract.curve {
-                return end + spring.settlingTime(
-                    x0: retractFrom.progress, v0: retractFrom.velocity, epsilon: control.display.resolution)
+            if let spring = retractSpring {
+                return end + Instant.nanoseconds(spring.settlingTime(
+                    x0: retractFrom.progress, v0: retractFrom.velocity, epsilon: resolution))
             }
             let duration = retractDuration
-            if retract.interruption == .additive, !isTimer { return max(end + duration, fillEnd) }
+            if interruption == .additive, !isTimer { return max(end + duration, fillEnd) }
             return end + duration
         }
     }
 
-    private var isTimer: Bool {
-        if case .timer = prepared.shape { return true }
-        return false
-    }
+    private var isTimer: Bool { fillKind == .timer }
 
-    private var retractDuration: Double {
-        control.retract.durationSeconds ?? prepared.nominalFillSeconds ?? 0
-    }
+    private var retractDuration: Int64 { retractDurationNanoseconds }
 
-    /// Fill-clock seconds undone per second of a `reverse` retract.
-    private var reverseRate: Double {
-        guard let duration = control.retract.durationSeconds, let nominal = prepared.nominalFillSeconds else { return 1 }
-        return nominal / duration
-    }
-
-    /// Model progress at `time` for the last resolved hold: the held fill while the finger is down (and after it
-    /// if the action fired and the fill stays), then the retract. May leave [0, 1] (springs, additive retracts).
-    public func progress(at time: Double) -> Double {
-        let end = outcome.pressEndTime
+    /// Model progress at `time` (nanoseconds) for the last resolved hold: the held fill while the finger is down
+    /// (and after it if the action fired and the fill stays), then the retract. May leave [0, 1] (springs,
+    /// additive retracts). At the press end itself the retract has begun (a release is processed before a frame at
+    /// the same instant renders).
+    public func progress(at time: Int64) -> Double {
+        let end = outcome.pressEnd
         if time < end { return heldProgress(at: time) }
         if !retracting { return outcome.completed ? heldProgress(at: time) : 0 }
         let elapsed = time - end
-        let retract = control.retract
-        switch retract.mode {
+        switch retractMode {
         case .instant:
             return 0
         case .reverse:
-            let clock = retractFrom.clock - elapsed * reverseRate
+            let clock = Double(retractFrom.clock) - Double(elapsed) * reverseRate
             guard clock > 0, let start = fillStart else { return 0 }
-            return heldProgress(at: start + clock)
+            return heldProgress(at: start + Instant.nearest(clock))
         case .animation:
-            if case .spring(let spring) = retract.curve {
-                return spring.state(at: elapsed, x0: retractFrom.progress, v0: retractFrom.velocity).displacement
+            if let spring = retractSpring {
+                return spring.state(at: Instant.seconds(elapsed), x0: retractFrom.progress, v0: retractFrom.velocity)
+                    .displacement
             }
-            let bezier: UnitBezier?
-            if case .bezier(let curve) = retract.curve { bezier = curve } else { bezier = nil }
-            let done = PreparedControl.bezierProgress(bezier, duration: retractDuration, clock: elapsed)
+            let done = retractDone(elapsed)
             let current = retractFrom.progress
             if isTimer { return current * (1 - done) }
-            switch retract.interruption {
+            switch interruption {
             case .swiftui: return heldProgress(at: time) * (1 - done)
             case .additive: return heldProgress(at: time) - done
             case .fromCurrent: return current * (1 - done)
             }
         }
+    }
+
+    /// How far a Bézier (or linear) retract animation has come `elapsed` nanoseconds after the release.
+    @inline(__always)
+    private func retractDone(_ elapsed: Int64) -> Double {
+        let duration = retractDurationNanoseconds
+        if elapsed <= 0 { return 0 }
+        if elapsed >= duration { return 1 }
+        let u = Double(elapsed) / Double(duration)
+        guard let bezier = retractBezier else { return u }
+        return bezier.value(at: u)
+    }
+
+    /// Model progress at `seconds` after touch-down for the last resolved hold.
+    public func progress(atSeconds seconds: Double) -> Double {
+        progress(at: Instant.nanoseconds(seconds))
     }
 
     /// What the screen shows for a model progress: negative values draw an empty bar, overshoot a full one.

@@ -9,13 +9,17 @@ public enum TraceEvent: String, Sendable, CaseIterable {
     case fillComplete = "fill_complete"
     case trigger
     case completionPulse = "completion_pulse"
+    case completionPulseDropped = "completion_pulse_dropped"
     case displayedFull = "displayed_full"
+    case displayedEmpty = "displayed_empty"
     case release
     case cancel
     case retractEnd = "retract_end"
 
-    /// Order of rows at the same instant: causes before effects. A release at a frame's instant is processed
-    /// before that frame renders (touch events come before the display callback), so the frame shows it.
+    /// Order of rows at the same instant: causes before effects. The gesture, the fill's clock, the trigger and a
+    /// release (or a Timer tick) at a frame's instant are processed before that frame renders, so the frame shows
+    /// them; pulses requested on a frame follow it. `simulate` applies the same order: a release at the trigger's
+    /// instant still completes, a movement cancel at the recognition instant comes after the recognition.
     var rank: Int {
         switch self {
         case .touchDown: 0
@@ -23,11 +27,11 @@ public enum TraceEvent: String, Sendable, CaseIterable {
         case .fillStart: 2
         case .fillComplete: 3
         case .trigger: 4
-        case .completionPulse: 5
+        case .completionPulse, .completionPulseDropped: 5
         case .release, .cancel: 6
         case .frame: 7
         case .pulse, .pulseDropped: 8
-        case .displayedFull: 9
+        case .displayedFull, .displayedEmpty: 9
         case .retractEnd: 10
         }
     }
@@ -35,8 +39,10 @@ public enum TraceEvent: String, Sendable, CaseIterable {
 
 /// One row of a trace: the state of the control at an instant.
 public struct TraceRow: Sendable, Equatable {
+    /// Nanoseconds after touch-down.
+    public var time: Int64
     /// Seconds after touch-down.
-    public var timeSeconds: Double
+    public var timeSeconds: Double { Instant.seconds(time) }
     /// The model's progress (may leave [0, 1]: spring overshoot, additive retracts).
     public var modelProgress: Double
     /// What the screen shows: the last frame at or before this instant, clamped to [0, 1].
@@ -69,38 +75,40 @@ public struct HoldTrace: Sendable {
         latencies: inout Latencies
     ) {
         let timeline = evaluator.hold(framePhase: framePhase, latencies: &latencies)
-        let end = pressEndTime ?? Self.defaultPressEnd(timeline)
-        let outcome = evaluator.resolve(pressEndTime: end, cancelled: cancelled)
+        let end = pressEndTime.map(Instant.nanoseconds) ?? Self.defaultPressEnd(timeline)
+        let outcome = evaluator.resolve(pressEnd: end, cancelled: cancelled)
         self.timeline = timeline
         self.outcome = outcome
 
-        var events: [(time: Double, event: TraceEvent)] = [(0, .touchDown)]
-        if timeline.recognitionTime <= end {
-            events.append((timeline.recognitionTime, .recognized))
+        var events: [(time: Int64, event: TraceEvent)] = [(0, .touchDown)]
+        if timeline.recognition <= end {
+            events.append((timeline.recognition, .recognized))
         }
-        if let start = timeline.fillStartTime, start <= end { events.append((start, .fillStart)) }
-        for (time, played) in evaluator.requestedPulses where time <= end {
-            events.append((time, played ? .pulse : .pulseDropped))
+        if let start = timeline.fillStart, start <= end { events.append((start, .fillStart)) }
+        // The pulses felt (or dropped) while the finger was down: the evaluator's one schedule, as simulate counts it.
+        for request in evaluator.pulseRequests where request.time <= end {
+            switch (request.kind, request.status) {
+            case (.progress, .played): events.append((request.time, .pulse))
+            case (.progress, .dropped): events.append((request.time, .pulseDropped))
+            case (.completion, .played): events.append((request.time, .completionPulse))
+            case (.completion, .dropped): events.append((request.time, .completionPulseDropped))
+            }
         }
-        if let complete = timeline.fillCompleteTime,
+        if let complete = timeline.fillComplete,
            complete <= end || (outcome.completed && evaluator.prepared.control.retract.afterTrigger == .stay) {
             events.append((complete, .fillComplete))
         }
-        if outcome.completed, let trigger = timeline.triggerTime {
-            events.append((trigger, .trigger))
-            if evaluator.prepared.control.haptics.onComplete {
-                // A progress pulse at the same instant is the completion pulse (one pulse is felt, not two).
-                let merged = evaluator.requestedPulses.contains { $0.played && abs($0.time - trigger) <= 1e-9 }
-                if !merged { events.append((trigger, .completionPulse)) }
-            }
-        }
+        if outcome.completed, let trigger = timeline.trigger { events.append((trigger, .trigger)) }
         events.append((end, cancelled ? .cancel : .release))
-        if outcome.retractSeconds != nil { events.append((outcome.restTime, .retractEnd)) }
+        if let empty = outcome.firstEmptyFrame {
+            events.append((empty, .displayedEmpty))
+            events.append((outcome.rest, .retractEnd))
+        }
 
         // Frames from touch-down to the first frame at or after the fill comes to rest.
         let control = evaluator.prepared.control
         let clock = FrameClock(refreshRateHz: control.display.refreshRateHz, phase: framePhase)
-        let lastFrame = min(clock.firstFrame(atOrAfter: max(outcome.restTime, end)), Self.maximumFrames)
+        let lastFrame = min(clock.firstFrame(atOrAfter: max(outcome.rest, end)), Self.maximumFrames)
         let fullLevel = 1 - control.display.resolution
         var sawFull = false
         for index in 0...lastFrame {
@@ -122,15 +130,14 @@ public struct HoldTrace: Sendable {
             if event == .frame { shown = HoldEvaluator.displayed(progress) }
             if event == .pulse || event == .completionPulse { pulses += 1 }
             rows.append(TraceRow(
-                timeSeconds: time, modelProgress: progress, displayedProgress: shown, pulses: pulses, event: event))
+                time: time, modelProgress: progress, displayedProgress: shown, pulses: pulses, event: event))
         }
         self.rows = rows
     }
 
     /// Holds until the action has fired and the fill has completed (or looks full), then 0.25 s more.
-    static func defaultPressEnd(_ timeline: HeldTimeline) -> Double {
-        let landmarks = [timeline.triggerTime, timeline.fillCompleteTime, timeline.firstFullFrameTime,
-                         timeline.recognitionTime]
-        return (landmarks.compactMap { $0 }.max() ?? 0) + 0.25
+    static func defaultPressEnd(_ timeline: HeldTimeline) -> Int64 {
+        let landmarks = [timeline.trigger, timeline.fillComplete, timeline.firstFullFrame, timeline.recognition]
+        return (landmarks.compactMap { $0 }.max() ?? 0) + Instant.nanoseconds(0.25)
     }
 }

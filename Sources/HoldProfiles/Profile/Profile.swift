@@ -101,6 +101,7 @@ extension Profile {
                 "minimumDuration", default: 0.5, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
             control.gesture.maximumDistancePoints = try g.number(
                 "maximumDistance", default: 10, requirement: "a number of points > 0", where: { $0 > 0 })
+            control.gesture.movementCancels = try g.choice("movementCancels", default: .always)
             try g.finish()
         }
         if let node = top.node("trigger") {
@@ -133,6 +134,10 @@ extension Profile {
                     "initialIncrement", default: timer.initialIncrement, requirement: "a progress step ≥ 0", where: { $0 >= 0 })
                 timer.acceleration = try t.number(
                     "acceleration", default: timer.acceleration, requirement: "a progress step ≥ 0", where: { $0 >= 0 })
+                if t.contains("duration") {
+                    timer.durationSeconds = try t.number(
+                        "duration", default: 1, requirement: "a number of seconds > 0", where: { $0 > 0 })
+                }
                 latency = try t.distribution("latency", default: latency)
                 try t.finish()
             }

@@ -11,7 +11,7 @@ extension Profile {
             "name: \(name)",
             "description: \(quoted(description))",
             "source: \(quoted(source))",
-            "gesture: {minimumDuration: \(c.gesture.minimumDurationSeconds.shortText), maximumDistance: \(c.gesture.maximumDistancePoints.shortText)}",
+            "gesture: {minimumDuration: \(c.gesture.minimumDurationSeconds.shortText), maximumDistance: \(c.gesture.maximumDistancePoints.shortText), movementCancels: \(c.gesture.movementCancels.rawValue)}",
             "trigger: {source: \(c.trigger.source.rawValue), offset: \(c.trigger.offsetSeconds.shortText)}",
             "fill:",
             "  start: \(c.fill.start.rawValue)",
@@ -32,7 +32,9 @@ extension Profile {
             timer = TimerFill()
         }
         if case .timer = c.fill.model {
-            lines.append("  timer: {tick: \(timer.tickSeconds.shortText), initialIncrement: \(timer.initialIncrement.shortText), acceleration: \(timer.acceleration.shortText), latency: \(timerLatency)}")
+            let pace = timer.durationSeconds.map { "duration: \($0.shortText)" }
+                ?? "initialIncrement: \(timer.initialIncrement.shortText), acceleration: \(timer.acceleration.shortText)"
+            lines.append("  timer: {tick: \(timer.tickSeconds.shortText), \(pace), latency: \(timerLatency)}")
         }
         let r = c.retract
         let retractDuration = r.durationSeconds.map(\.shortText) ?? "match"

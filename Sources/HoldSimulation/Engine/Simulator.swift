@@ -180,7 +180,7 @@ enum PerUserRow {
             CSV.field(profile), "\(user)", CSV.field(userClass.name), userClass.intent.rawValue, userClass.behavior.name,
             CSV.number(drawn.framePhase, decimals: 6), ms(run.release), ms(run.cancelTime.isFinite ? run.cancelTime : nil),
             ms(hold.pressEndTime), run.outcome.rawValue, ms(hold.completed ? run.timeline.triggerTime : nil),
-            ms(run.timeline.firstFeedbackTime), ms(run.timeline.firstFullFrameTime), "\(hold.pulses)",
+            ms(hold.feedback.map(Instant.seconds)), ms(run.timeline.firstFullFrameTime), "\(hold.pulses)",
             "\(hold.droppedPulses)", ms(hold.mismatchSeconds), CSV.number(hold.displayedProgressAtTrigger, decimals: 6),
             ms(hold.retractSeconds),
         ]

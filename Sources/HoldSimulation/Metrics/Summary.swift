@@ -49,12 +49,14 @@ public struct SimulationSummary: Sendable {
     public var pulsesMax: Double?
     public var peakPulseRateHz: Double?
     public var droppedPulsesMean: Double?
+    public var completedUnseen: Proportion
     public var mismatchMeanMs: Double?
     public var mismatchP50Ms: Double?
     public var mismatchP95Ms: Double?
     public var mismatchMaxMs: Double?
     public var progressAtTriggerMean: Double?
     public var progressAtTriggerMin: Double?
+    public var noFeedback: Proportion
     public var firstFeedbackMs: Double?
     public var retractMeanMs: Double?
 
@@ -84,6 +86,8 @@ public struct SimulationSummary: Sendable {
         pulsesMax = t.completed == 0 ? nil : Double(t.pulsesMax)
         peakPulseRateHz = t.peakPulseRateHz
         droppedPulsesMean = mean(Int128(t.droppedPulsesSum), t.completed, scale: 1)
+        completedUnseen = Proportion(successes: t.completedUnseen, trials: t.completedWithFill)
+        noFeedback = Proportion(successes: t.noFeedback, trials: t.intentUsers)
         let mismatches = Int(t.mismatch.count)
         mismatchMeanMs = mean(t.mismatchSum, mismatches, scale: 1000)
         mismatchP50Ms = ms(t.mismatch.value(atPercentile: 50))
@@ -175,16 +179,20 @@ public enum SimulationCSV {
         Column(name: "pulses_max", unit: "count", definition: "maximum of the same", decimals: 0) { $0.pulsesMax },
         Column(name: "peak_pulse_rate_hz", unit: "Hz", definition: "1 / shortest gap between two played pulses, over completed holds (NaN when none had two pulses)", decimals: 3) { $0.peakPulseRateHz },
         Column(name: "dropped_pulses_mean", unit: "count", definition: "pulse requests dropped by haptics.minInterval per completed hold", decimals: 3) { $0.droppedPulsesMean },
+        Column(name: "completed_unseen_rate", unit: "0–1",
+               definition: "completed holds whose bar never looked full (released before a full frame, the fill retracting), over completed holds of controls with a fill", decimals: 6) { $0.completedUnseen.rate },
         Column(name: "mismatch_mean_ms", unit: "ms",
-               definition: "trigger time − first frame displayed full, completed holds (positive: looked full before the action)", decimals: 3) { $0.mismatchMeanMs },
+               definition: "trigger time − first frame displayed full, completed holds whose bar looked full (positive: looked full before the action)", decimals: 3) { $0.mismatchMeanMs },
         Column(name: "mismatch_p50_ms", unit: "ms", definition: "median of the same", decimals: 3) { $0.mismatchP50Ms },
         Column(name: "mismatch_p95_ms", unit: "ms", definition: "95th percentile of the same", decimals: 3) { $0.mismatchP95Ms },
         Column(name: "mismatch_max_ms", unit: "ms", definition: "maximum of the same", decimals: 3) { $0.mismatchMaxMs },
         Column(name: "progress_at_trigger_mean", unit: "0–1", definition: "displayed progress when the action fired, completed holds", decimals: 6) { $0.progressAtTriggerMean },
         Column(name: "progress_at_trigger_min", unit: "0–1", definition: "minimum of the same", decimals: 6) { $0.progressAtTriggerMin },
+        Column(name: "no_feedback_rate", unit: "0–1",
+               definition: "intent users who let go (or were cancelled) before any feedback: no visible fill, pulse or action while the finger was down", decimals: 6) { $0.noFeedback.rate },
         Column(name: "first_feedback_ms", unit: "ms",
-               definition: "mean time to the first feedback (visible fill change, pulse or the action), intent users", decimals: 3) { $0.firstFeedbackMs },
-        Column(name: "retract_mean_ms", unit: "ms", definition: "mean release-to-empty time of holds whose fill retracted, intent users", decimals: 3) { $0.retractMeanMs },
+               definition: "mean touch-down to the first feedback (visible fill change, pulse or the action), intent users who got feedback while the finger was down", decimals: 3) { $0.firstFeedbackMs },
+        Column(name: "retract_mean_ms", unit: "ms", definition: "mean time from the end of the press to the first frame drawn empty (displayed progress below display.resolution), intent users whose fill retracted", decimals: 3) { $0.retractMeanMs },
     ]
 
     public static var header: String { columns.map(\.name).joined(separator: ",") }

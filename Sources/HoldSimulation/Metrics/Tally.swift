@@ -1,4 +1,5 @@
 import Histogram
+import HoldModel
 
 /// Times are tallied in whole microseconds so every sum is an exact integer: merging per-thread tallies in any
 /// order gives the same bits, which is what makes a run's CSV identical whatever `--threads` is. Sums are Int128,
@@ -9,6 +10,15 @@ func microseconds(_ seconds: Double) -> Int64 {
     let value = (seconds * 1_000_000).rounded()
     guard value == value else { return 0 }
     return Int64(max(-1e18, min(1e18, value)))
+}
+
+/// An instant of the integer clock (nanoseconds) in whole microseconds, rounded half up.
+@inline(__always)
+func microseconds(nanoseconds: Int64) -> Int64 {
+    let (quotient, remainder) = nanoseconds.quotientAndRemainder(dividingBy: 1000)
+    if remainder >= 500 { return quotient + 1 }
+    if remainder < -500 { return quotient - 1 }
+    return quotient
 }
 
 /// Fractions (progress) are tallied in billionths, for the same reason.
@@ -111,10 +121,10 @@ struct Tally {
 
     var completionTimeSum: Int128 = 0
     var completionTime = Quantiles(highest: 3_600_000_000, digits: .four)
-    /// Only its median is reported: 3 digits (0.1 %) is plenty and a tenth of the memory.
-    var holdTime = Quantiles(highest: 3_600_000_000, digits: .three)
+    /// Every reported quantile keeps the 4 significant digits README.md promises.
+    var holdTime = Quantiles(highest: 3_600_000_000, digits: .four)
     var pulsesSum = 0
-    var pulses = Quantiles(highest: 10_000_000, digits: .three)
+    var pulses = Quantiles(highest: 10_000_000, digits: .four)
     var pulsesMax = 0
     var droppedPulsesSum = 0
     /// Over completed holds with at least two pulses; nil when there were none.
@@ -127,8 +137,13 @@ struct Tally {
     var progressAtTriggerMin = Double.infinity
     var firstFeedbackSum: Int128 = 0
     var firstFeedbackCount = 0
+    /// Intent users who let go (or were cancelled) before any feedback.
+    var noFeedback = 0
     var retractSum: Int128 = 0
     var retractCount = 0
+    /// Completed holds of controls with a fill, and those among them whose bar never looked full.
+    var completedWithFill = 0
+    var completedUnseen = 0
 
     @inline(__always)
     mutating func add(_ run: UserRun) {
@@ -146,17 +161,23 @@ struct Tally {
         case .movementCancel: movementCancels += 1
         }
         intentUsers += 1
-        holdTime.record(microseconds(hold.pressEndTime))
-        if let feedback = run.timeline.firstFeedbackTime {
-            firstFeedbackSum += Int128(microseconds(feedback))
+        holdTime.record(microseconds(nanoseconds: hold.pressEnd))
+        if let feedback = hold.feedback {
+            firstFeedbackSum += Int128(microseconds(nanoseconds: feedback))
             firstFeedbackCount += 1
+        } else {
+            noFeedback += 1
         }
-        if let retract = hold.retractSeconds {
-            retractSum += Int128(microseconds(retract))
+        if let empty = hold.firstEmptyFrame {
+            retractSum += Int128(microseconds(nanoseconds: empty - hold.pressEnd))
             retractCount += 1
         }
-        guard hold.completed, let trigger = run.timeline.triggerTime else { return }
-        let time = microseconds(trigger)
+        guard hold.completed, let trigger = run.timeline.trigger else { return }
+        if run.timeline.fillStart != nil {
+            completedWithFill += 1
+            if hold.firstFullFrameSeen == nil { completedUnseen += 1 }
+        }
+        let time = microseconds(nanoseconds: trigger)
         completionTimeSum += Int128(time)
         completionTime.record(time)
         pulsesSum += hold.pulses
@@ -164,11 +185,11 @@ struct Tally {
         pulsesMax = max(pulsesMax, hold.pulses)
         droppedPulsesSum += hold.droppedPulses
         if let rate = hold.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
-        if let seconds = hold.mismatchSeconds {
-            let value = microseconds(seconds)
+        if let gap = hold.mismatch {
+            let value = microseconds(nanoseconds: gap)
             mismatchSum += Int128(value)
             mismatch.record(value)
-            mismatchMax = max(mismatchMax, seconds)
+            mismatchMax = max(mismatchMax, Instant.seconds(gap))
         }
         if let progress = hold.displayedProgressAtTrigger {
             progressAtTriggerSum += Int128(billionths(progress))
@@ -204,6 +225,9 @@ struct Tally {
         progressAtTriggerMin = min(progressAtTriggerMin, other.progressAtTriggerMin)
         firstFeedbackSum += other.firstFeedbackSum
         firstFeedbackCount += other.firstFeedbackCount
+        noFeedback += other.noFeedback
+        completedWithFill += other.completedWithFill
+        completedUnseen += other.completedUnseen
         retractSum += other.retractSum
         retractCount += other.retractCount
     }

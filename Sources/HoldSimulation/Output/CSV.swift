@@ -11,8 +11,42 @@ public enum CSV {
     /// A number with a fixed count of decimals, `NaN` when absent or not finite, and no `-0.000`.
     public static func number(_ value: Double?, decimals: Int) -> String {
         guard let value, value.isFinite else { return "NaN" }
-        let text = String(format: "%.\(decimals)f", value)
+        let text = formatted(value, decimals: decimals)
         if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) { return String(text.dropFirst()) }
+        return text
+    }
+
+    /// `%.Nf` exactly as the C library prints it (the binary value's exact decimal expansion, ties to even), by
+    /// integer arithmetic for the values a CSV holds (|value| < 10¹⁵, up to 9 decimals) and `String(format:)`
+    /// otherwise. Per-user rows format millions of numbers; Foundation's formatter costs microseconds each.
+    static func formatted(_ value: Double, decimals: Int) -> String {
+        guard decimals >= 0 && decimals <= 9, value.isFinite, abs(value) < 1e15 else {
+            return String(format: "%.\(decimals)f", value)
+        }
+        let magnitude = abs(value)
+        var digits: UInt128 = 0
+        if magnitude != 0 {
+            // magnitude = significand × 2^exponent exactly; scale by 10^decimals, then shift right rounding ties to even.
+            let significand = UInt128(magnitude.significandBitPattern | (magnitude.isNormal ? 1 << 52 : 0))
+            let exponent = (magnitude.isNormal ? Int(magnitude.exponent) : -1022) - 52
+            var power: UInt128 = 1
+            for _ in 0..<decimals { power *= 10 }
+            let scaled = significand * power
+            let shift = -exponent  // > 0: magnitude < 2^50
+            if shift < 127 {
+                digits = scaled >> shift
+                let remainder = scaled & ((1 << shift) - 1)
+                let half: UInt128 = 1 << (shift - 1)
+                if remainder > half || (remainder == half && digits & 1 == 1) { digits += 1 }
+            }
+        }
+        var text = value.sign == .minus ? "-" : ""
+        if decimals == 0 { return text + String(digits) }
+        var power: UInt128 = 1
+        for _ in 0..<decimals { power *= 10 }
+        text += String(digits / power)
+        let fraction = String(digits % power)
+        text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
         return text
     }
 

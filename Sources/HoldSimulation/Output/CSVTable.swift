@@ -1,4 +1,12 @@
-/// A CSV file read back: `#` lines and blank lines skipped, one header row, quoted fields allowed.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A CSV file read back whole: `#` lines and blank lines skipped, one header row, quoted fields allowed.
+///
+/// For large files use ``CSVReader`` (one record at a time, constant memory) or ``CSVNumericColumns``.
 public struct CSVTable: Sendable {
     /// Column names from the header row.
     public let columns: [String]
@@ -13,19 +21,16 @@ public struct CSVTable: Sendable {
     ///   quoted field, naming the line.
     public init(text: String, path: String) throws(CSVTableError) {
         self.path = path
-        var records = CSVRecords(text, path: path)
-        guard let header = try records.next() else {
+        let reader = CSVReader(bytes: Array(text.utf8), path: path)
+        guard let header = try reader.readHeader() else {
             throw CSVTableError(path: path, "no header row (the file has no data)")
         }
         var rows: [(Int, [String])] = []
-        while let record = try records.next() {
-            guard record.fields.count == header.fields.count else {
-                throw CSVTableError(path: path, line: record.line,
-                                    "\(record.fields.count) fields, but the header has \(header.fields.count)")
-            }
-            rows.append((record.line, record.fields))
+        while try reader.next() {
+            try reader.checkFieldCount()
+            rows.append((reader.line, (0..<reader.fieldCount).map { reader.field($0) }))
         }
-        columns = header.fields
+        columns = header
         self.rows = rows
     }
 
@@ -40,36 +45,80 @@ public struct CSVTable: Sendable {
 
 /// A problem reading a CSV file, naming the file and line.
 public struct CSVTableError: Error, Equatable, CustomStringConvertible {
+    /// Why a CSV file could not be read, broadly: decides the exit status (66 for ``cannotOpen``, 65 otherwise).
+    public enum Kind: Sendable, Equatable {
+        /// The file is missing, a directory, or unreadable.
+        case cannotOpen
+        /// The content is malformed (or a read failed half-way).
+        case invalidContent
+    }
+
     public let path: String
     /// The 1-based line of the record at fault, when one is.
     public let line: Int?
     public let reason: String
+    /// What went wrong, broadly.
+    public let kind: Kind
 
-    public init(path: String, line: Int? = nil, _ reason: String) {
+    public init(path: String, line: Int? = nil, _ reason: String, kind: Kind = .invalidContent) {
         self.path = path
         self.line = line
         self.reason = reason
+        self.kind = kind
     }
 
     public var description: String { line.map { "\(path):\($0): \(reason)" } ?? "\(path): \(reason)" }
 }
 
-/// A CSV record: its fields and the line it starts on.
-struct CSVRecord {
-    var fields: [String]
-    var line: Int
-}
-
-/// Splits CSV text into records, skipping `#` lines and blank lines (outside quoted fields).
+/// Reads CSV one record at a time from a file (or bytes in memory), in memory bounded by the longest record.
 ///
-/// Works on UTF-8 bytes: every delimiter is ASCII, and UTF-8 never uses ASCII bytes inside a multi-byte character,
-/// so fields split correctly and decode back to the same text (a byte per character of a typical CSV, where an
-/// array of Unicode scalars would take four).
-struct CSVRecords {
-    private let bytes: [UInt8]
-    private let path: String
+/// Format: UTF-8; lines whose first character other than spaces and tabs is `#` and blank lines are skipped (outside
+/// quoted fields); the first other line is the header; fields are comma separated and may be double-quoted (`""` is
+/// a quote inside quotes; quoted fields may span lines); spaces and tabs around fields and a CR before the newline are
+/// ignored, so CRLF files read like LF files; the last line needs no newline. ``line`` is the 1-based line the
+/// current record starts on.
+///
+/// Works on bytes: every delimiter is ASCII, and UTF-8 never uses ASCII bytes inside a multi-byte character. A record
+/// is a list of byte ranges into one buffer, refilled in ``chunkSize`` reads; nothing is allocated per field unless
+/// the caller asks for a `String` (``field(_:)``). Numbers are parsed from the bytes (``double(_:)``). Bytes that are
+/// not UTF-8 are an error, reported at the line they are on. The FNV-1a 64 hash of every byte read is kept in
+/// ``contentHash`` (complete once ``next()`` has returned false).
+///
+/// Not thread-safe: one reader per thread.
+public final class CSVReader {
+    /// Bytes read from the file per `read(2)`: 1 MiB.
+    public static let chunkSize = 1 << 20
+    /// The longest record accepted, 64 MiB: beyond it the file is refused rather than read into memory whole.
+    public static let maximumRecordBytes = 64 << 20
+
+    /// The file's name in messages.
+    public let path: String
+    /// The 1-based line the current record (or the header, right after ``readHeader()``) starts on.
+    public private(set) var line = 0
+
+    private var buffer: [UInt8]
+    /// Valid bytes in `buffer` are `0..<filled`; parsing has consumed `0..<position`.
+    private var filled = 0
     private var position = 0
-    private var line = 1
+    /// The line number at `position`.
+    private var positionLine = 1
+    private var descriptor: Int32
+    private var atEndOfFile: Bool
+    /// Field boundaries of the current record: start and end offsets into `buffer`, and whether the field was
+    /// quoted with `""` escapes inside (so its text needs unescaping).
+    private var starts: [Int] = []
+    private var ends: [Int] = []
+    private var escaped: [Bool] = []
+    private var columns: [String] = []
+    private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// Continuation bytes still expected by the UTF-8 check, carried across chunks.
+    private var utf8Pending = 0
+    /// The longest record this reader accepts.
+    private let maximumRecordBytes: Int
+    /// The line of a byte that is not UTF-8, found when the bytes were given in memory.
+    private var invalidUTF8Line: Int?
+    /// A NUL-terminated copy of a numeric field for `strtod`.
+    private var scratch = [CChar](repeating: 0, count: 128)
 
     private static let quote = UInt8(ascii: "\"")
     private static let comma = UInt8(ascii: ",")
@@ -77,101 +126,487 @@ struct CSVRecords {
     private static let carriageReturn = UInt8(ascii: "\r")
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
-    private static let hash = UInt8(ascii: "#")
+    private static let hashMark = UInt8(ascii: "#")
 
-    init(_ text: String, path: String) {
-        bytes = Array(text.utf8)
-        self.path = path
+    /// Opens `path` for streaming.
+    ///
+    /// - Throws: ``CSVTableError`` of kind ``CSVTableError/Kind/cannotOpen``: "no such file", "is a directory, not a
+    ///   file", or "cannot read the file (reason)".
+    public convenience init(path: String) throws(CSVTableError) {
+        try self.init(path: path, chunkSize: Self.chunkSize)
     }
 
-    /// The next record, or nil at the end of the text.
-    mutating func next() throws(CSVTableError) -> CSVRecord? {
-        while position < bytes.count {
-            // A line that is blank or a # comment is skipped whole.
+    /// Opens `path` with reads of `chunkSize` bytes and records up to `maximumRecordBytes` (tests use tiny sizes to
+    /// cross every boundary).
+    init(path: String, chunkSize: Int, maximumRecordBytes: Int = CSVReader.maximumRecordBytes) throws(CSVTableError) {
+        self.path = path
+        self.maximumRecordBytes = maximumRecordBytes
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read the file (\(Self.errorText(errno)))"
+            throw CSVTableError(path: path, reason, kind: .cannotOpen)
+        }
+        guard (status.st_mode & S_IFMT) != S_IFDIR else {
+            throw CSVTableError(path: path, "is a directory, not a file", kind: .cannotOpen)
+        }
+        let opened = open(path, O_RDONLY)
+        guard opened >= 0 else {
+            throw CSVTableError(path: path, "cannot read the file (\(Self.errorText(errno)))", kind: .cannotOpen)
+        }
+        descriptor = opened
+        atEndOfFile = false
+        buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
+    }
+
+    /// Reads `bytes` already in memory (`path` names them in messages). Bytes that are not UTF-8 make the first
+    /// ``next()`` throw, naming their line.
+    public init(bytes: [UInt8], path: String) {
+        self.path = path
+        descriptor = -1
+        atEndOfFile = true
+        buffer = bytes
+        filled = bytes.count
+        maximumRecordBytes = Self.maximumRecordBytes
+        if let bad = absorb(0..<bytes.count) {
+            invalidUTF8Line = 1 + bytes[..<bad].lazy.filter { $0 == Self.newline }.count
+        } else if utf8Pending != 0 {
+            invalidUTF8Line = 1 + bytes.lazy.filter { $0 == Self.newline }.count
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The header's column names.
+    public var header: [String] { columns }
+
+    /// The FNV-1a 64 hash (16 hex digits) of the bytes read so far: of the whole file once ``next()`` returned false.
+    public var contentHash: String {
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// Reads the header row: its names (trimmed, unquoted), or nil when the file has nothing but `#` lines and blank
+    /// lines.
+    public func readHeader() throws(CSVTableError) -> [String]? {
+        guard try next() else { return nil }
+        columns = (0..<fieldCount).map { field($0) }
+        return columns
+    }
+
+    /// The index of column `name` in the header, or nil.
+    public func index(of name: String) -> Int? { columns.firstIndex(of: name) }
+
+    /// Moves to the next record; false at the end of the input.
+    ///
+    /// - Throws: ``CSVTableError`` for an unclosed quoted field, text after a closing quote, a record longer than
+    ///   ``maximumRecordBytes``, bytes that are not UTF-8, or a failed read.
+    public func next() throws(CSVTableError) -> Bool {
+        if let invalidUTF8Line { throw CSVTableError(path: path, line: invalidUTF8Line, "is not UTF-8 text") }
+        while true {
+            // Skip blank lines and # comments; the record starts at the first other line.
             var probe = position
-            while probe < bytes.count, bytes[probe] == Self.space || bytes[probe] == Self.tab { probe += 1 }
-            if probe >= bytes.count {
-                position = probe
-                return nil
+            while true {
+                while probe < filled, buffer[probe] == Self.space || buffer[probe] == Self.tab { probe += 1 }
+                if probe < filled { break }
+                if atEndOfFile { position = filled; return false }
+                try refill()
+                probe = position
             }
-            let first = bytes[probe]
-            if first == Self.hash || first == Self.newline || first == Self.carriageReturn {
-                skipLine()
+            let first = buffer[probe]
+            if first == Self.hashMark || first == Self.newline || first == Self.carriageReturn {
+                guard let end = try lineEnd(from: probe) else { position = filled; return false }
+                position = end + 1
+                positionLine += 1
                 continue
             }
-            return try record()
-        }
-        return nil
-    }
-
-    private mutating func skipLine() {
-        while position < bytes.count, bytes[position] != Self.newline { position += 1 }
-        if position < bytes.count {
-            position += 1
-            line += 1
+            if try parseRecord() { return true }
+            // The record ran past the buffer: refill (keeping the record's bytes) and parse it again.
+            try refill()
         }
     }
 
-    private mutating func record() throws(CSVTableError) -> CSVRecord {
-        let startLine = line
-        var fields: [String] = []
-        while true {
-            let (field, ended) = try field(startLine: startLine)
-            fields.append(field)
-            if ended { return CSVRecord(fields: fields, line: startLine) }
+    /// The number of fields in the current record.
+    public var fieldCount: Int { starts.count }
+
+    /// Throws "N fields, but the header has M" when the current record's field count differs from the header's.
+    public func checkFieldCount() throws(CSVTableError) {
+        guard fieldCount == columns.count else {
+            throw CSVTableError(path: path, line: line, "\(fieldCount) fields, but the header has \(columns.count)")
         }
     }
 
-    private func isBlank(_ byte: UInt8) -> Bool {
-        byte == Self.space || byte == Self.tab || byte == Self.carriageReturn
+    /// Field `index` of the current record as text (unquoted, `""` unescaped, trimmed); allocates a `String`.
+    public func field(_ index: Int) -> String {
+        let range = starts[index]..<ends[index]
+        guard escaped[index] else { return String(decoding: buffer[range], as: UTF8.self) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count)
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            bytes.append(buffer[offset])
+            offset += buffer[offset] == Self.quote ? 2 : 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// One field; `ended` is true when it was the record's last.
-    private mutating func field(startLine: Int) throws(CSVTableError) -> (String, ended: Bool) {
-        while position < bytes.count, bytes[position] == Self.space || bytes[position] == Self.tab { position += 1 }
-        if position < bytes.count, bytes[position] == Self.quote {
-            position += 1
-            var text: [UInt8] = []
-            while true {
-                guard position < bytes.count else {
-                    throw CSVTableError(path: path, line: startLine, "a quoted field is not closed")
-                }
-                let byte = bytes[position]
-                position += 1
-                if byte == Self.quote {
-                    if position < bytes.count, bytes[position] == Self.quote {
-                        text.append(Self.quote)
-                        position += 1
-                        continue
-                    }
-                    break
-                }
-                if byte == Self.newline { line += 1 }
-                text.append(byte)
+    /// Whether field `index` holds exactly the UTF-8 bytes `text`; with `ignoringASCIICase`, ASCII letters match
+    /// either case. Allocates nothing for fields without `""` escapes.
+    public func field(_ index: Int, equals text: [UInt8], ignoringASCIICase: Bool = false) -> Bool {
+        guard !escaped[index] else {
+            let value = Array(field(index).utf8)
+            return ignoringASCIICase ? Self.equalIgnoringCase(value[...], text) : value == text
+        }
+        let slice = buffer[starts[index]..<ends[index]]
+        guard slice.count == text.count else { return false }
+        return ignoringASCIICase ? Self.equalIgnoringCase(slice, text) : slice.elementsEqual(text)
+    }
+
+    /// Field `index` as a number, or nil when it is not one.
+    ///
+    /// Accepts what C's `strtod` accepts over the whole field, which is what Swift's `Double(String)` accepts: decimal
+    /// and hexadecimal floating point with an optional sign, and `nan`, `inf`, `infinity` in any case with an
+    /// optional sign (so NumPy's `nan`, `inf`, `-inf`, pandas' `NaN`, JavaScript's `Infinity`). An empty field is not
+    /// a number. No `String` is made.
+    public func double(_ index: Int) -> Double? {
+        let start = starts[index]
+        let count = ends[index] - start
+        guard count > 0, count < scratch.count, !escaped[index] else { return nil }
+        if let value = Self.simpleDecimal(buffer, start, count) { return value }
+        return buffer.withUnsafeBufferPointer { bytes in
+            scratch.withUnsafeMutableBufferPointer { copy in
+                guard let source = bytes.baseAddress, let target = copy.baseAddress else { return nil }
+                memcpy(target, source + start, count)
+                target[count] = 0
+                var end: UnsafeMutablePointer<CChar>?
+                let value = strtod(target, &end)
+                guard let end, end - target == count else { return nil }
+                return value
             }
-            while position < bytes.count, isBlank(bytes[position]) { position += 1 }
-            return try endOfField(String(decoding: text, as: UTF8.self), startLine: startLine)
         }
-        let start = position
-        while position < bytes.count, bytes[position] != Self.comma, bytes[position] != Self.newline { position += 1 }
-        var end = position
-        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-        return try endOfField(String(decoding: bytes[start..<end], as: UTF8.self), startLine: startLine)
     }
 
-    private mutating func endOfField(_ text: String, startLine: Int) throws(CSVTableError) -> (String, ended: Bool) {
-        guard position < bytes.count else { return (text, true) }
-        switch bytes[position] {
-        case Self.comma:
-            position += 1
-            return (text, false)
-        case Self.newline:
-            position += 1
-            line += 1
-            return (text, true)
-        default:
-            throw CSVTableError(path: path, line: startLine, "text after a closing quote")
+    // MARK: Parsing
+
+    /// Parses one record starting at `position`; false when it runs past the bytes buffered (and the file has more).
+    private func parseRecord() throws(CSVTableError) -> Bool {
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        escaped.removeAll(keepingCapacity: true)
+        var offset = position
+        var lines = 0
+        let limit = filled
+        return try buffer.withUnsafeBufferPointer { (bytes) throws(CSVTableError) -> Bool in
+            while true {
+                while offset < limit, bytes[offset] == Self.space || bytes[offset] == Self.tab { offset += 1 }
+                if offset < limit, bytes[offset] == Self.quote {
+                    offset += 1
+                    let contentStart = offset
+                    var hasEscape = false
+                    while true {
+                        guard offset < limit else {
+                            if atEndOfFile {
+                                throw CSVTableError(path: path, line: positionLine, "a quoted field is not closed")
+                            }
+                            return false
+                        }
+                        let byte = bytes[offset]
+                        if byte == Self.quote {
+                            guard offset + 1 < limit || atEndOfFile else { return false }
+                            if offset + 1 < limit, bytes[offset + 1] == Self.quote {
+                                hasEscape = true
+                                offset += 2
+                                continue
+                            }
+                            break
+                        }
+                        if byte == Self.newline { lines += 1 }
+                        offset += 1
+                    }
+                    starts.append(contentStart)
+                    ends.append(offset)
+                    escaped.append(hasEscape)
+                    offset += 1
+                    while offset < limit,
+                          bytes[offset] == Self.space || bytes[offset] == Self.tab || bytes[offset] == Self.carriageReturn {
+                        offset += 1
+                    }
+                } else {
+                    let start = offset
+                    while offset < limit, bytes[offset] != Self.comma, bytes[offset] != Self.newline { offset += 1 }
+                    var end = offset
+                    while end > start,
+                          bytes[end - 1] == Self.space || bytes[end - 1] == Self.tab || bytes[end - 1] == Self.carriageReturn {
+                        end -= 1
+                    }
+                    starts.append(start)
+                    ends.append(end)
+                    escaped.append(false)
+                }
+                guard offset < limit else {
+                    guard atEndOfFile else { return false }
+                    line = positionLine
+                    position = offset
+                    positionLine += lines
+                    return true
+                }
+                switch bytes[offset] {
+                case Self.comma:
+                    offset += 1
+                case Self.newline:
+                    line = positionLine
+                    position = offset + 1
+                    positionLine += lines + 1
+                    return true
+                default:
+                    throw CSVTableError(path: path, line: positionLine, "text after a closing quote")
+                }
+            }
+        }
+    }
+
+    /// The offset of the newline ending the line that contains `offset` (reading more as needed), or nil when the
+    /// input ends first.
+    private func lineEnd(from offset: Int) throws(CSVTableError) -> Int? {
+        var probe = offset
+        while true {
+            while probe < filled {
+                if buffer[probe] == Self.newline { return probe }
+                probe += 1
+            }
+            if atEndOfFile { return nil }
+            let consumed = position
+            try refill()
+            probe -= consumed
+        }
+    }
+
+    /// Moves the unconsumed bytes to the front of the buffer and reads more after them, growing the buffer when one
+    /// record fills it.
+    private func refill() throws(CSVTableError) {
+        guard !atEndOfFile else { return }
+        let remaining = filled - position
+        if position > 0 {
+            buffer.withUnsafeMutableBufferPointer { bytes in
+                guard let base = bytes.baseAddress else { return }
+                memmove(base, base + position, remaining)
+            }
+            filled = remaining
+            position = 0
+        }
+        if filled == buffer.count {
+            guard buffer.count < maximumRecordBytes else {
+                let limit = maximumRecordBytes >= 1 << 20 ? "\(maximumRecordBytes >> 20) MiB" : "\(maximumRecordBytes) bytes"
+                throw CSVTableError(path: path, line: positionLine, "a record longer than \(limit) (an unclosed quote?)")
+            }
+            buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, maximumRecordBytes - buffer.count)))
+        }
+        while true {
+            let count = buffer.withUnsafeMutableBufferPointer { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return read(descriptor, base + filled, bytes.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CSVTableError(path: path, "cannot read the file (\(Self.errorText(errno)))")
+            }
+            if count == 0 {
+                atEndOfFile = true
+                close(descriptor)
+                descriptor = -1
+                if utf8Pending != 0 { throw CSVTableError(path: path, line: positionLine, "is not UTF-8 text") }
+            } else {
+                let range = filled..<(filled + count)
+                filled += count
+                try checkUTF8(range)
+            }
+            return
+        }
+    }
+
+    /// Hashes the new bytes and checks them as UTF-8, naming the line of the first bad byte.
+    private func checkUTF8(_ range: Range<Int>) throws(CSVTableError) {
+        if let bad = absorb(range) {
+            var line = positionLine
+            for offset in position..<bad where buffer[offset] == Self.newline { line += 1 }
+            throw CSVTableError(path: path, line: line, "is not UTF-8 text")
+        }
+    }
+
+    /// FNV-1a over `range` and a UTF-8 check (lead and continuation bytes; overlong forms are not looked for): the
+    /// offset of the first bad byte, or nil.
+    @discardableResult
+    private func absorb(_ range: Range<Int>) -> Int? {
+        var hash = self.hash
+        var pending = utf8Pending
+        var bad: Int?
+        buffer.withUnsafeBufferPointer { bytes in
+            for offset in range {
+                let byte = bytes[offset]
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                if pending > 0 {
+                    if byte & 0xC0 == 0x80 { pending -= 1 } else if bad == nil { bad = offset }
+                } else if byte >= 0x80 {
+                    switch byte {
+                    case 0xC2...0xDF: pending = 1
+                    case 0xE0...0xEF: pending = 2
+                    case 0xF0...0xF4: pending = 3
+                    default: if bad == nil { bad = offset }
+                    }
+                }
+            }
+        }
+        self.hash = hash
+        utf8Pending = pending
+        return bad
+    }
+
+    private static func equalIgnoringCase(_ slice: ArraySlice<UInt8>, _ text: [UInt8]) -> Bool {
+        guard slice.count == text.count else { return false }
+        return zip(slice, text).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+
+    private static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text).lowercased()
+    }
+
+    /// Powers of ten exactly representable as doubles (10⁰ … 10²²).
+    private static let exactPowers: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// Plain decimals `[-+]digits[.digits][e[-+]digits]` with at most 15 significant digits and a small enough
+    /// exponent, converted exactly (Clinger's fast path: an integer below 2⁵³ times or divided by an exact power of
+    /// ten is one correctly rounded operation); nil for anything else, which `strtod` then handles.
+    private static func simpleDecimal(_ buffer: [UInt8], _ start: Int, _ count: Int) -> Double? {
+        buffer.withUnsafeBufferPointer { bytes -> Double? in
+            var offset = start
+            let end = start + count
+            var negative = false
+            if bytes[offset] == UInt8(ascii: "-") || bytes[offset] == UInt8(ascii: "+") {
+                negative = bytes[offset] == UInt8(ascii: "-")
+                offset += 1
+            }
+            var mantissa: UInt64 = 0
+            var digits = 0
+            var scale = 0
+            var sawDigit = false
+            while offset < end, bytes[offset] &- 48 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[offset] &- 48)
+                if mantissa != 0 { digits += 1 }
+                sawDigit = true
+                offset += 1
+            }
+            if offset < end, bytes[offset] == UInt8(ascii: ".") {
+                offset += 1
+                while offset < end, bytes[offset] &- 48 < 10 {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[offset] &- 48)
+                    if mantissa != 0 { digits += 1 }
+                    scale -= 1
+                    sawDigit = true
+                    offset += 1
+                }
+            }
+            guard sawDigit, digits <= 15 else { return nil }
+            if offset < end, bytes[offset] | 0x20 == UInt8(ascii: "e") {
+                offset += 1
+                var exponentNegative = false
+                if offset < end, bytes[offset] == UInt8(ascii: "-") || bytes[offset] == UInt8(ascii: "+") {
+                    exponentNegative = bytes[offset] == UInt8(ascii: "-")
+                    offset += 1
+                }
+                var exponent = 0
+                var exponentDigits = 0
+                while offset < end, bytes[offset] &- 48 < 10, exponentDigits < 4 {
+                    exponent = exponent * 10 + Int(bytes[offset] &- 48)
+                    exponentDigits += 1
+                    offset += 1
+                }
+                guard exponentDigits > 0 else { return nil }
+                scale += exponentNegative ? -exponent : exponent
+            }
+            guard offset == end, abs(scale) <= 22 else { return nil }
+            var value = Double(mantissa)
+            value = scale < 0 ? value / exactPowers[-scale] : value * exactPowers[scale]
+            return negative ? -value : value
         }
     }
 }
 
+/// Numeric columns of a CSV file, read streaming (one record at a time): what `fit-curve` needs from sweep output,
+/// at any size, in memory for the numbers only.
+public struct CSVNumericColumns: Sendable {
+    /// What a row with a non-finite value in one of the columns means.
+    public enum NonFinite: Sendable {
+        /// NaN (any spelling) skips the row and counts it in ``skipped``; ±infinity is an error naming file:line.
+        case skipNaNRows
+        /// Any non-finite value (NaN or ±infinity, any spelling) skips the row and counts it in ``skipped``:
+        /// missing values, as `fit-curve` treats them.
+        case skipNonFiniteRows
+        /// Any non-finite value is an error naming file:line.
+        case reject
+    }
+
+    /// One array per requested column, in the order asked for; equal lengths.
+    public let values: [[Double]]
+    /// The 1-based line each kept row came from.
+    public let lines: [Int]
+    /// Rows skipped because a value was not finite (``NonFinite/skipNaNRows``, ``NonFinite/skipNonFiniteRows``).
+    public let skipped: Int
+    /// FNV-1a 64 hash (16 hex digits) of the whole file, for provenance.
+    public let contentHash: String
+
+    /// Reads `columns` from the CSV file at `path` (see ``CSVReader`` for the format).
+    ///
+    /// - Throws: ``CSVTableError``: the file cannot be opened (kind ``CSVTableError/Kind/cannotOpen``), has no
+    ///   header, lacks a column (listing the columns there are), a row has the wrong field count, or a value is not a
+    ///   number (naming the column, the text and the line).
+    public static func read(path: String, columns: [String], nonFinite: NonFinite) throws(CSVTableError) -> CSVNumericColumns {
+        try read(CSVReader(path: path), columns: columns, nonFinite: nonFinite)
+    }
+
+    /// The same from a reader already made (for text in memory: ``CSVReader/init(bytes:path:)``).
+    public static func read(_ reader: CSVReader, columns: [String], nonFinite: NonFinite) throws(CSVTableError) -> CSVNumericColumns {
+        let path = reader.path
+        guard let header = try reader.readHeader() else {
+            throw CSVTableError(path: path, "no header row (the file has no data)")
+        }
+        var indices: [Int] = []
+        for name in columns {
+            guard let index = reader.index(of: name) else {
+                throw CSVTableError(path: path, "no column '\(name)'; columns: \(header.joined(separator: ", "))")
+            }
+            indices.append(index)
+        }
+        var values = [[Double]](repeating: [], count: columns.count)
+        var lines: [Int] = []
+        var skipped = 0
+        var row = [Double](repeating: 0, count: columns.count)
+        while try reader.next() {
+            try reader.checkFieldCount()
+            var skip = false
+            for (slot, index) in indices.enumerated() {
+                guard let value = reader.double(index) else {
+                    throw CSVTableError(path: path, line: reader.line,
+                                        "\(columns[slot]): '\(reader.field(index))' is not a number")
+                }
+                if (value.isNaN && nonFinite == .skipNaNRows) || (!value.isFinite && nonFinite == .skipNonFiniteRows) {
+                    skip = true
+                } else if !value.isFinite {
+                    throw CSVTableError(path: path, line: reader.line,
+                                        "\(columns[slot]): '\(reader.field(index))' is not a finite number")
+                }
+                row[slot] = value
+            }
+            if skip {
+                skipped += 1
+                continue
+            }
+            for slot in row.indices { values[slot].append(row[slot]) }
+            lines.append(reader.line)
+        }
+        return CSVNumericColumns(values: values, lines: lines, skipped: skipped, contentHash: reader.contentHash)
+    }
+}

@@ -98,6 +98,36 @@ public struct TuneConstraint: Sendable, Equatable {
         let excess = atMost ? value - bound : bound - value
         return max(0, excess) / max(abs(bound), 1e-3)
     }
+
+    /// The constraint's metric as it is held to the bound: for a rate (a proportion of users) at `z` > 0, its
+    /// one-sided Wilson score bound (the upper bound for METRIC<=V, the lower for METRIC>=V), so a point that
+    /// passes keeps the promise on a fresh sample with confidence Φ(z); otherwise the metric itself.
+    public func heldValue(values: [Double], summary: SimulationSummary, z: Double) -> Double {
+        guard z > 0, let proportion = metric.proportion(summary) else { return metric.value(values: values, summary: summary) }
+        guard let bounds = Tuner.wilson(proportion, z: z) else { return .nan }
+        return atMost ? bounds.upper : bounds.lower
+    }
+
+    /// value − bound for METRIC<=V, bound − value for METRIC>=V: ≤ 0 where the constraint holds.
+    public func excess(_ value: Double) -> Double { atMost ? value - bound : bound - value }
+}
+
+extension TuneMetric {
+    /// The proportion behind a rate column (successes over users), or nil for other metrics.
+    public func proportion(_ summary: SimulationSummary) -> Proportion? {
+        guard parameterIndex == nil else { return nil }
+        switch name {
+        case "completion_rate": return summary.completion
+        case "premature_release_rate": return summary.prematureRelease
+        case "premature_impatience_rate": return summary.prematureImpatience
+        case "premature_mismatch_rate": return summary.prematureMismatch
+        case "movement_cancel_rate": return summary.movementCancel
+        case "false_activation_rate": return summary.falseActivation
+        case "completed_unseen_rate": return summary.completedUnseen
+        case "no_feedback_rate": return summary.noFeedback
+        default: return nil
+        }
+    }
 }
 
 /// What `holdlab tune` runs.
@@ -115,10 +145,12 @@ public struct TuneRequest: Sendable {
     /// The seed of the final check of the optimum.
     public var checkSeed: UInt64
     public var threads: Int
+    /// A rate constraint must hold for the rate's one-sided Wilson bound at this confidence (0.5: the rate itself).
+    public var confidence: Double
 
     public init(profileText: String, profilePath: String, baseOverrides: [Override], population: Population,
                 parameters: [TuneParameter], objective: TuneObjective, constraints: [TuneConstraint], users: Int,
-                seed: UInt64, checkSeed: UInt64, threads: Int) {
+                seed: UInt64, checkSeed: UInt64, threads: Int, confidence: Double = Tuner.defaultConfidence) {
         self.profileText = profileText
         self.profilePath = profilePath
         self.baseOverrides = baseOverrides
@@ -130,6 +162,7 @@ public struct TuneRequest: Sendable {
         self.seed = seed
         self.checkSeed = checkSeed
         self.threads = threads
+        self.confidence = confidence
     }
 }
 
@@ -140,10 +173,21 @@ public struct TuneEvaluation: Sendable {
     public let summary: SimulationSummary
     /// The objective alone (sign-adjusted for maximising).
     public let objective: Double
-    /// The penalty for violated constraints (0 when feasible).
-    public let penalty: Double
-    public var score: Double { objective + penalty }
-    public var feasible: Bool { penalty == 0 }
+    /// Σ relative violations of the constraints, rates taken at their confidence bound (0 when feasible).
+    public let violation: Double
+    /// What the minimiser compares: the objective where feasible, above every objective the scan saw otherwise.
+    public let score: Double
+    /// score − objective.
+    public var penalty: Double { score - objective }
+    public var feasible: Bool { violation == 0 }
+
+    /// Feasibility first (Deb 2000): a feasible point beats an infeasible one; feasible points compare by objective,
+    /// infeasible ones by total violation; ties go to the earlier evaluation.
+    public func isBetter(than other: TuneEvaluation) -> Bool {
+        if feasible != other.feasible { return feasible }
+        if feasible { return (objective, index) < (other.objective, other.index) }
+        return (violation, objective, index) < (other.violation, other.objective, other.index)
+    }
 }
 
 /// The outcome of a search.
@@ -156,20 +200,56 @@ public struct TuneResult: Sendable {
     public let check: SimulationSummary
     /// Candidates the search tried that are not valid profiles (skipped as infeasible), with the reason.
     public let invalidCandidates: [String]
+    /// Per parameter, when the optimum sits on a constraint's boundary: the standard error the constraint's sampling
+    /// error gives it (SE of the rate over the rate's slope) and the constraint; nil otherwise.
+    public let boundaries: [(constraint: String, standardError: Double)?]
+
+    /// False when no evaluated point meets every constraint.
+    public var feasible: Bool { best.feasible }
 }
 
 /// Simulation-based optimisation: every evaluation simulates the profile with the candidate values and the same
-/// seed (common random numbers, so the objective is a deterministic function of the values); GSL's Brent minimiser
-/// for one parameter, Nelder–Mead for several; constraints as penalties.
+/// seed (common random numbers, so the objective is a deterministic function of the values).
+///
+/// Feasibility comes first: the best point is the feasible one with the best objective, or, when none is feasible,
+/// the one with the smallest total violation. The minimisers see one number per point: the objective where feasible;
+/// elsewhere the largest objective of the initial scan plus the violation times the objective's range over that scan,
+/// so every infeasible point scores above every feasible one the scan saw (the scale comes from the scan, never from
+/// one evaluation). One parameter: a 21-point scan; each constraint whose feasibility switches once along it has its
+/// boundary found by GSL's Brent root finder on the constraint, the objective is then minimised by Brent inside the
+/// feasible interval, and an optimum at an end of a scan cell is refined by golden section. Several parameters:
+/// Nelder–Mead on the unit box from the best point of a Sobol scan, restarted with shrinking steps.
 public enum Tuner {
-    /// Penalty per unit of relative constraint violation, times the objective's scale (|objective at the start| + 1).
-    static let penaltyWeight = 100.0
+    /// The default of `--confidence`.
+    public static let defaultConfidence = 0.95
+    /// Scan points of the one-parameter search (21 evaluations, ends included).
+    static let scanIntervals = 20
+    /// Brent's and the root finder's tolerance, as a fraction of the range.
+    static let relativeTolerance = 1e-4
+
+    /// The Wilson score interval at `z` (Wilson 1927): (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n).
+    public static func wilson(_ proportion: Proportion, z: Double) -> (lower: Double, upper: Double)? {
+        guard proportion.trials > 0 else { return nil }
+        let n = Double(proportion.trials)
+        let p = Double(proportion.successes) / n
+        let z2 = z * z
+        let denominator = 1 + z2 / n
+        let centre = (p + z2 / (2 * n)) / denominator
+        let half = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot() / denominator
+        return (max(0, centre - half), min(1, centre + half))
+    }
 
     public static func run(_ request: TuneRequest, onEvaluation: ((TuneEvaluation) -> Void)? = nil) throws -> TuneResult {
+        guard request.confidence >= 0.5, request.confidence < 1 else {
+            throw TuneError("--confidence \(request.confidence): expected a probability in [0.5, 1)")
+        }
+        let z = Distribution.normal(mean: 0, sd: 1).quantile(request.confidence)
         var trajectory: [TuneEvaluation] = []
         var cache: [[Double]: TuneEvaluation] = [:]
         var invalid: [[Double]: String] = [:]
-        var scale: Double?
+        // The infeasible points' floor and scale, set from the initial scan.
+        var ceiling: Double?
+        var scale = 1.0
         var failure: Error?
 
         func profile(_ values: [Double]) throws -> Profile {
@@ -179,13 +259,18 @@ public enum Tuner {
                                     overrides: request.baseOverrides + overrides)
         }
 
-        func evaluate(_ raw: [Double]) -> Double {
-            // Evaluate at the value as printed, so every row of the trajectory can be reproduced exactly.
+        func score(objective: Double, violation: Double) -> Double {
+            guard violation > 0 else { return objective.isFinite ? objective : Minimization.nonFinitePenalty }
+            return (ceiling ?? 0) + scale * (1 + violation)
+        }
+
+        /// Evaluates at the value as printed (so every row can be reproduced exactly); nil for an invalid profile.
+        func simulate(_ raw: [Double]) -> TuneEvaluation? {
             let values = zip(raw, request.parameters).map { value, parameter in
                 Double(SweepParameter.format(min(parameter.upper, max(parameter.lower, value)))) ?? value
             }
-            if let known = cache[values] { return known.score }
-            if invalid[values] != nil { return Minimization.nonFinitePenalty }
+            if let known = cache[values] { return known }
+            if invalid[values] != nil { return nil }
             let candidate: Profile
             do {
                 candidate = try profile(values)
@@ -194,7 +279,7 @@ public enum Tuner {
                 let assignments = zip(request.parameters, values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
                 let reason = (error as? ProfileError).map { "\($0.keyPath): \($0.message)" } ?? "\(error)"
                 invalid[values] = "\(assignments.joined(separator: " ")): \(reason)"
-                return Minimization.nonFinitePenalty
+                return nil
             }
             do {
                 let summary = try Simulator.run(SimulationRequest(
@@ -207,33 +292,127 @@ public enum Tuner {
                 case .maximize: objective = -metric
                 case .target(_, let goal): objective = (metric - goal) * (metric - goal)
                 }
-                let objectiveScale = scale ?? (abs(objective.isFinite ? objective : 0) + 1)
-                scale = objectiveScale
                 let violation = request.constraints.reduce(0) {
-                    $0 + $1.violation($1.metric.value(values: values, summary: summary))
+                    $0 + $1.violation($1.heldValue(values: values, summary: summary, z: z))
                 }
                 let evaluation = TuneEvaluation(
                     index: trajectory.count + 1, values: values, summary: summary, objective: objective,
-                    penalty: violation * penaltyWeight * objectiveScale)
+                    violation: violation, score: score(objective: objective, violation: violation))
                 trajectory.append(evaluation)
                 cache[values] = evaluation
                 onEvaluation?(evaluation)
-                return evaluation.score.isFinite ? evaluation.score : Minimization.nonFinitePenalty
+                return evaluation
             } catch {
                 failure = failure ?? error
-                return Minimization.nonFinitePenalty
+                return nil
             }
         }
 
+        func evaluate(_ raw: [Double]) -> Double {
+            guard let evaluation = simulate(raw) else { return Minimization.nonFinitePenalty }
+            // Scores of points evaluated before the scale was known are recomputed with it.
+            let value = score(objective: evaluation.objective, violation: evaluation.violation)
+            return value.isFinite ? value : Minimization.nonFinitePenalty
+        }
+
+        /// Sets the infeasible points' floor and scale from the objectives evaluated so far.
+        func calibrate() {
+            let objectives = trajectory.map(\.objective).filter(\.isFinite)
+            guard let high = objectives.max(), let low = objectives.min() else { return }
+            ceiling = high
+            scale = max(high - low, abs(high) * 1e-9, Double.leastNormalMagnitude)
+        }
+
         let method: String
-        let converged: Bool
+        var converged: Bool
+        var boundaries: [(constraint: String, standardError: Double)?] = Array(repeating: nil, count: request.parameters.count)
         if request.parameters.count == 1 {
             let parameter = request.parameters[0]
+            let width = parameter.upper - parameter.lower
+            let tolerance = width * relativeTolerance
             method = "brent"
-            let result = try Minimization.brent(lower: parameter.lower, upper: parameter.upper, scanPoints: 20,
-                                                absoluteTolerance: (parameter.upper - parameter.lower) * 1e-4,
-                                                relativeTolerance: 0) { evaluate([$0]) }
-            converged = result.converged
+            let grid = (0...scanIntervals).map {
+                $0 == scanIntervals ? parameter.upper : parameter.lower + width * Double($0) / Double(scanIntervals)
+            }
+            let scanned = grid.map { simulate([$0]) }
+            calibrate()
+            // Constraints whose feasibility switches exactly once along the scan: their boundary, by root finding.
+            var low = parameter.lower, high = parameter.upper
+            var boundaryOf: [Int: (constraint: TuneConstraint, standardError: Double)] = [:]
+            for constraint in request.constraints {
+                func excess(_ evaluation: TuneEvaluation?) -> Double? {
+                    guard let evaluation else { return nil }
+                    let value = constraint.excess(constraint.heldValue(values: evaluation.values, summary: evaluation.summary, z: z))
+                    return value.isFinite ? value : nil
+                }
+                let signs = scanned.map { excess($0).map { $0 <= 0 } }
+                guard signs.allSatisfy({ $0 != nil }) else { continue }
+                let holds = signs.compactMap { $0 }
+                let switches = zip(holds, holds.dropFirst()).filter { $0 != $1 }.count
+                guard switches == 1, let cell = holds.indices.dropLast().first(where: { holds[$0] != holds[$0 + 1] }) else { continue }
+                let feasibleAbove = holds[cell + 1]
+                var root = grid[cell]
+                do {
+                    // Where the constraint holds exactly (excess 0, e.g. 20 of 4,000 against 0.005) counts as
+                    // feasible: shift it below 0 so the root is the switch, not any point of that plateau.
+                    let floor = max(abs(constraint.bound), 1e-3) * 1e-9
+                    root = try RootFinding.brent(lower: grid[cell], upper: grid[cell + 1], absoluteTolerance: tolerance,
+                                                 relativeTolerance: 0) { x in
+                        guard let value = excess(simulate([x])) else {
+                            return (feasibleAbove ? 1 : -1) * (x - grid[cell] < grid[cell + 1] - x ? 1 : -1)
+                        }
+                        return value > 0 ? value : min(value, 0) - floor
+                    }
+                } catch {
+                    root = feasibleAbove ? grid[cell + 1] : grid[cell]
+                }
+                // The root lies within the tolerance of the switch: step to its feasible side.
+                var edge = root
+                for _ in 0..<8 {
+                    if let value = excess(simulate([edge])), value <= 0 { break }
+                    edge = feasibleAbove ? min(grid[cell + 1], edge + tolerance / 2) : max(grid[cell], edge - tolerance / 2)
+                }
+                if let value = excess(simulate([edge])), value > 0 { edge = feasibleAbove ? grid[cell + 1] : grid[cell] }
+                edge = Double(SweepParameter.format(edge)) ?? edge
+                // The edge's standard error: the rate's sampling SE over the rate's slope across the cell.
+                var standardError = Double.nan
+                if let a = scanned[cell], let b = scanned[cell + 1], let pa = constraint.metric.proportion(a.summary),
+                   let pb = constraint.metric.proportion(b.summary), let here = simulate([edge]),
+                   let p = constraint.metric.proportion(here.summary), let rate = p.rate, p.trials > 0 {
+                    let slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[cell + 1] - grid[cell])
+                    if slope > 0 { standardError = (rate * (1 - rate) / Double(p.trials)).squareRoot() / slope }
+                }
+                if feasibleAbove, edge > low { low = edge; boundaryOf[0] = (constraint, standardError) }
+                if !feasibleAbove, edge < high { high = edge; boundaryOf[1] = (constraint, standardError) }
+            }
+            converged = true
+            if low < high {
+                // The objective inside the feasible interval (its scan reuses the cache where the grids coincide).
+                let inner = try Minimization.brent(lower: low, upper: high, scanPoints: low == parameter.lower && high == parameter.upper ? scanIntervals : 10,
+                                                   absoluteTolerance: tolerance, relativeTolerance: 0) { evaluate([$0]) }
+                converged = inner.converged || inner.stalled
+                // An optimum at a scan end that is not a constraint's boundary: refine the end cell by golden section.
+                let innerWidth = (high - low) / Double(low == parameter.lower && high == parameter.upper ? scanIntervals : 10)
+                if inner.atBoundary {
+                    let atLow = abs(inner.x - low) <= abs(inner.x - high)
+                    if (atLow && boundaryOf[0] == nil) || (!atLow && boundaryOf[1] == nil) {
+                        var a = atLow ? low : high - innerWidth, b = atLow ? low + innerWidth : high
+                        let ratio = (5.0.squareRoot() - 1) / 2
+                        var c = b - ratio * (b - a), d = a + ratio * (b - a)
+                        var fc = evaluate([c]), fd = evaluate([d])
+                        while b - a > tolerance {
+                            if fc < fd { b = d; d = c; fd = fc; c = b - ratio * (b - a); fc = evaluate([c]) }
+                            else { a = c; c = d; fc = fd; d = a + ratio * (b - a); fd = evaluate([d]) }
+                        }
+                    }
+                }
+            }
+            // Which boundary the best point sits on, if any.
+            if let best = trajectory.min(by: { $0.isBetter(than: $1) }), best.feasible {
+                for (side, edge) in [(0, low), (1, high)] where abs(best.values[0] - edge) <= tolerance {
+                    if let entry = boundaryOf[side] { boundaries[0] = (entry.constraint.text, entry.standardError) }
+                }
+            }
         } else {
             method = "nelder-mead"
             // Simulated objectives are often step-shaped (ticks, frames, counts), where a simplex stalls on a
@@ -243,32 +422,51 @@ public enum Tuner {
             let toUnit = { (values: [Double]) in zip(values, request.parameters).map { ($0 - $1.lower) / ($1.upper - $1.lower) } }
             let dimensions = request.parameters.count
             let scan = try SobolSequence(dimensions: dimensions)
-            for _ in 0..<max(16, 8 * dimensions) { _ = evaluate(unit(try scan.next())) }
+            for _ in 0..<max(16, 8 * dimensions) { _ = simulate(unit(try scan.next())) }
+            calibrate()
             var finished = false
             for step in [0.1, 0.05, 0.025, 0.0125] {
-                guard let leader = trajectory.min(by: { ($0.score, $0.index) < ($1.score, $1.index) }) else { break }
+                guard let leader = trajectory.min(by: { $0.isBetter(than: $1) }) else { break }
                 let result = try Minimization.nelderMead(
                     start: toUnit(leader.values), steps: Array(repeating: step, count: dimensions), sizeTolerance: 1e-3,
                     maxIterations: 400
                 ) { u in
                     // Outside the box: the value at the nearest point of the box plus a penalty for the distance.
                     let outside = u.reduce(0) { $0 + max(0, -$1) + max(0, $1 - 1) }
-                    return evaluate(unit(u)) + outside * penaltyWeight * (scale ?? 1)
+                    return evaluate(unit(u)) + outside * scale
                 }
                 finished = result.converged
             }
             converged = finished
         }
         if let failure { throw failure }
-        guard let best = trajectory.min(by: { ($0.score, $0.index) < ($1.score, $1.index) }) else {
+        // Scores as the minimisers saw them, with the final scale.
+        let ranked = trajectory.map {
+            TuneEvaluation(index: $0.index, values: $0.values, summary: $0.summary, objective: $0.objective,
+                           violation: $0.violation, score: score(objective: $0.objective, violation: $0.violation))
+        }
+        guard let best = ranked.min(by: { $0.isBetter(than: $1) }) else {
             let example = invalid.values.sorted().first.map { "; for example \($0)" } ?? ""
             throw TuneError("no candidate in the --param ranges is a valid profile\(example)")
         }
         let check = try Simulator.run(SimulationRequest(
             profiles: [try profile(best.values)], population: request.population, users: request.users,
             seed: request.checkSeed, threads: request.threads))[0]
-        return TuneResult(method: method, converged: converged, trajectory: trajectory, best: best, check: check,
-                          invalidCandidates: invalid.values.sorted())
+        return TuneResult(method: method, converged: converged, trajectory: ranked, best: best, check: check,
+                          invalidCandidates: invalid.values.sorted(), boundaries: boundaries)
+    }
+
+    /// The constraint the best point violates most, with its held value and the excess over its bound, or nil when
+    /// the point is feasible.
+    public static func worstViolation(_ request: TuneRequest, at evaluation: TuneEvaluation)
+        -> (constraint: TuneConstraint, value: Double, excess: Double)? {
+        let z = Distribution.normal(mean: 0, sd: 1).quantile(request.confidence)
+        let violations = request.constraints.map { constraint in
+            let value = constraint.heldValue(values: evaluation.values, summary: evaluation.summary, z: z)
+            return (constraint: constraint, value: value, excess: constraint.excess(value), relative: constraint.violation(value))
+        }
+        guard let worst = violations.max(by: { $0.relative < $1.relative }), worst.relative > 0 else { return nil }
+        return (worst.constraint, worst.value, worst.excess)
     }
 
     /// The tuned profile's YAML: the resolved profile with the best values, renamed and described as tuned.

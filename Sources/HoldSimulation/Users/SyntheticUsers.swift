@@ -132,11 +132,14 @@ final class ControlUnderTest {
     let movements: [Movement?]
     /// Whether there is a fill to see (a react user's "displayed full" cue needs one).
     let fillIsVisible: Bool
+    /// When finger movement can cancel (the gesture's `movementCancels`).
+    let movementCancels: Gesture.MovementCancellation
 
     init(profile: Profile, prepared: PreparedControl, movements: [Movement?]) {
         self.profile = profile
         evaluator = HoldEvaluator(prepared)
         self.movements = movements
+        movementCancels = prepared.control.gesture.movementCancels
         if case .none = prepared.control.fill.model { fillIsVisible = false } else { fillIsVisible = true }
     }
 
@@ -146,7 +149,8 @@ final class ControlUnderTest {
         _ user: DrawnUser, traits: ClassTraits, latencies: inout Latencies
     ) -> UserRun {
         let timeline = evaluator.hold(framePhase: user.framePhase, latencies: &latencies)
-        let trigger = timeline.triggerTime ?? .infinity
+        // Decisions in seconds (what a person does), then every comparison on the integer clock.
+        let trigger = timeline.trigger ?? .max
         var release: Double
         var reason: ReleaseReason
         switch traits.behavior {
@@ -154,16 +158,16 @@ final class ControlUnderTest {
             release = user.primary
             reason = .held
         case .react:
-            let full = fillIsVisible ? (timeline.firstFullFrameTime ?? .infinity) : .infinity
-            let feedback = timeline.firstFeedbackTime ?? .infinity
-            if user.patience < feedback {
+            let full = fillIsVisible ? (timeline.firstFullFrame ?? .max) : .max
+            let feedback = timeline.firstFeedback ?? .max
+            if Instant.nanoseconds(user.patience) < feedback {
                 release = user.patience
                 reason = .gaveUp
             } else if full < trigger {
-                release = full + user.primary
+                release = Instant.seconds(full) + user.primary
                 reason = .reactedToFull
             } else {
-                release = trigger + user.primary
+                release = Instant.seconds(trigger) + user.primary
                 reason = .reactedToAction
             }
         case .anticipate(let bias, let weber):
@@ -175,9 +179,18 @@ final class ControlUnderTest {
             reason = .anticipated
         }
         if !release.isFinite { release = user.patience.isFinite ? user.patience : 3600 }
+        let releaseAt = Instant.nanoseconds(release)
         let cancel = movements[user.classIndex]?.cancelTime(uniform: user.movementUniform) ?? .infinity
-        let cancelled = cancel < release && cancel < trigger
-        let hold = evaluator.resolve(pressEndTime: cancelled ? cancel : release, cancelled: cancelled)
+        let cancelAt = cancel.isFinite ? Instant.nanoseconds(cancel) : .max
+        // Same-instant order: the gesture and the trigger come before a touch event at their instant.
+        let movementMatters: Bool
+        switch movementCancels {
+        case .always: movementMatters = cancelAt < trigger
+        case .untilRecognized: movementMatters = cancelAt < min(trigger, timeline.recognition)
+        case .never: movementMatters = false
+        }
+        let cancelled = movementMatters && cancelAt < releaseAt
+        let hold = evaluator.resolve(pressEnd: cancelled ? cancelAt : releaseAt, cancelled: cancelled)
         let outcome: UserOutcome
         switch traits.intent {
         case .none:

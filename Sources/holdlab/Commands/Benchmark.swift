@@ -5,26 +5,70 @@ import HoldSimulation
 
 struct Benchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure simulation throughput: users per second and peak memory, as CSV.",
+        abstract: "Measure throughput, memory and the random-number bound of every kind of work, as CSV.",
         discussion: """
-            Runs the default job (hig-linear-bar against default) and kikocard-accelerating with Timer latency on \
-            (exponential, mean 3.7 ms: 160 latency draws per user), at each thread count; --set applies to both. Build with -c release \
-            for meaningful figures: swift run -c release holdlab benchmark
+            Simulation cases: hold-only (hig-linear-bar against hold-only), default (against default: react, \
+            anticipate, movement), bezier-pulses (fill.curve=easeInOut, haptics.threshold=0.05), spring \
+            (fill.curve=snappy), timer-latency (kikocard-accelerating with Timer latency exponential, mean 3.7 ms: \
+            160 draws per user) and per-user (default with --per-user rows formatted). Each is run at every thread \
+            count; rng_ns_per_user is the time the same draws from the same GSL generators take with nothing else \
+            done, and fraction_of_rng_bound = users_per_second / (threads × 1e9 / rng_ns_per_user). --set applies to \
+            every case. max_rss_mib is the case's own peak resident memory (the kernel's mark is reset before each \
+            case on Linux; elsewhere it is the process's peak so far).
+
+            The fit cases write --fit-rows lognormal hold times (seeded GSL draws) to a temporary CSV and time reading \
+            it and fitting all five families with the default bootstrap, as holdlab fit does; for them the users \
+            column counts rows, ns_per_user is ns per row and the random-number columns are NaN. Build with \
+            -c release for meaningful figures.
             """)
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(parsing: .unconditional, help: "Users per measured run.")
+    @Option(parsing: .unconditional, help: "Users per measured run (the timer-latency case runs a tenth of them).")
     var users: Int = 2_000_000
 
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Thread counts to measure (repeatable). Default: 1 and the number of cores."))
     var threads: [Int] = []
 
+    @Option(name: .customLong("case"), help: ArgumentHelp(
+        "Only these cases (repeatable): \(SimulationCase.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "name"))
+    var cases: [SimulationCase] = []
+
+    @Option(name: .customLong("fit-rows"), help: ArgumentHelp(
+        "Rows for a fit case (repeatable; 0 for none). Default: 10,000, 100,000 and 1,000,000.", valueName: "n"))
+    var fitRows: [Int] = [10_000, 100_000, 1_000_000]
+
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users)).") }
+        if fitRows.contains(where: { !(0...100_000_000).contains($0) || (1..<10).contains($0) }) {
+            throw ValidationError("--fit-rows must be 0 (no fit case) or from 10 to 100,000,000.")
+        }
         if threads.contains(where: { !(1...256).contains($0) }) {
             throw ValidationError("--threads must be from 1 to 256.")
         }
+    }
+
+    enum SimulationCase: String, CaseIterable, ExpressibleByArgument {
+        case holdOnly = "hold-only"
+        case `default`
+        case bezierPulses = "bezier-pulses"
+        case spring
+        case timerLatency = "timer-latency"
+        case perUser = "per-user"
+
+        var profile: String { self == .timerLatency ? "kikocard-accelerating" : "hig-linear-bar" }
+        var population: String { self == .holdOnly ? "hold-only" : "default" }
+        var overrides: [String] {
+            switch self {
+            case .holdOnly, .default, .perUser: []
+            case .bezierPulses: ["fill.curve=easeInOut", "haptics.threshold=0.05"]
+            case .spring: ["fill.curve=snappy"]
+            case .timerLatency: ["fill.timer.latency={dist: exponential, mean: 0.0037}"]
+            }
+        }
+        /// Timer latency draws make a user about 20 times as expensive: a proportionate run.
+        func users(_ base: Int) -> Int { self == .timerLatency ? max(1, base / 10) : base }
     }
 
     func run() throws {
@@ -32,29 +76,52 @@ struct Benchmark: ParsableCommand {
             let library = source.library
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
-            let overrides = try source.parsedOverrides()
-            let latency = try Override(parsing: "fill.timer.latency={dist: exponential, mean: 0.0037}")
-            let cases: [(String, Profile)] = [
-                ("default", try library.loadProfile("hig-linear-bar", overrides: overrides)),
-                ("kikocard-timer-latency", try library.loadProfile("kikocard-accelerating", overrides: [latency] + overrides)),
-            ]
-            let population = try library.loadPopulation("default")
-            try emit("case,profile,users,threads,seconds,users_per_second,max_rss_mib\n")
-            for (name, profile) in cases {
-                // KikoCard with latency draws is about 20 times slower per user: measure a proportionate run.
-                let count = name == "default" ? users : max(1, users / 10)
+            let extra = try source.parsedOverrides()
+            try emit("case,profile,population,users,threads,seconds,users_per_second,ns_per_user,draws_per_user,"
+                  + "rng_ns_per_user,fraction_of_rng_bound,max_rss_mib" + "\n")
+            for simulation in cases.isEmpty ? SimulationCase.allCases : cases {
+                let overrides = try simulation.overrides.map { text throws(ProfileError) in try Override(parsing: text) }
+                let profile = try library.loadProfile(simulation.profile, overrides: overrides + extra)
+                let population = try library.loadPopulation(simulation.population)
+                let count = simulation.users(users)
+                let bound = try DrawBound.measure(
+                    SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
+                let rngPerUser = bound.seconds / Double(count) * 1e9
                 for threadCount in counts {
+                    FitBenchmark.resetPeakMemory()
                     let request = SimulationRequest(
                         profiles: [profile], population: population, users: count, seed: 1, threads: threadCount)
+                    var bytes = 0
                     let start = DispatchTime.now().uptimeNanoseconds
-                    _ = try Simulator.run(request)
+                    if simulation == .perUser {
+                        _ = try Simulator.run(request, perUser: { bytes += $0.utf8.count })
+                    } else {
+                        _ = try Simulator.run(request)
+                    }
                     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    var usage = rusage()
-                    getrusage(RUSAGE_SELF.rawValue, &usage)
-                    try emit(String(format: "%@,%@,%d,%d,%.3f,%.0f,%.1f\n", name, profile.name, count, threadCount, seconds,
-                                    Double(count) / seconds, Double(usage.ru_maxrss) / 1024))
+                    let rate = Double(count) / seconds
+                    let fraction = rate / (Double(threadCount) * 1e9 / rngPerUser)
+                    try emit(String(format: "%@,%@,%@,%d,%d,%.3f,%.0f,%.1f,%.2f,%.1f,%.3f,%.1f",
+                                 simulation.rawValue, profile.name, population.name, count, threadCount, seconds, rate,
+                                 seconds / Double(count) * 1e9 * Double(threadCount), bound.drawsPerUser, rngPerUser,
+                                 fraction, Self.peakMemoryMiB()) + "\n")
+                }
+            }
+            for rows in fitRows where rows > 0 {
+                for threadCount in counts {
+                    let fit = try FitBenchmark.run(rows: rows, threads: threadCount)
+                    try emit(String(format: "fit,%@,lognormal-sample,%d,%d,%.3f,%.0f,%.1f,NaN,NaN,NaN,%.1f", fit.label, rows,
+                                 threadCount, fit.seconds, Double(rows) / fit.seconds,
+                                 fit.seconds * 1e9 / Double(rows) * Double(threadCount), fit.peakMiB) + "\n")
                 }
             }
         }
+    }
+
+    /// This process's peak resident memory so far, in MiB (getrusage reports KiB on Linux).
+    static func peakMemoryMiB() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
     }
 }

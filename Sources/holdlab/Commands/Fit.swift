@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldFitting
 import HoldSimulation
 
 /// A family to fit, or all of them.
@@ -18,8 +19,10 @@ struct Fit: ParsableCommand {
             Reads one column of positive durations from a CSV file ('#' lines skipped, a header row, quoted fields \
             allowed) and fits each family by maximum likelihood: estimates in GSL's parameterisation with standard \
             errors from the observed information, log-likelihood, AIC, BIC, the Kolmogorov–Smirnov distance to the \
-            data (Kaplan–Meier when censored) and its parametric-bootstrap p-value. best = the lowest AIC. \
-            Censored rows (holds that ended because the action fired) contribute ln S(t), not ln f(t).
+            data (Kaplan–Meier when censored) and its parametric-bootstrap p-value with its Monte Carlo error. \
+            best = the lowest AIC. Censored rows (holds that ended because the action fired) contribute ln S(t), not \
+            ln f(t). The file is read streaming; a million rows fit in a few seconds. A progress bar goes to \
+            standard error (when it is a terminal) if the fit takes more than a second.
 
             Columns ending in _ms (_us) are read as milliseconds (microseconds) and fitted in seconds; --scale overrides.
 
@@ -69,6 +72,11 @@ struct Fit: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Parametric-bootstrap replicates per family for the KS p-value (0: none).", valueName: "B"))
     var bootstrap: Int = DistributionFitting.defaultBootstrapReplicates
 
+    @Option(name: .customLong("bootstrap-size"), parsing: .unconditional, help: ArgumentHelp(
+        "Rows per bootstrap draw: larger samples are redrawn at this size and compared on the √n scale.",
+        valueName: "m"))
+    var bootstrapSize: Int = DistributionFitting.defaultBootstrapDrawSize
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads for the bootstrap (default: the number of cores). Results do not depend on it."))
     var threads: Int?
 
@@ -81,6 +89,9 @@ struct Fit: ParsableCommand {
     func validate() throws {
         guard (0...100_000).contains(bootstrap) else {
             throw ValidationError("--bootstrap must be from 0 to 100,000 (got \(bootstrap)).")
+        }
+        guard (10...10_000_000).contains(bootstrapSize) else {
+            throw ValidationError("--bootstrap-size must be from 10 to 10,000,000 (got \(bootstrapSize)).")
         }
         if let scale, !(scale.isFinite && scale > 0) {
             throw ValidationError("--scale must be a finite number > 0 (got \(scale)).")
@@ -111,9 +122,14 @@ struct Fit: ParsableCommand {
                     path: data, column: column, censoredColumn: censoredColumn, censoredValues: censoredValues,
                     censorTimeColumn: censorTimeColumn, filters: filters.map(Self.filter), scale: scale)
                 let dataSet = try FitDataFile.read(request)
+                // One step per family fitted and one per bootstrap replicate, as the library counts them.
+                let steps = Set(family.families).count * (1 + bootstrap)
+                let bar = SharedProgressBar(ProgressBar(label: "fit", total: steps, unit: "steps", delaySeconds: 1))
                 let report = try DistributionFitting.fit(
-                    family.families, to: dataSet.sample, bootstrapReplicates: bootstrap, seed: seed,
-                    threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                    family.families, to: dataSet.sample, bootstrapReplicates: bootstrap, bootstrapDrawSize: bootstrapSize,
+                    seed: seed, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                    progress: { done, _ in bar.update(done) })
+                bar.finish()
                 let commandLine = commandLineWithoutThreads()
                 if let population, let path = emitPopulation {
                     try population.write(FittedPopulation.yaml(
@@ -127,5 +143,25 @@ struct Fit: ParsableCommand {
     private static func filter(_ text: String) -> FitDataRequest.Filter {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         return FitDataRequest.Filter(column: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+    }
+}
+
+/// A progress bar that worker threads may update: the library reports finished steps from several threads.
+private final class SharedProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private let bar: ProgressBar
+
+    init(_ bar: ProgressBar) { self.bar = bar }
+
+    func update(_ done: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        bar.update(done)
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        bar.finish()
     }
 }

@@ -8,12 +8,20 @@ struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find the parameter values that optimise a metric under constraints, by simulation.",
         discussion: """
-            Every evaluation simulates the profile with the same seed (common random numbers). One --param uses GSL's \
-            Brent minimiser (after a 21-point scan of the range); several use Nelder–Mead on the unit box, started from a Sobol scan and restarted with shrinking steps. Constraints \
-            are penalties. The CSV has two blocks (gnuplot index 0 and 1): the trajectory, one row per evaluation, then \
-            the optimum re-simulated with --check-seed, with its simulate columns and intervals.
+            Every evaluation simulates the profile with the same seed (common random numbers). Feasibility comes \
+            first: a point that meets every constraint beats one that does not; feasible points compare by the \
+            objective, infeasible ones by their total violation. One --param: a 21-point scan of the range; a \
+            constraint whose feasibility switches once along it has its boundary found by root finding, then GSL's \
+            Brent minimiser works inside the feasible interval (an optimum at a scan end is refined). Several: \
+            Nelder–Mead on the unit box, started from a Sobol scan and restarted with shrinking steps. A rate \
+            constraint (a *_rate column) must hold for the rate's one-sided Wilson bound at --confidence (default \
+            0.95; 0.5 uses the rate itself), so the recommendation keeps its promise on a fresh seed. When no point \
+            meets the constraints, tune says which one fails by how much and exits with status 1. The CSV has two \
+            blocks (gnuplot index 0 and 1): the trajectory, one row per evaluation, then the optimum re-simulated \
+            with --check-seed, with its simulate columns and intervals.
 
-            Examples:
+            Examples (the first exits 1: premature releases stay near 12 % at every minimumDuration, and tune says \
+            so; the second lands on 1,700 ms with 35 pulses):
               holdlab tune --profile hig-linear-bar \\
                 --param gesture.minimumDuration=0.3:1.5 \\
                 --minimize gesture.minimumDuration \\
@@ -46,6 +54,9 @@ struct Tune: ParsableCommand {
     @Option(help: ArgumentHelp("METRIC<=VALUE or METRIC>=VALUE (repeatable).", valueName: "constraint"))
     var constraint: [String] = []
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("A rate constraint must hold for the rate's one-sided Wilson bound at this confidence (0.5: the rate itself).", valueName: "p"))
+    var confidence: Double = Tuner.defaultConfidence
+
     @Option(name: .customLong("check-seed"), parsing: .unconditional, help: "Seed of the final check of the optimum (default: --seed + 1).")
     var checkSeed: UInt64?
 
@@ -61,7 +72,14 @@ struct Tune: ParsableCommand {
         if [minimize, maximize, target].compactMap({ $0 }).count != 1 {
             throw ValidationError("Give exactly one of --minimize, --maximize and --target.")
         }
-        try refuseRepeatedKeys(param, option: "--param")
+        var keys: Set<String> = []
+        for text in param {
+            let key = String(text.prefix { $0 != "=" }).trimmingCharacters(in: .whitespaces)
+            if !keys.insert(key).inserted { throw ValidationError("--param \(key) is given twice; name each key once.") }
+        }
+        if !(confidence >= 0.5 && confidence < 1) {
+            throw ValidationError("--confidence must be at least 0.5 (the rate itself) and below 1.")
+        }
         try source.refuseRepeatedKeys(alsoVaried: param.map(keyPath(of:)), by: "--param")
         if emitProfile == "-" || emitProfile == "" {
             throw ValidationError("--emit-profile needs a file name; standard output carries the CSV")
@@ -99,7 +117,7 @@ struct Tune: ParsableCommand {
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
                 population: try library.loadPopulation(simulation.population ?? base.population), parameters: parameters,
                 objective: objective, constraints: constraints, users: simulation.users, seed: simulation.seed,
-                checkSeed: checkSeed ?? simulation.seed &+ 1, threads: simulation.workerThreads)
+                checkSeed: checkSeed ?? simulation.seed &+ 1, threads: simulation.workerThreads, confidence: confidence)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             if let emitProfile { try OutputFile.file(emitProfile).checkWritable() }
@@ -112,12 +130,24 @@ struct Tune: ParsableCommand {
                                  evaluation.feasible ? "" : " (infeasible)"))
             } }
             try out.write(Self.csv(request, result: result, commandLine: commandLineWithoutThreads(), base: base))
-            if let emitProfile {
-                try OutputFile.file(emitProfile).write(try Tuner.tunedProfile(request, result: result).canonicalYAML)
-            }
             printNote(Self.summary(request, result: result))
             noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: [CSV.fields(SimulationCSV.row(result.check))],
                                 subject: "check")
+            guard result.feasible else {
+                // The answer is no: say which constraint fails by how much, and emit no profile to adopt.
+                if let worst = Tuner.worstViolation(request, at: result.best) {
+                    let values = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
+                    printNote(String(format: "no point in the range meets %@: at best (%@) it reaches %.4g%@, %.4g beyond the bound%@",
+                                     worst.constraint.text, values.joined(separator: " "), worst.value,
+                                     worst.constraint.metric.proportion(result.best.summary) != nil && request.confidence > 0.5
+                                        ? String(format: " (its %g Wilson bound)", request.confidence) : "",
+                                     worst.excess, emitProfile == nil ? "" : "; no profile written"))
+                }
+                throw ExitStatus.answerIsNo
+            }
+            if let emitProfile {
+                try OutputFile.file(emitProfile).write(try Tuner.tunedProfile(request, result: result).canonicalYAML)
+            }
         }
     }
 
@@ -132,6 +162,15 @@ struct Tune: ParsableCommand {
         }
     }
 
+    /// A recommended value to the digits its uncertainty supports: two significant digits of its standard error
+    /// when a constraint's boundary sets it, else of the search's resolution (`resolution`); as evaluated otherwise.
+    static func recommended(_ value: Double, standardError: Double?, resolution: Double) -> String {
+        let uncertainty = standardError.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? resolution
+        guard uncertainty.isFinite, uncertainty > 0 else { return SweepParameter.format(value) }
+        let decimals = max(0, 1 - Int(floor(log10(uncertainty))))
+        return String(format: "%.\(decimals)f", value)
+    }
+
     static func csv(_ request: TuneRequest, result: TuneResult, commandLine: String, base: Profile) -> String {
         var provenance: [(String, String)] = [
             ("holdlab", "\(HoldLabVersion.current) tune"),
@@ -139,10 +178,16 @@ struct Tune: ParsableCommand {
             ("profile", "\(base.name) fnv1a64:\(base.contentHash)"),
             ("population", "\(request.population.name) fnv1a64:\(request.population.contentHash)"),
             ("method", "\(result.method), \(result.trajectory.count) evaluations, converged \(result.converged)"),
+            ("confidence", "rate constraints hold for the rate's one-sided Wilson bound at \(request.confidence)"),
             ("users", "\(request.users) per evaluation, seed \(request.seed); check seed \(request.checkSeed)"),
         ]
         let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
-        provenance.append(("recommended", recommended.joined(separator: " ") + (result.best.feasible ? "" : " (violates a constraint)")))
+        provenance.append(("recommended", recommended.joined(separator: " ") + (result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)")))
+        for (parameter, boundary) in zip(request.parameters, result.boundaries) {
+            guard let boundary else { continue }
+            provenance.append(("boundary", String(format: "%@ is set by %@, standard error %.2g from the rate's sampling error",
+                                                  parameter.keyPath, boundary.constraint, boundary.standardError)))
+        }
         if let first = result.invalidCandidates.first {
             provenance.append(("skipped", "\(result.invalidCandidates.count) candidates that are not valid profiles, e.g. \(first)"))
         }
@@ -168,10 +213,18 @@ struct Tune: ParsableCommand {
     }
 
     static func summary(_ request: TuneRequest, result: TuneResult) -> String {
-        let values = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
+        let values = zip(request.parameters, zip(result.best.values, result.boundaries)).map { parameter, pair in
+            let (value, boundary) = pair
+            let se = boundary.map { String(format: " (± %.2g, set by %@)", $0.standardError, $0.constraint) } ?? ""
+            // Brent stops within 1e-4 of the range, Nelder–Mead at a simplex of 1e-3 of the unit box.
+            let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)
+            return "\(parameter.keyPath)=\(Self.recommended(value, standardError: boundary?.standardError, resolution: resolution))\(se)"
+        }
         let ending = result.converged ? "converged" : "stopped (a step-shaped objective stalls the search; the best point is kept)"
-        var lines = ["tune: \(result.method) \(ending) after \(result.trajectory.count) evaluations",
-                     "recommended: \(values.joined(separator: " "))\(result.best.feasible ? "" : " (violates a constraint at seed \(request.seed))")"]
+        let feasibility = result.feasible ? "" : "; no point meets every constraint"
+        var lines = ["tune: \(result.method) \(ending) after \(result.trajectory.count) evaluations\(feasibility)",
+                     result.feasible ? "recommended: \(values.joined(separator: " "))"
+                        : "least violating: \(values.joined(separator: " ")) (violates a constraint at seed \(request.seed))"]
         let check = result.check
         func rate(_ name: String, _ p: Proportion) -> String {
             guard let r = p.rate, let ci = p.wilson95 else { return "\(name) NaN" }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GSL
+import HoldFitting
 import HoldModel
 import HoldProfiles
 import HoldSimulation
@@ -104,7 +105,7 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
     case let error as TimingCurveError:
         return (.dataError, error.description)
     case let error as CSVTableError:
-        return (.dataError, error.description)
+        return (error.kind == .cannotOpen ? .noInput : .dataError, error.description)
     case let error as CurveFitError:
         return (.dataError, error.description)
     case let error as TuneError:

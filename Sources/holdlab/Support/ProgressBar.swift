@@ -10,18 +10,24 @@ final class ProgressBar {
     private let start = Date()
     private let enabled: Bool
     private var lastDraw = Date.distantPast
+    /// Nothing is drawn until this many seconds have passed (work that ends sooner shows no bar).
+    private let delaySeconds: TimeInterval
+    private var drawn = false
 
-    init(label: String, total: Int, unit: String) {
+    init(label: String, total: Int, unit: String, delaySeconds: TimeInterval = 0) {
         self.label = label
         self.total = max(1, total)
         self.unit = unit
+        self.delaySeconds = delaySeconds
         enabled = isatty(STDERR_FILENO) == 1
     }
 
     func update(_ done: Int) {
         guard enabled else { return }
         let now = Date()
+        guard now.timeIntervalSince(start) >= delaySeconds else { return }
         guard done >= total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        drawn = true
         lastDraw = now
         let elapsed = now.timeIntervalSince(start)
         let fraction = Double(done) / Double(total)
@@ -36,7 +42,7 @@ final class ProgressBar {
     }
 
     func finish() {
-        guard enabled else { return }
+        guard enabled, drawn else { return }
         StandardError.write("\r\u{1B}[K")
     }
 

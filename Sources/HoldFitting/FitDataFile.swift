@@ -1,5 +1,6 @@
 import Foundation
 import HoldProfiles
+import HoldSimulation
 
 /// What to read from a CSV file of durations for ``FitDataFile/read(_:)``.
 public struct FitDataRequest: Sendable, Equatable {
@@ -81,49 +82,50 @@ public enum FitDataFile {
         return 1
     }
 
-    /// Reads and validates the file; see ``parse(_:request:)`` for the rules.
+    /// Reads and validates the file, streaming: one record at a time, so memory holds the kept times, not the file's
+    /// text. See ``parse(_:request:)`` for the rules.
     ///
     /// Throws ``FitError`` of kind ``FitError/Kind/missingInput`` when the file does not exist or cannot be read,
     /// ``FitError/Kind/invalidData`` otherwise.
     public static func read(_ request: FitDataRequest) throws(FitError) -> FitDataSet {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: request.path, isDirectory: &isDirectory) else {
-            throw FitError(.missingInput, path: request.path, "no such file")
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(path: request.path)
+        } catch {
+            throw FitError(error.kind == .cannotOpen ? .missingInput : .invalidData, path: error.path, line: error.line,
+                           error.reason)
         }
-        guard !isDirectory.boolValue else { throw FitError(.missingInput, path: request.path, "is a directory, not a file") }
-        guard let data = FileManager.default.contents(atPath: request.path) else {
-            throw FitError(.missingInput, path: request.path, "cannot read the file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw FitError(.invalidData, path: request.path, "is not UTF-8 text")
-        }
-        return try parse(text, request: request)
+        return try parse(reader, request: request)
     }
 
     /// Parses CSV text (``FitDataRequest/path`` names it in errors).
     ///
     /// Every kept row's time must be a finite number (after × scale) > 0: the families are fitted to positive
-    /// durations. Errors: a column that is missing (listing the available ones), a value that is not a number or not
-    /// finite or not > 0, a censoring flag other than 0/1/true/false, fewer than ``FitSample/minimumCount`` kept rows,
-    /// all rows censored, fewer than two distinct observed times, a malformed record.
+    /// durations; `NaN` and infinities in any spelling are errors, not skipped rows. Errors: a column that is missing
+    /// (listing the available ones), a value that is not a number or not finite or not > 0, a censoring flag other
+    /// than 0/1/true/false, fewer than ``FitSample/minimumCount`` kept rows, all rows censored, fewer than two
+    /// distinct observed times, a malformed record.
     public static func parse(_ text: String, request: FitDataRequest) throws(FitError) -> FitDataSet {
+        try parse(CSVReader(bytes: Array(text.utf8), path: request.path), request: request)
+    }
+
+    /// Reads every record of `reader` (see ``parse(_:request:)``).
+    static func parse(_ reader: CSVReader, request: FitDataRequest) throws(FitError) -> FitDataSet {
         let path = request.path
         let scale = request.scale ?? defaultScale(for: request.column)
         guard scale.isFinite, scale > 0 else {
             throw FitError(.invalidData, path: path, "the scale must be a finite number > 0 (got \(scale))")
         }
-        var records = CSVRecords(text, path: path)
-        func next() throws(FitError) -> CSVRecord? {
+        func attempt<T>(_ body: () throws(CSVTableError) -> T) throws(FitError) -> T {
             do {
-                return try records.next()
+                return try body()
             } catch {
                 throw FitError(.invalidData, path: error.path, line: error.line, error.reason)
             }
         }
-        guard let header = try next() else {
+        guard let names = try attempt({ () throws(CSVTableError) in try reader.readHeader() }) else {
             throw FitError(.invalidData, path: path, "no header row (the file has no lines but # comments)")
         }
-        let names = header.fields
         func index(of column: String, _ role: String) throws(FitError) -> Int {
             guard let found = names.firstIndex(of: column) else {
                 throw FitError(.invalidData, path: path,
@@ -138,55 +140,55 @@ public enum FitDataFile {
         let censorTimeIndex = try request.censorTimeColumn.map { (name) throws(FitError) -> Int in
             try index(of: name, "censoring-time")
         }
-        var filters: [(index: Int, value: String)] = []
+        var filters: [(index: Int, value: [UInt8])] = []
         for filter in request.filters {
-            filters.append((try index(of: filter.column, "filter"), filter.value.trimmingCharacters(in: .whitespaces)))
+            filters.append((try index(of: filter.column, "filter"),
+                            Array(filter.value.trimmingCharacters(in: .whitespaces).utf8)))
         }
+        let censoredLabels = request.censoredValues.map { Array($0.utf8) }
+        let trueFlags = [Array("1".utf8), Array("true".utf8)]
+        let falseFlags = [Array("0".utf8), Array("false".utf8)]
 
         var times: [Double] = []
         var flags: [Bool] = []
         var rowsInFile = 0
         var rowsFiltered = 0
-        while let record = try next() {
+        while try attempt({ () throws(CSVTableError) in try reader.next() }) {
             rowsInFile += 1
-            let fields = record.fields
-            guard fields.count == names.count else {
-                throw FitError(.invalidData, path: path, line: record.line,
-                               "\(fields.count) fields, but the header has \(names.count)")
-            }
-            if filters.contains(where: { fields[$0.index] != $0.value }) {
+            try attempt { () throws(CSVTableError) in try reader.checkFieldCount() }
+            if filters.contains(where: { !reader.field($0.index, equals: $0.value) }) {
                 rowsFiltered += 1
                 continue
             }
             var isCensored = false
             if let censoredIndex, let censoredName = request.censoredColumn {
-                let flag = fields[censoredIndex]
-                if request.censoredValues.isEmpty {
-                    switch flag.lowercased() {
-                    case "1", "true": isCensored = true
-                    case "0", "false": isCensored = false
-                    default:
-                        throw FitError(.invalidData, path: path, line: record.line,
-                                       "\(censoredName): '\(flag)' is not a censoring flag (allowed: 0, 1, true, false)")
+                if censoredLabels.isEmpty {
+                    if trueFlags.contains(where: { reader.field(censoredIndex, equals: $0, ignoringASCIICase: true) }) {
+                        isCensored = true
+                    } else if !falseFlags.contains(where: { reader.field(censoredIndex, equals: $0, ignoringASCIICase: true) }) {
+                        throw FitError(.invalidData, path: path, line: reader.line,
+                                       "\(censoredName): '\(reader.field(censoredIndex))' is not a censoring flag "
+                                       + "(allowed: 0, 1, true, false)")
                     }
                 } else {
-                    isCensored = request.censoredValues.contains(flag)
+                    isCensored = censoredLabels.contains { reader.field(censoredIndex, equals: $0) }
                 }
             }
             let (valueIndex, valueName) = isCensored && censorTimeIndex != nil
                 ? (censorTimeIndex ?? timeIndex, request.censorTimeColumn ?? request.column)
                 : (timeIndex, request.column)
-            let text = fields[valueIndex]
-            guard let number = Double(text) else {
-                throw FitError(.invalidData, path: path, line: record.line, "\(valueName): '\(text)' is not a number")
+            guard let number = reader.double(valueIndex) else {
+                throw FitError(.invalidData, path: path, line: reader.line,
+                               "\(valueName): '\(reader.field(valueIndex))' is not a number")
             }
             let time = number * scale
             guard time.isFinite else {
-                throw FitError(.invalidData, path: path, line: record.line, "\(valueName): '\(text)' is not a finite number")
+                throw FitError(.invalidData, path: path, line: reader.line,
+                               "\(valueName): '\(reader.field(valueIndex))' is not a finite number")
             }
             guard time > 0 else {
-                throw FitError(.invalidData, path: path, line: record.line,
-                               "\(valueName): \(text) is not > 0 (the families are fitted to positive durations)")
+                throw FitError(.invalidData, path: path, line: reader.line,
+                               "\(valueName): \(reader.field(valueIndex)) is not > 0 (the families are fitted to positive durations)")
             }
             times.append(time)
             flags.append(isCensored)
@@ -197,7 +199,7 @@ public enum FitDataFile {
             let filtered = rowsFiltered > 0 ? " (\(rowsFiltered) of \(rowsInFile) rows skipped by the filters)" : ""
             throw FitError(error.kind, path: path, error.message + filtered)
         }
-        return FitDataSet(request: request, contentHash: fnv1a64Hex(text),
+        return FitDataSet(request: request, contentHash: reader.contentHash,
                           sample: FitSample(unchecked: times, censored: flags), scale: scale, rowsInFile: rowsInFile,
                           rowsFiltered: rowsFiltered)
     }

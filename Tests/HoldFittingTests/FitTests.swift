@@ -7,7 +7,7 @@ import Foundation
 import GSL
 import HoldProfiles
 import Testing
-@testable import HoldSimulation
+@testable import HoldFitting
 
 /// A generating distribution for the fitting tests, with the asymptotic standard errors of the MLE at n = 2,000.
 struct FitCase: Sendable, CustomStringConvertible {
@@ -362,7 +362,7 @@ struct FitDataTests {
         let report = try DistributionFitting.fit([.exgaussian, .lognormal], to: try FitCase.all[0].sample(count: 200),
                                                  bootstrapReplicates: 0)
         #expect(FitCSV.header == "family,n,censored,loglik,aic,bic,ks_stat,ks_pvalue,best,zeta,zeta_se,sigma,sigma_se,"
-                + "shape,shape_se,scale,scale_se,mu,mu_se,tau,tau_se")
+                + "shape,shape_se,scale,scale_se,mu,mu_se,tau,tau_se,ks_pvalue_mcse")
         let rows = FitCSV.rows(report).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rows.count == 2 && rows.allSatisfy { $0.count == FitCSV.columns.count })
         #expect(rows.filter { $0[8] == "true" }.count == 1)

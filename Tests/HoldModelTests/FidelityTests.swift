@@ -1,0 +1,219 @@
+import Testing
+@testable import HoldModel
+
+/// Issue 13: where the numbers parted from the seeds. Each expectation is a closed form or the seed's own code
+/// executed by hand.
+@Suite("Fidelity: one clock, one pulse rule, what the user saw")
+struct FidelityTests {
+    static func linearBar(threshold: Double, minInterval: Double, onComplete: Bool = true) -> Control {
+        var control = Fixture.linearBar()
+        control.haptics = Haptics(threshold: threshold, minIntervalSeconds: minInterval, onComplete: onComplete)
+        return control
+    }
+
+    static func pulses(_ evaluator: HoldEvaluator, phase: Double, release: Double) -> HoldOutcome {
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: phase, latencies: &ticks)
+        return evaluator.resolve(pressEndTime: release)
+    }
+
+    @Test("the completion pulse obeys minInterval: the peak pulse rate never exceeds 1 / minInterval")
+    func completionPulseThrottled() throws {
+        // Threshold 0.047 on a 1 s linear fill at 120 Hz requests a progress pulse every 5–6 frames (41.7–50 ms);
+        // with the trigger at 1.000 s a progress pulse on the frame just after it used to play 1e-8 s after the
+        // completion pulse (1.3e8 Hz).
+        for minInterval in [0.05, 0.055] {
+            let evaluator = try Fixture.evaluator(Self.linearBar(threshold: 0.047, minInterval: minInterval))
+            for step in 0..<200 {
+                let phase = Double(step) / 200 + 1e-6
+                let outcome = Self.pulses(evaluator, phase: phase, release: 1.5)
+                let rate = try #require(outcome.peakPulseRateHz)
+                #expect(rate <= 1 / minInterval + 1e-6, "phase \(phase): \(rate) Hz")
+                // Every request is played or dropped, never both, never twice at one instant.
+                let times = evaluator.pulseRequests.map(\.time)
+                #expect(Set(times).count == times.count)
+            }
+        }
+    }
+
+    @Test("with minInterval 0, a progress pulse at the trigger's instant is the completion pulse: felt once")
+    func sameInstantCountsOnce() throws {
+        let evaluator = try Fixture.evaluator(Self.linearBar(threshold: 0.05, minInterval: 0))
+        let outcome = Self.pulses(evaluator, phase: 0, release: 1.5)
+        // Frames at k/120 s: steps 0.05…0.95 on frames 6…114 (19 pulses), then frame 120 at 1.000 s is the
+        // trigger's instant: one pulse, the completion pulse.
+        #expect(outcome.pulses == 20)
+        #expect(outcome.droppedPulses == 0)
+        let last = try #require(evaluator.pulseRequests.last)
+        #expect(last.kind == .completion && last.time == 1_000_000_000 && last.status == .played)
+        #expect(outcome.peakPulseRateHz.map { abs($0 - 20) < 1e-9 } == true)
+    }
+
+    @Test("requests exactly minInterval apart play at every frame phase (no floating-point ties)")
+    func tiesPlayed() throws {
+        // Threshold 0.05 and minInterval 0.05 on the 1 s bar at 120 Hz: requests are 6 frames = exactly 50 ms
+        // apart, so none may be dropped, whatever the phase.
+        let evaluator = try Fixture.evaluator(Self.linearBar(threshold: 0.05, minInterval: 0.05, onComplete: false))
+        for step in 0..<100 {
+            let outcome = Self.pulses(evaluator, phase: Double(step) / 100, release: 1.5)
+            #expect(outcome.droppedPulses == 0, "phase \(Double(step) / 100)")
+            #expect(outcome.pulses == 20 || outcome.pulses == 19, "phase \(Double(step) / 100): \(outcome.pulses)")
+        }
+    }
+
+    @Test("a frame at a Timer tick's instant shows that tick (KikoCard, phase 0)")
+    func frameShowsSimultaneousTick() throws {
+        let evaluator = try Fixture.evaluator(Fixture.kikoCard())
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: 0, latencies: &ticks)
+        // Ticks at 0.5 s + n·10 ms; 120 Hz frames land on them every 30 ms from 0.55 s on (frame 66 = 550 ms).
+        var progression = TimerFill().progression
+        var progressAfter: [Double] = [0]
+        for _ in 0..<160 { progressAfter.append(min(1, progression.next())) }
+        for milliseconds in [550, 800, 850, 1200, 1450, 2050] {
+            let instant = Int64(milliseconds) * 1_000_000
+            let tick = (milliseconds - 500) / 10
+            #expect(evaluator.heldProgress(at: instant) == progressAfter[tick], "\(milliseconds) ms")
+        }
+    }
+
+    @Test("the frame at the trigger's instant shows the bar full: linear-matching mismatch is exactly 0 at phase 0")
+    func linearMatchingExact() throws {
+        let evaluator = try Fixture.evaluator(Fixture.linearBar(afterTrigger: .stay))
+        var ticks = OnTimeTicks()
+        let held = evaluator.hold(framePhase: 0, latencies: &ticks)
+        #expect(held.firstFullFrame == 1_000_000_000 - 8_333_333 || held.firstFullFrame == 1_000_000_000)
+        let outcome = evaluator.resolve(pressEndTime: 2)
+        // 0.999 is reached on frame 120 only (119/120 = 0.99167): the full frame is the trigger's instant.
+        #expect(held.firstFullFrame == 1_000_000_000)
+        #expect(outcome.mismatch == 0)
+        #expect(outcome.displayedProgressAtTrigger == 1)
+    }
+
+    @Test("seed 004's Timer adds 0.01 s to a Double: a 12 s fill completes on tick 1,201, at 12.01 s")
+    func seed004Accumulation() throws {
+        // The seed: timePassed += tick; progress = timePassed / totalDuration. By hand: 1,200 additions of 0.01
+        // give 11.99999999999979 < 12; the 1,201st gives 12.00999999999979.
+        var elapsed = 0.0
+        for _ in 0..<1200 { elapsed += 0.01 }
+        #expect(elapsed < 12)
+        let timer = TimerFill(tickSeconds: 0.01, durationSeconds: 12)
+        #expect(timer.idealTickCount == 1201)
+        var control = Fixture.kikoCard()
+        control.fill = Fill(start: .touchDown, delaySeconds: 0, model: .timer(timer))
+        control.gesture.minimumDurationSeconds = 0
+        let evaluator = try Fixture.evaluator(control)
+        var ticks = OnTimeTicks()
+        let held = evaluator.hold(framePhase: 0, latencies: &ticks)
+        #expect(held.fillComplete == 12_010_000_000)
+        #expect(held.trigger == 12_010_000_000)
+        // The increment form keeps seed 000's arithmetic: 160 ticks.
+        #expect(TimerFill().idealTickCount == 160)
+    }
+
+    @Test("a hold that fires and is released before the bar looked full has no mismatch")
+    func completedUnseen() throws {
+        // hig-linear-bar with the action 0.2 s early and a retract after the trigger: released at 0.85 s the
+        // action fired at 0.8 s, but the bar (0.85 at most) never looked full.
+        var control = Fixture.linearBar(afterTrigger: .retract)
+        control.trigger.offsetSeconds = -0.2
+        let evaluator = try Fixture.evaluator(control)
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: 0.3, latencies: &ticks)
+        let early = evaluator.resolve(pressEndTime: 0.85)
+        #expect(early.completed)
+        #expect(early.firstFullFrameSeen == nil && early.mismatch == nil)
+        // Held on, it looks full on its own full frame, 0.2 s after the trigger.
+        let late = evaluator.resolve(pressEndTime: 1.5)
+        let mismatch = try #require(late.mismatchSeconds)
+        #expect(mismatch <= -0.2 + 1e-9 && mismatch > -0.2 - 1 / 120.0)
+    }
+
+    @Test("feedback counts only while the finger is down: a static long press released early felt nothing")
+    func feedbackWhileDown() throws {
+        var control = Fixture.linearBar()
+        control.fill.model = .none
+        control.retract = Retract(mode: .instant, curve: .linear, durationSeconds: nil)
+        let evaluator = try Fixture.evaluator(control)
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: 0, latencies: &ticks)
+        #expect(evaluator.resolve(pressEndTime: 0.9).feedback == nil)
+        #expect(evaluator.resolve(pressEndTime: 1.0).feedback == 1_000_000_000)
+    }
+
+    @Test("retract time is the first frame drawn empty, not when the model settles (additive retract)")
+    func retractToFirstEmptyFrame() throws {
+        // 1.0 s linear fill released at 0.3 s with a 0.2 s easeOut additive retract: the model is
+        // fill(t) − easeOut(τ/0.2), which settles at 1.0 s (0.7 s after the release) but is below 0 from
+        // τ ≈ 47 ms; at 120 Hz phase 0 the first frame drawn empty is frame 42, at 350 ms.
+        let evaluator = try Fixture.evaluator(Fixture.linearBar(interruption: .additive))
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: 0, latencies: &ticks)
+        let outcome = evaluator.resolve(pressEndTime: 0.3)
+        #expect(outcome.rest == 1_000_000_000)
+        #expect(outcome.firstEmptyFrame == 350_000_000)
+        #expect(outcome.retractSeconds.map { abs($0 - 0.05) < 1e-12 } == true)
+        #expect(evaluator.progress(atSeconds: 0.35) < 0.001)
+        #expect(evaluator.progress(atSeconds: 0.3 + 5 / 120.0 - 1e-9) >= 0.001)
+    }
+
+    @Test("frame times are exact on the integer clock at any phase")
+    func frameClockExact() {
+        for rate in [60.0, 90.0, 120.0, 59.94] {
+            for phase in [0.0, 0.25, 0.5, 0.999999] {
+                let clock = FrameClock(refreshRateHz: rate, phase: phase)
+                for index in [0, 1, 7, 119, 120, 1000, 432_000] {
+                    let time = clock.time(ofFrame: index)
+                    #expect(clock.firstFrame(atOrAfter: time) == index)
+                    #expect(clock.firstFrame(atOrAfter: time + 1) == index + 1)
+                    #expect(clock.lastFrame(atOrBefore: time) == index)
+                    #expect(clock.lastFrame(atOrBefore: time - 1) == (index == 0 ? nil : index - 1))
+                }
+            }
+        }
+        // 120 frames of 1/120 s are exactly 1 s.
+        #expect(FrameClock(refreshRateHz: 120, phase: 0).time(ofFrame: 120) == 1_000_000_000)
+    }
+}
+
+@Suite("Speed paths give the frame-by-frame answers")
+struct SpeedPathTests {
+    @Test("progress pulses found by jumping through the fill's inverse equal a frame-by-frame check", arguments: [
+        TimingCurve.linear, .easeIn, .easeOut, .easeInOut, .ease,
+    ])
+    func pulsesByJumps(curve: TimingCurve) throws {
+        for threshold in [0.01, 0.047, 0.05, 0.2] {
+            var control = Fixture.linearBar()
+            control.fill.model = .animation(curve: curve, durationSeconds: 0.9)
+            control.haptics = Haptics(threshold: threshold, minIntervalSeconds: 0, onComplete: false)
+            let evaluator = try Fixture.evaluator(control)
+            for step in 0..<40 {
+                let phase = Double(step) / 40 + 0.003
+                var ticks = OnTimeTicks()
+                let held = evaluator.hold(framePhase: phase, latencies: &ticks)
+                let clock = FrameClock(refreshRateHz: 120, phase: phase)
+                // The definition: every frame from the fill's start to the first frame at or after its end.
+                var expected: [Int64] = []
+                var last = 0.0
+                var index = clock.firstFrame(atOrAfter: 0)
+                while true {
+                    let time = clock.time(ofFrame: index)
+                    let progress = evaluator.heldProgress(at: time)
+                    if progress >= last + threshold - HoldEvaluator.stepTolerance {
+                        last = progress
+                        expected.append(time)
+                    }
+                    if time >= 900_000_000 { break }
+                    index += 1
+                }
+                #expect(evaluator.pulseRequests.map(\.time) == expected, "\(curve) \(threshold) \(phase)")
+                // And the first frames that look started and full, by the same definition.
+                var frame = 0
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.001 { frame += 1 }
+                #expect(held.firstVisibleFrame == clock.time(ofFrame: frame))
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.999 { frame += 1 }
+                #expect(held.firstFullFrame == clock.time(ofFrame: frame))
+            }
+        }
+    }
+}
