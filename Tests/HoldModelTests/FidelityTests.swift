@@ -216,4 +216,30 @@ struct SpeedPathTests {
             }
         }
     }
+
+    @Test("the first frame at or after an instant, from one multiplication, equals the search by definition")
+    func firstFrameFastPath() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        for refresh in [1.0, 24, 59.94, 60, 90, 120, 144, 240, 1000] {
+            for _ in 0..<4000 {
+                let phase = Double(next() % 1_000_000) / 1_000_000
+                let clock = FrameClock(refreshRateHz: refresh, phase: phase)
+                // Instants spread over an hour, and instants right at or next to a frame.
+                var instants = [Int64(next() % 3_600_000_000_000), Int64(next() % 2_000_000_000)]
+                let frame = clock.time(ofFrame: Int(next() % 1000))
+                instants += [frame - 2, frame - 1, frame, frame + 1, frame + 2, 0, -5]
+                for instant in instants {
+                    let fast = clock.firstFrame(atOrAfter: instant)
+                    #expect(fast == clock.firstFrameByCorrection(atOrAfter: instant), "\(refresh) \(phase) \(instant)")
+                    // The definition itself: the first frame at or after the instant.
+                    #expect(clock.time(ofFrame: fast) >= instant)
+                    if fast > 0 { #expect(clock.time(ofFrame: fast - 1) < instant) }
+                }
+            }
+        }
+    }
 }
