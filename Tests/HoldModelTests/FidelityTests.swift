@@ -242,4 +242,40 @@ struct SpeedPathTests {
             }
         }
     }
+
+    @Test("a spring fill's lower bound holds, and the retract search from it finds the frame-by-frame answer",
+          arguments: [
+              Spring.snappy, .bouncy, .smooth, Spring(duration: 0.3, bounce: 0.6), Spring(duration: 0.4, bounce: -0.5),
+              Spring(stiffness: 100, damping: 20),
+          ])
+    func springRetractBound(spring: Spring) throws {
+        for t in stride(from: 0.0, through: 1.5, by: 0.01) {
+            let bound = spring.fillLowerBound(afterSeconds: t)
+            for s in stride(from: t, through: t + 2, by: 0.0005) {
+                #expect(1 + spring.state(at: s, x0: -1, v0: 0).displacement >= bound, "\(spring) \(t) \(s)")
+            }
+        }
+        for interruption in [Retract.Interruption.swiftui, .additive] {
+            var control = Fixture.linearBar(interruption: interruption)
+            control.fill.model = .animation(curve: .spring(spring), durationSeconds: 0)
+            let evaluator = try Fixture.evaluator(control)
+            for step in 0..<60 {
+                let phase = Double(step % 7) / 7 + 0.01
+                var ticks = OnTimeTicks()
+                evaluator.hold(framePhase: phase, latencies: &ticks)
+                let end = Int64(step) * 13_000_000 + 1_000_000
+                let outcome = evaluator.resolve(pressEnd: end)
+                guard let found = outcome.firstEmptyFrame else { continue }
+                // The definition: every frame from the release on, up to the first at or after the rest.
+                let clock = FrameClock(refreshRateHz: control.display.refreshRateHz, phase: phase)
+                let last = clock.firstFrame(atOrAfter: outcome.rest)
+                var index = clock.firstFrame(atOrAfter: end)
+                while index < last,
+                      HoldEvaluator.displayed(evaluator.progress(at: clock.time(ofFrame: index))) >= control.display.resolution {
+                    index += 1
+                }
+                #expect(found == clock.time(ofFrame: index), "\(spring) \(interruption) \(phase) \(end)")
+            }
+        }
+    }
 }

@@ -560,7 +560,8 @@ public final class HoldEvaluator {
     /// Frames are checked in order from a safe lower bound: when the retract curve e never decreases and the fill
     /// never decreases after the release, the model is at least p·(1 − e(τ)) (swiftui, fromCurrent, Timer fills) or
     /// p − e(τ) (additive), p the progress at the release, so no frame before e(τ) reaches 1 − res/p (or p − res)
-    /// can be empty; the tabulated inverse of e gives that τ from below.
+    /// can be empty; the tabulated inverse of e gives that τ from below. A spring fill, which may swing down after
+    /// the release, takes a lower bound on its progress from then on in place of p.
     private func firstEmptyFrame(after end: Int64, rest: Int64, clock: FrameClock) -> Int64 {
         var earliest = end
         if retractMode == .instant { return clock.time(ofFrame: clock.firstFrame(atOrAfter: end)) }
@@ -574,6 +575,16 @@ public final class HoldEvaluator {
                 switch interruption {
                 case .swiftui: target = p > level ? 1 - level / p : 0
                 case .additive: target = p - level
+                case .fromCurrent: break
+                }
+            } else if fillKind == .spring, let start = fillStart {
+                // A spring fill may overshoot and swing back, but never below its envelope after the release:
+                // held(t) ≥ floor for every t ≥ end (`Spring.fillLowerBound`), so the same bounds hold with floor
+                // in place of p.
+                let floor = Swift.min(p, fillSpring.fillLowerBound(afterSeconds: Instant.seconds(end - start)))
+                switch interruption {
+                case .swiftui: target = floor > level ? 1 - level / floor : 0
+                case .additive: target = floor - level
                 case .fromCurrent: break
                 }
             }
