@@ -278,4 +278,25 @@ struct SpeedPathTests {
             }
         }
     }
+
+    @Test("a linear fill's first started and full frames, from one clock per control, equal the frame-by-frame check")
+    func linearThresholdFrames() throws {
+        for (duration, refresh) in [(0.3, 120.0), (1.0, 120), (1.7, 60), (0.0123, 144), (0.9, 59.94)] {
+            var control = Fixture.linearBar(minimumDuration: max(duration, 0.1), refreshRate: refresh)
+            control.fill.model = .animation(curve: .linear, durationSeconds: duration)
+            control.fill.delaySeconds = 0.0371
+            let evaluator = try Fixture.evaluator(control)
+            for step in 0..<200 {
+                let phase = Double(step) / 200 + 0.0007
+                var ticks = OnTimeTicks()
+                let held = evaluator.hold(framePhase: phase, latencies: &ticks)
+                let clock = FrameClock(refreshRateHz: refresh, phase: phase)
+                var frame = 0
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.001 { frame += 1 }
+                #expect(held.firstVisibleFrame == clock.time(ofFrame: frame), "\(duration) \(phase)")
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.999 { frame += 1 }
+                #expect(held.firstFullFrame == clock.time(ofFrame: frame), "\(duration) \(phase)")
+            }
+        }
+    }
 }

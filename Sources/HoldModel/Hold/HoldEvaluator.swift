@@ -172,6 +172,9 @@ public final class HoldEvaluator {
     private let tickInterval: Int64
     private let minInterval: Int64
     private let refreshRateHz: Double
+    /// For a linear fill: the first clocks (nanoseconds after the fill's start) at which it shows at least
+    /// `visibleLevel` and `fullLevel` (`Int64.max` for none); nil for other fills. See `hold`.
+    private let linearThresholds: (visible: Int64, full: Int64)?
     /// A retract animation's duration: its own, or the fill's ("match").
     private let retractDurationNanoseconds: Int64
     /// Fill-clock time undone per unit of time of a `reverse` retract.
@@ -236,6 +239,12 @@ public final class HoldEvaluator {
         } else {
             fillStart = (control.fill.start == .touchDown ? 0 : recognition) + Instant.nanoseconds(control.fill.delaySeconds)
         }
+        if case .bezier(nil, let duration) = prepared.shape {
+            linearThresholds = (PreparedControl.firstInstant(nil, duration: duration, reaching: prepared.visibleLevel),
+                                PreparedControl.firstInstant(nil, duration: duration, reaching: prepared.fullLevel))
+        } else {
+            linearThresholds = nil
+        }
         if case .timer(let timer, let ticks) = prepared.shape {
             tickInterval = Instant.nanoseconds(timer.tickSeconds)
             tickTimes.reserveCapacity(ticks)
@@ -265,10 +274,11 @@ public final class HoldEvaluator {
     public func hold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) -> HeldTimeline {
         let clock = frameClock(framePhase)
         var timeline = HeldTimeline(framePhase: framePhase, recognition: recognition)
-        tickTimes.removeAll(keepingCapacity: true)
-        tickProgress.removeAll(keepingCapacity: true)
-        progressRequests.removeAll(keepingCapacity: true)
-        pulseRequests.removeAll(keepingCapacity: true)
+        // Emptying an empty array still goes through the generic replaceSubrange: skip it.
+        if !tickTimes.isEmpty { tickTimes.removeAll(keepingCapacity: true) }
+        if !tickProgress.isEmpty { tickProgress.removeAll(keepingCapacity: true) }
+        if !progressRequests.isEmpty { progressRequests.removeAll(keepingCapacity: true) }
+        if !pulseRequests.isEmpty { pulseRequests.removeAll(keepingCapacity: true) }
 
         switch fillKind {
         case .none:
@@ -288,7 +298,15 @@ public final class HoldEvaluator {
         } else {
             timeline.trigger = timeline.fillComplete.map { $0 + triggerOffset }
         }
-        if let start = timeline.fillStart {
+        if let start = timeline.fillStart, let (visible, full) = linearThresholds {
+            // A linear fill's progress, Double(clock) / Double(duration) clamped to [0, 1], never decreases in the
+            // integer clock (division by a positive constant is monotone in floating point), so the first frame
+            // showing a level is the first frame at or after the first clock that reaches it (found once per
+            // control by bisection): the frame the search from the tabulated inverse finds, without evaluating it.
+            timeline.firstVisibleFrame = visible == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + visible))
+            timeline.firstFullFrame = full == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + full))
+            if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
+        } else if let start = timeline.fillStart {
             timeline.firstVisibleFrame = firstFrame(
                 showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
             timeline.firstFullFrame = firstFrame(
