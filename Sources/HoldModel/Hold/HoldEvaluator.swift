@@ -150,6 +150,10 @@ public final class HoldEvaluator {
     private let fillKind: FillKind
     /// The fill's Bézier, nil for linear (with `fillKind == .bezier`).
     private let fillBezier: UnitBezier?
+    /// The same curve stored unwrapped (`UnitBezier.linear` when there is none) with `fillIsBezier`: evaluating it in
+    /// place avoids unwrapping, which copies the whole curve (its spline samples, about 170 bytes) on every frame.
+    private let fillCurve: UnitBezier
+    private let fillIsBezier: Bool
     private let fillDuration: Int64
     private let fillSpring: Spring
     private let threshold: Double
@@ -160,6 +164,9 @@ public final class HoldEvaluator {
     private let staysAfterTrigger: Bool
     /// The retract animation's Bézier, nil for linear or a spring.
     private let retractBezier: UnitBezier?
+    /// The same, unwrapped (see `fillCurve`).
+    private let retractCurve: UnitBezier
+    private let retractIsBezier: Bool
     private let retractSpring: Spring?
     private let resolution: Double
     private let visibleLevel: Double
@@ -208,6 +215,8 @@ public final class HoldEvaluator {
         case .timer:
             fillKind = .timer; fillBezier = nil; fillDuration = 0; fillSpring = .smooth
         }
+        fillCurve = fillBezier ?? .linear
+        fillIsBezier = fillBezier != nil
         threshold = control.haptics.threshold
         onComplete = control.haptics.onComplete
         triggerFollowsGesture = control.trigger.source == .gesture
@@ -219,6 +228,8 @@ public final class HoldEvaluator {
         case .bezier(let curve): retractBezier = curve; retractSpring = nil
         case .spring(let spring): retractBezier = nil; retractSpring = spring
         }
+        retractCurve = retractBezier ?? .linear
+        retractIsBezier = retractBezier != nil
         resolution = control.display.resolution
         visibleLevel = prepared.visibleLevel
         fullLevel = prepared.fullLevel
@@ -456,8 +467,8 @@ public final class HoldEvaluator {
         if clock <= 0 { return 0 }
         if clock >= fillDuration { return 1 }
         let u = Double(clock) / Double(fillDuration)
-        guard let bezier = fillBezier else { return u }
-        return bezier.value(at: u)
+        guard fillIsBezier else { return u }
+        return fillCurve.value(at: u)
     }
 
     /// The first frame from `index` through `last` on which a never-decreasing Bézier fill shows at least `level`,
@@ -685,8 +696,8 @@ public final class HoldEvaluator {
         if elapsed <= 0 { return 0 }
         if elapsed >= duration { return 1 }
         let u = Double(elapsed) / Double(duration)
-        guard let bezier = retractBezier else { return u }
-        return bezier.value(at: u)
+        guard retractIsBezier else { return u }
+        return retractCurve.value(at: u)
     }
 
     /// Model progress at `seconds` after touch-down for the last resolved hold.
