@@ -73,7 +73,9 @@ let package = Package(
         .testTarget(name: "GSLTests", dependencies: ["GSL"], swiftSettings: strict),
         .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
         .testTarget(name: "HoldProfilesTests", dependencies: ["HoldProfiles"], swiftSettings: strict),
-        .testTarget(name: "HoldSimulationTests", dependencies: ["HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldSimulationTests", dependencies: [
+            "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ], swiftSettings: strict),
         .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldSimulation"], swiftSettings: strict),
         .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab"], exclude: ["Golden"], swiftSettings: strict),
     ]

@@ -216,4 +216,87 @@ struct SpeedPathTests {
             }
         }
     }
+
+    @Test("the first frame at or after an instant, from one multiplication, equals the search by definition")
+    func firstFrameFastPath() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        for refresh in [1.0, 24, 59.94, 60, 90, 120, 144, 240, 1000] {
+            for _ in 0..<4000 {
+                let phase = Double(next() % 1_000_000) / 1_000_000
+                let clock = FrameClock(refreshRateHz: refresh, phase: phase)
+                // Instants spread over an hour, and instants right at or next to a frame.
+                var instants = [Int64(next() % 3_600_000_000_000), Int64(next() % 2_000_000_000)]
+                let frame = clock.time(ofFrame: Int(next() % 1000))
+                instants += [frame - 2, frame - 1, frame, frame + 1, frame + 2, 0, -5]
+                for instant in instants {
+                    let fast = clock.firstFrame(atOrAfter: instant)
+                    #expect(fast == clock.firstFrameByCorrection(atOrAfter: instant), "\(refresh) \(phase) \(instant)")
+                    // The definition itself: the first frame at or after the instant.
+                    #expect(clock.time(ofFrame: fast) >= instant)
+                    if fast > 0 { #expect(clock.time(ofFrame: fast - 1) < instant) }
+                }
+            }
+        }
+    }
+
+    @Test("a spring fill's lower bound holds, and the retract search from it finds the frame-by-frame answer",
+          arguments: [
+              Spring.snappy, .bouncy, .smooth, Spring(duration: 0.3, bounce: 0.6), Spring(duration: 0.4, bounce: -0.5),
+              Spring(stiffness: 100, damping: 20),
+          ])
+    func springRetractBound(spring: Spring) throws {
+        for t in stride(from: 0.0, through: 1.5, by: 0.01) {
+            let bound = spring.fillLowerBound(afterSeconds: t)
+            for s in stride(from: t, through: t + 2, by: 0.0005) {
+                #expect(1 + spring.state(at: s, x0: -1, v0: 0).displacement >= bound, "\(spring) \(t) \(s)")
+            }
+        }
+        for interruption in [Retract.Interruption.swiftui, .additive] {
+            var control = Fixture.linearBar(interruption: interruption)
+            control.fill.model = .animation(curve: .spring(spring), durationSeconds: 0)
+            let evaluator = try Fixture.evaluator(control)
+            for step in 0..<60 {
+                let phase = Double(step % 7) / 7 + 0.01
+                var ticks = OnTimeTicks()
+                evaluator.hold(framePhase: phase, latencies: &ticks)
+                let end = Int64(step) * 13_000_000 + 1_000_000
+                let outcome = evaluator.resolve(pressEnd: end)
+                guard let found = outcome.firstEmptyFrame else { continue }
+                // The definition: every frame from the release on, up to the first at or after the rest.
+                let clock = FrameClock(refreshRateHz: control.display.refreshRateHz, phase: phase)
+                let last = clock.firstFrame(atOrAfter: outcome.rest)
+                var index = clock.firstFrame(atOrAfter: end)
+                while index < last,
+                      HoldEvaluator.displayed(evaluator.progress(at: clock.time(ofFrame: index))) >= control.display.resolution {
+                    index += 1
+                }
+                #expect(found == clock.time(ofFrame: index), "\(spring) \(interruption) \(phase) \(end)")
+            }
+        }
+    }
+
+    @Test("a linear fill's first started and full frames, from one clock per control, equal the frame-by-frame check")
+    func linearThresholdFrames() throws {
+        for (duration, refresh) in [(0.3, 120.0), (1.0, 120), (1.7, 60), (0.0123, 144), (0.9, 59.94)] {
+            var control = Fixture.linearBar(minimumDuration: max(duration, 0.1), refreshRate: refresh)
+            control.fill.model = .animation(curve: .linear, durationSeconds: duration)
+            control.fill.delaySeconds = 0.0371
+            let evaluator = try Fixture.evaluator(control)
+            for step in 0..<200 {
+                let phase = Double(step) / 200 + 0.0007
+                var ticks = OnTimeTicks()
+                let held = evaluator.hold(framePhase: phase, latencies: &ticks)
+                let clock = FrameClock(refreshRateHz: refresh, phase: phase)
+                var frame = 0
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.001 { frame += 1 }
+                #expect(held.firstVisibleFrame == clock.time(ofFrame: frame), "\(duration) \(phase)")
+                while evaluator.heldProgress(at: clock.time(ofFrame: frame)) < 0.999 { frame += 1 }
+                #expect(held.firstFullFrame == clock.time(ofFrame: frame), "\(duration) \(phase)")
+            }
+        }
+    }
 }

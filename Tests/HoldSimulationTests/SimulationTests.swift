@@ -1,4 +1,5 @@
 import Foundation
+import Histogram
 import Testing
 import GSL
 import HoldModel
@@ -181,6 +182,32 @@ struct StatisticsTests {
         #expect(Proportion(successes: 0, trials: 0).wilson95 == nil)
     }
 
+    @Test("recording runs of equal values at once gives the histogram of single records")
+    func quantileRuns() {
+        let generator = Generator(seed: 11)
+        // Runs of repeated values (as a constant trigger instant gives), split across two "threads" and merged.
+        var values: [Int64] = []
+        while values.count < 20_000 {
+            let value = Int64(generator.uniform() * 2_000_000)
+            values += Array(repeating: value, count: 1 + Int(generator.uniform() * 40))
+        }
+        values += [0, 0, -3, 4_000_000_000, 4_000_000_000]
+        var single = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+                                       numberOfSignificantValueDigits: .four)
+        for value in values { _ = single.record(UInt64(max(0, min(value, 3_600_000_000)))) }
+        var first = Quantiles(highest: 3_600_000_000, digits: .four)
+        var second = Quantiles(highest: 3_600_000_000, digits: .four)
+        for (index, value) in values.enumerated() {
+            if index < values.count / 3 { first.record(value) } else { second.record(value) }
+        }
+        first.merge(second)
+        first.finish()
+        #expect(first.count == single.totalCount)
+        for percentile in stride(from: 0.0, through: 100, by: 0.5) {
+            #expect(first.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)), "p\(percentile)")
+        }
+    }
+
     @Test("signed quantiles agree with sorting to the histogram's 4 significant digits")
     func signedQuantiles() {
         let generator = Generator(seed: 9)
@@ -191,6 +218,7 @@ struct StatisticsTests {
             values.append(value)
             quantiles.record(value)
         }
+        quantiles.finish()
         values.sort()
         for percentile in [1.0, 10, 25, 50, 75, 95, 99] {
             let rank = Int((percentile / 100 * Double(values.count)).rounded(.up)) - 1

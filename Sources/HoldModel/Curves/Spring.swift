@@ -154,6 +154,30 @@ public struct Spring: Sendable, Hashable {
         return (a * e1 + b * e2, a * r1 * e1 + b * r2 * e2)
     }
 
+    /// A lower bound on 1 + x(s) for every s ≥ t (seconds), for the motion from x₀ = −1 at rest: the progress of
+    /// a spring fill from 0 to 1 from `t` on, whatever it does later. 1e-9 below the exact bound, which covers the
+    /// rounding of `state` by many orders of magnitude.
+    /// - Under-damped (0 < ζ < 1): x(s) = e^(−αs)(x₀ cos ω_d s + b sin ω_d s) with b = −α/ω_d, so
+    ///   |x(s)| ≤ e^(−αs)·√(1 + b²) ≤ e^(−αt)·√(1 + b²) for s ≥ t (the envelope).
+    /// - Critically damped from rest at −1: x(s) = −e^(−ω₀s)(1 + ω₀s), v(s) = ω₀²s e^(−ω₀s) ≥ 0; over-damped from rest:
+    ///   v(s) = A r₁ (e^(r₁s) − e^(r₂s)) with A r₁ > 0 and r₂ < r₁ < 0, so v(s) ≥ 0. Either way x rises
+    ///   monotonically to 0 and 1 + x(s) ≥ 1 + x(t).
+    /// - Undamped or unstable (ζ ≤ 0): −∞ (no bound).
+    func fillLowerBound(afterSeconds t: Double) -> Double {
+        guard t >= 0, t.isFinite, dampingRatio > 0 else { return -.infinity }
+        let margin = 1e-9
+        switch regime {
+        case .critical, .over:
+            return 1 + state(at: t, x0: -1, v0: 0).displacement - margin
+        case .under:
+            let omega0 = angularFrequency
+            let alpha = dampingRatio * omega0
+            let omegaD = omega0 * ((1 - dampingRatio) * (1 + dampingRatio)).squareRoot()
+            let b = alpha / omegaD
+            return 1 - exp(-alpha * t) * (1 + b * b).squareRoot() - margin
+        }
+    }
+
     /// Roots and amplitudes of the over-damped form (ζ > 1): x = A e^(r₁t) + B e^(r₂t), r₂ < r₁ < 0.
     private func overdampedTerms(x0: Double, v0: Double) -> (r1: Double, r2: Double, a: Double, b: Double) {
         let omega0 = angularFrequency

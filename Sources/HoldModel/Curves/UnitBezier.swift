@@ -130,6 +130,9 @@ public struct UnitBezier: Sendable, Hashable {
     /// x ≤ 0 returns exactly 0 and x ≥ 1 returns exactly 1 (the end points are exact, and inputs outside [0, 1] are
     /// clamped rather than extrapolated); NaN returns NaN. Accuracy: the solver stops when |X(t) − x| < 1e-7, so the
     /// result is within about 1e-7 × (local slope dy/dx) of the exact curve. Unitless.
+    /// Inlined (with `solveX`) so a caller evaluating a stored curve reads its fields in place: a call would first
+    /// copy the whole curve (about 170 bytes with its spline samples) to the stack, once per frame evaluated.
+    @inline(__always)
     public func value(at x: Double) -> Double {
         if x.isNaN { return x }
         if x <= 0 { return 0 }
@@ -167,6 +170,7 @@ public struct UnitBezier: Sendable, Hashable {
     ///
     /// Deviation from Chromium (documented): a Newton iterate that leaves [0, 1] is abandoned for bisection instead
     /// of being used to seed it, so the result always lies in [0, 1]. x ≤ 0 gives 0, x ≥ 1 gives 1, NaN gives NaN.
+    @inline(__always)
     public func solveX(_ x: Double) -> Double {
         if x.isNaN { return x }
         if x <= 0 { return 0 }

@@ -150,6 +150,10 @@ public final class HoldEvaluator {
     private let fillKind: FillKind
     /// The fill's Bézier, nil for linear (with `fillKind == .bezier`).
     private let fillBezier: UnitBezier?
+    /// The same curve stored unwrapped (`UnitBezier.linear` when there is none) with `fillIsBezier`: evaluating it in
+    /// place avoids unwrapping, which copies the whole curve (its spline samples, about 170 bytes) on every frame.
+    private let fillCurve: UnitBezier
+    private let fillIsBezier: Bool
     private let fillDuration: Int64
     private let fillSpring: Spring
     private let threshold: Double
@@ -160,6 +164,9 @@ public final class HoldEvaluator {
     private let staysAfterTrigger: Bool
     /// The retract animation's Bézier, nil for linear or a spring.
     private let retractBezier: UnitBezier?
+    /// The same, unwrapped (see `fillCurve`).
+    private let retractCurve: UnitBezier
+    private let retractIsBezier: Bool
     private let retractSpring: Spring?
     private let resolution: Double
     private let visibleLevel: Double
@@ -172,6 +179,9 @@ public final class HoldEvaluator {
     private let tickInterval: Int64
     private let minInterval: Int64
     private let refreshRateHz: Double
+    /// For a linear fill: the first clocks (nanoseconds after the fill's start) at which it shows at least
+    /// `visibleLevel` and `fullLevel` (`Int64.max` for none); nil for other fills. See `hold`.
+    private let linearThresholds: (visible: Int64, full: Int64)?
     /// A retract animation's duration: its own, or the fill's ("match").
     private let retractDurationNanoseconds: Int64
     /// Fill-clock time undone per unit of time of a `reverse` retract.
@@ -205,6 +215,8 @@ public final class HoldEvaluator {
         case .timer:
             fillKind = .timer; fillBezier = nil; fillDuration = 0; fillSpring = .smooth
         }
+        fillCurve = fillBezier ?? .linear
+        fillIsBezier = fillBezier != nil
         threshold = control.haptics.threshold
         onComplete = control.haptics.onComplete
         triggerFollowsGesture = control.trigger.source == .gesture
@@ -216,6 +228,8 @@ public final class HoldEvaluator {
         case .bezier(let curve): retractBezier = curve; retractSpring = nil
         case .spring(let spring): retractBezier = nil; retractSpring = spring
         }
+        retractCurve = retractBezier ?? .linear
+        retractIsBezier = retractBezier != nil
         resolution = control.display.resolution
         visibleLevel = prepared.visibleLevel
         fullLevel = prepared.fullLevel
@@ -235,6 +249,12 @@ public final class HoldEvaluator {
             fillStart = nil
         } else {
             fillStart = (control.fill.start == .touchDown ? 0 : recognition) + Instant.nanoseconds(control.fill.delaySeconds)
+        }
+        if case .bezier(nil, let duration) = prepared.shape {
+            linearThresholds = (PreparedControl.firstInstant(nil, duration: duration, reaching: prepared.visibleLevel),
+                                PreparedControl.firstInstant(nil, duration: duration, reaching: prepared.fullLevel))
+        } else {
+            linearThresholds = nil
         }
         if case .timer(let timer, let ticks) = prepared.shape {
             tickInterval = Instant.nanoseconds(timer.tickSeconds)
@@ -265,10 +285,11 @@ public final class HoldEvaluator {
     public func hold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) -> HeldTimeline {
         let clock = frameClock(framePhase)
         var timeline = HeldTimeline(framePhase: framePhase, recognition: recognition)
-        tickTimes.removeAll(keepingCapacity: true)
-        tickProgress.removeAll(keepingCapacity: true)
-        progressRequests.removeAll(keepingCapacity: true)
-        pulseRequests.removeAll(keepingCapacity: true)
+        // Emptying an empty array still goes through the generic replaceSubrange: skip it.
+        if !tickTimes.isEmpty { tickTimes.removeAll(keepingCapacity: true) }
+        if !tickProgress.isEmpty { tickProgress.removeAll(keepingCapacity: true) }
+        if !progressRequests.isEmpty { progressRequests.removeAll(keepingCapacity: true) }
+        if !pulseRequests.isEmpty { pulseRequests.removeAll(keepingCapacity: true) }
 
         switch fillKind {
         case .none:
@@ -288,7 +309,15 @@ public final class HoldEvaluator {
         } else {
             timeline.trigger = timeline.fillComplete.map { $0 + triggerOffset }
         }
-        if let start = timeline.fillStart {
+        if let start = timeline.fillStart, let (visible, full) = linearThresholds {
+            // A linear fill's progress, Double(clock) / Double(duration) clamped to [0, 1], never decreases in the
+            // integer clock (division by a positive constant is monotone in floating point), so the first frame
+            // showing a level is the first frame at or after the first clock that reaches it (found once per
+            // control by bisection): the frame the search from the tabulated inverse finds, without evaluating it.
+            timeline.firstVisibleFrame = visible == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + visible))
+            timeline.firstFullFrame = full == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + full))
+            if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
+        } else if let start = timeline.fillStart {
             timeline.firstVisibleFrame = firstFrame(
                 showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
             timeline.firstFullFrame = firstFrame(
@@ -438,8 +467,8 @@ public final class HoldEvaluator {
         if clock <= 0 { return 0 }
         if clock >= fillDuration { return 1 }
         let u = Double(clock) / Double(fillDuration)
-        guard let bezier = fillBezier else { return u }
-        return bezier.value(at: u)
+        guard fillIsBezier else { return u }
+        return fillCurve.value(at: u)
     }
 
     /// The first frame from `index` through `last` on which a never-decreasing Bézier fill shows at least `level`,
@@ -560,7 +589,8 @@ public final class HoldEvaluator {
     /// Frames are checked in order from a safe lower bound: when the retract curve e never decreases and the fill
     /// never decreases after the release, the model is at least p·(1 − e(τ)) (swiftui, fromCurrent, Timer fills) or
     /// p − e(τ) (additive), p the progress at the release, so no frame before e(τ) reaches 1 − res/p (or p − res)
-    /// can be empty; the tabulated inverse of e gives that τ from below.
+    /// can be empty; the tabulated inverse of e gives that τ from below. A spring fill, which may swing down after
+    /// the release, takes a lower bound on its progress from then on in place of p.
     private func firstEmptyFrame(after end: Int64, rest: Int64, clock: FrameClock) -> Int64 {
         var earliest = end
         if retractMode == .instant { return clock.time(ofFrame: clock.firstFrame(atOrAfter: end)) }
@@ -574,6 +604,16 @@ public final class HoldEvaluator {
                 switch interruption {
                 case .swiftui: target = p > level ? 1 - level / p : 0
                 case .additive: target = p - level
+                case .fromCurrent: break
+                }
+            } else if fillKind == .spring, let start = fillStart {
+                // A spring fill may overshoot and swing back, but never below its envelope after the release:
+                // held(t) ≥ floor for every t ≥ end (`Spring.fillLowerBound`), so the same bounds hold with floor
+                // in place of p.
+                let floor = Swift.min(p, fillSpring.fillLowerBound(afterSeconds: Instant.seconds(end - start)))
+                switch interruption {
+                case .swiftui: target = floor > level ? 1 - level / floor : 0
+                case .additive: target = floor - level
                 case .fromCurrent: break
                 }
             }
@@ -656,8 +696,8 @@ public final class HoldEvaluator {
         if elapsed <= 0 { return 0 }
         if elapsed >= duration { return 1 }
         let u = Double(elapsed) / Double(duration)
-        guard let bezier = retractBezier else { return u }
-        return bezier.value(at: u)
+        guard retractIsBezier else { return u }
+        return retractCurve.value(at: u)
     }
 
     /// Model progress at `seconds` after touch-down for the last resolved hold.

@@ -8,12 +8,16 @@ public struct FrameClock: Sendable, Hashable {
     /// Nanoseconds between frames (not a whole number in general: 8,333,333.3 at 120 Hz).
     public let intervalNanoseconds: Double
     public let phase: Double
+    /// Frames per nanosecond (1 / `intervalNanoseconds`): the first estimate of `firstFrame(atOrAfter:)` is a
+    /// multiplication instead of a division (the estimate is only trusted with a margin, see there).
+    let framesPerNanosecond: Double
 
     /// Frame indices are kept within ±2^40, far beyond any hold, so converting them never traps.
     static let indexLimit = 1_099_511_627_776.0
 
     public init(refreshRateHz: Double, phase: Double) {
         intervalNanoseconds = Instant.perSecond / refreshRateHz
+        framesPerNanosecond = refreshRateHz / Instant.perSecond
         self.phase = phase
     }
 
@@ -32,10 +36,34 @@ public struct FrameClock: Sendable, Hashable {
         Instant.seconds(time(ofFrame: index))
     }
 
-    /// The first frame shown at or after `instant` (never before frame 0). Exact on the integer clock: the
-    /// estimate from the interval is corrected against `time(ofFrame:)`.
+    /// The first frame shown at or after `instant` (never before frame 0). Exact on the integer clock.
+    ///
+    /// Fast path: with p = instant / interval − phase (in frames) and k = ⌈p⌉, the real instants of frames k − 1
+    /// and k lie (1 − (k − p))·interval before and (k − p)·interval after `instant`. `time(ofFrame:)` rounds to the
+    /// nearest nanosecond (±0.5 ns), and for instants below 2^43 ns (about 2.4 hours) the floating-point error of p
+    /// and of the frame instants, in nanoseconds, is a few ulps of 2^43, below 0.01 ns. So when both gaps are at least `fastPathMargin` (2 ns), time(k − 1) < instant ≤ time(k) holds
+    /// without evaluating either, and k is the answer. Otherwise (an instant within 2 ns of a frame, or outside
+    /// the fast range) the estimate is corrected against `time(ofFrame:)` as the definition reads.
     @inline(__always)
     public func firstFrame(atOrAfter instant: Int64) -> Int {
+        let position = Double(instant) * framesPerNanosecond - phase
+        if position > 0 && instant < Self.fastPathLimit {
+            let k = position.rounded(.up)
+            let after = (k - position) * intervalNanoseconds
+            if after >= Self.fastPathMargin && intervalNanoseconds - after >= Self.fastPathMargin { return Int(k) }
+        }
+        return firstFrameByCorrection(atOrAfter: instant)
+    }
+
+    /// Frames closer than this (nanoseconds) to an instant are checked on the integer clock.
+    static let fastPathMargin = 2.0
+    /// Instants below this (2^43 ns, about 2.4 hours) may take the fast path.
+    static let fastPathLimit: Int64 = 1 << 43
+
+    /// `firstFrame(atOrAfter:)` by the definition: an estimate from the interval, corrected against
+    /// `time(ofFrame:)` until time(k − 1) < instant ≤ time(k) (k = 0 when frame 0 is at or after the instant).
+    @inline(__always)
+    func firstFrameByCorrection(atOrAfter instant: Int64) -> Int {
         let position = Double(instant) / intervalNanoseconds - phase
         if position <= 0 { return 0 }
         var index = Int(Swift.min(Self.indexLimit, position.rounded(.up)))

@@ -113,6 +113,10 @@ public enum Simulator {
             progress?(done)
             first = last
         }
+        // Each worker's pending runs of equal values go into its own histograms (unshared: no copy), then merge.
+        for worker in workers {
+            for index in worker.tallies.indices { worker.tallies[index].finish() }
+        }
         var tallies = workers[0].tallies
         for worker in workers.dropFirst() {
             for index in tallies.indices { tallies[index].merge(worker.tallies[index]) }

@@ -34,6 +34,12 @@ struct Quantiles {
     /// A tiny stand-in until the first value; a flag (not an optional) keeps the per-value check cheap.
     private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: .zero)
     private var allocated = false
+    /// A run of equal values not yet in the histogram: `runLength` times `runValue`. Many statistics repeat one
+    /// value user after user (a gesture's trigger instant, a pulse count), and one `record(_:count:)` for a run
+    /// leaves the histogram exactly as that many single records would (the same bucket count, total and
+    /// min/max), so the histogram is touched only when the value changes. `finish()` empties the run.
+    private var runValue: UInt64 = 0
+    private var runLength: UInt64 = 0
     let highest: UInt64
     let digits: SignificantDigits
 
@@ -52,19 +58,39 @@ struct Quantiles {
 
     @inline(__always)
     mutating func record(_ value: Int64) {
+        let kept = UInt64(max(0, min(value, Int64(highest))))
+        if kept == runValue {
+            runLength &+= 1
+        } else {
+            finish()
+            runValue = kept
+            runLength = 1
+        }
+    }
+
+    /// Records the pending run of equal values; quantiles are read only after it.
+    mutating func finish() {
+        guard runLength > 0 else { return }
         if !allocated { allocate() }
-        _ = histogram.record(UInt64(max(0, min(value, Int64(highest)))))
+        _ = histogram.record(runValue, count: runLength)
+        runLength = 0
     }
 
     mutating func merge(_ other: Quantiles) {
-        guard other.allocated else { return }
-        if !allocated { allocate() }
-        histogram.add(other.histogram)
+        finish()
+        if other.allocated {
+            if !allocated { allocate() }
+            histogram.add(other.histogram)
+        }
+        if other.runLength > 0 {
+            if !allocated { allocate() }
+            _ = histogram.record(other.runValue, count: other.runLength)
+        }
     }
 
-    var count: UInt64 { allocated ? histogram.totalCount : 0 }
+    var count: UInt64 { (allocated ? histogram.totalCount : 0) + runLength }
 
-    /// The value at `percentile` (0–100), or nil without values.
+    /// The value at `percentile` (0–100), or nil without values. Call `finish()` first.
     func value(atPercentile percentile: Double) -> Int64? {
         count == 0 ? nil : Int64(histogram.valueAtPercentile(percentile))
     }
@@ -83,6 +109,11 @@ struct SignedQuantiles {
     @inline(__always)
     mutating func record(_ value: Int64) {
         if value < 0 { negative.record(-value) } else { positive.record(value) }
+    }
+
+    mutating func finish() {
+        negative.finish()
+        positive.finish()
     }
 
     mutating func merge(_ other: SignedQuantiles) {
@@ -196,6 +227,14 @@ struct Tally {
             progressAtTriggerCount += 1
             progressAtTriggerMin = min(progressAtTriggerMin, progress)
         }
+    }
+
+    /// Records every pending run of equal values into the histograms (see `Quantiles`); call before reading.
+    mutating func finish() {
+        completionTime.finish()
+        holdTime.finish()
+        pulses.finish()
+        mismatch.finish()
     }
 
     /// Adds another tally. Integer sums, histogram counts, minima and maxima: the result does not depend on order.
