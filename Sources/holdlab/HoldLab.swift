@@ -32,6 +32,7 @@ struct HoldLab: ParsableCommand {
     static func execute(_ arguments: [String]) -> Int32 {
         do {
             try refuseRepeatedOptions(arguments)
+            try refuseUnknownHelpTopic(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
             return ExitStatus.success.rawValue
@@ -46,6 +47,15 @@ struct HoldLab: ParsableCommand {
         } catch {
             return report(error, arguments: arguments)
         }
+    }
+
+    /// `holdlab help NAME` for a NAME that is no subcommand is a usage error (ArgumentParser would print the root
+    /// help and succeed, hiding the typo from a script).
+    static func refuseUnknownHelpTopic(_ arguments: [String]) throws {
+        guard arguments.count > 1, arguments[0] == "help", !arguments[1].hasPrefix("-") else { return }
+        let known = configuration.subcommands.map { $0._commandName }
+        guard !known.contains(arguments[1]) else { return }
+        throw UsageError("help: no subcommand '\(arguments[1])'; subcommands: \(known.joined(separator: ", "))")
     }
 
     /// ArgumentParser's outcomes: help and version on standard output (status 0), usage errors as one line and a

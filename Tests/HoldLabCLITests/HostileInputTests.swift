@@ -198,6 +198,7 @@ enum HostileCases {
         Hostile("benchmark >/dev/full", ["benchmark", "--users", "100", "--threads", "1"], 74, "standard output", redirect: ">/dev/full"),
         Hostile("an error with stderr closed", ["simulate", "--profile", "nope"] + quick, 66, redirect: "2>&-"),
         Hostile("a usage error with stderr closed", ["simulate", "--bogus"], 64, redirect: "2>&-"),
+        Hostile("help for a subcommand that does not exist", ["help", "simulat"], 64, "no subcommand 'simulat'"),
         Hostile("success with stderr closed", ["simulate", "--population", "n.yaml"] + quick, 0,
                 files: ["n.yaml": .text(F.noIntentPopulation)], redirect: "2>&-"),
         Hostile("an error with stderr full", ["simulate", "--profile", "nope"] + quick, 66, redirect: "2>/dev/full"),
