@@ -142,7 +142,6 @@ public struct PulseRequest: Sendable, Equatable {
 /// So `1 / shortest gap ≤ 1 / minInterval` whenever minInterval > 0.
 public final class HoldEvaluator {
     public let prepared: PreparedControl
-    private var control: Control { prepared.control }
 
     // What the per-user path reads, copied out of the prepared control once: switching on `prepared.shape` or
     // reading `prepared.control` per call would copy curve values (a Bézier carries its spline samples).
