@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HoldModel
 
@@ -298,5 +299,98 @@ struct SpeedPathTests {
                 #expect(held.firstFullFrame == clock.time(ofFrame: frame), "\(duration) \(phase)")
             }
         }
+    }
+}
+
+/// Cases a second reading of the change found; each against the straightforward definition.
+@Suite("Fidelity: edge cases from review")
+struct FidelityReviewTests {
+    /// The first frame from touch-down whose displayed progress (after the press is resolved) is ≥ `level`, by
+    /// checking every frame up to `limit` frames.
+    static func firstFrameShowing(_ level: Double, _ evaluator: HoldEvaluator, _ clock: FrameClock, limit: Int) -> Int64? {
+        for index in 0..<limit {
+            let time = clock.time(ofFrame: index)
+            if HoldEvaluator.displayed(evaluator.progress(at: time)) >= level { return time }
+        }
+        return nil
+    }
+
+    @Test("a hold that fires and ends before its delayed fill starts shows nothing: no full frame, no mismatch")
+    func delayedFillNeverShown() throws {
+        var control = Fixture.linearBar(afterTrigger: .retract)
+        control.fill.delaySeconds = 1.2
+        let evaluator = try Fixture.evaluator(control)
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: 0.3, latencies: &ticks)
+        let outcome = evaluator.resolve(pressEndTime: 1.1)
+        #expect(outcome.completed)
+        #expect(outcome.firstFullFrameSeen == nil && outcome.mismatch == nil)
+        #expect(evaluator.progress(atSeconds: 2.5) == 0)
+    }
+
+    @Test("a bar that reaches full only after the release (slow retract under a running fill) looked full")
+    func fullAfterRelease() throws {
+        var control = Fixture.linearBar(afterTrigger: .retract)
+        control.display.resolution = 0.01
+        control.fill.model = .animation(curve: .linear, durationSeconds: 1.2)
+        control.retract = Retract(mode: .animation, curve: .linear, durationSeconds: 10, interruption: .swiftui)
+        let evaluator = try Fixture.evaluator(control)
+        for step in 0..<50 {
+            let phase = 0.5 + Double(step) / 500
+            var ticks = OnTimeTicks()
+            evaluator.hold(framePhase: phase, latencies: &ticks)
+            let outcome = evaluator.resolve(pressEndTime: 1.1879)
+            let clock = FrameClock(refreshRateHz: 120, phase: phase)
+            #expect(outcome.firstFullFrameSeen == Self.firstFrameShowing(0.99, evaluator, clock, limit: 400),
+                    "phase \(phase)")
+        }
+    }
+
+    @Test("an overshooting Bézier fill's first full frame is the first frame that shows it")
+    func overshootingBezier() throws {
+        var control = Fixture.linearBar(afterTrigger: .stay)
+        control.fill.model = .animation(curve: .bezier(UnitBezier(x1: 0.2, y1: 1.3, x2: 0.6, y2: 1.0)), durationSeconds: 1)
+        let evaluator = try Fixture.evaluator(control)
+        for step in 0..<200 {
+            let phase = Double(step) / 200 + 0.0035
+            var ticks = OnTimeTicks()
+            let held = evaluator.hold(framePhase: phase, latencies: &ticks)
+            _ = evaluator.resolve(pressEndTime: 5)
+            let clock = FrameClock(refreshRateHz: 120, phase: phase)
+            #expect(held.firstFullFrame == Self.firstFrameShowing(0.999, evaluator, clock, limit: 200), "phase \(phase)")
+        }
+    }
+
+    @Test("an undamped retract spring never settles, and resolving the hold still ends")
+    func undampedSpringRetract() throws {
+        var control = Fixture.linearBar()
+        control.display.refreshRateHz = 240
+        control.retract = Retract(mode: .animation, curve: .spring(Spring(stiffness: 100, damping: 0)), durationSeconds: nil)
+        let evaluator = try Fixture.evaluator(control)
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: 0, latencies: &ticks)
+        let outcome = evaluator.resolve(pressEndTime: 0.5)
+        #expect(!outcome.completed)
+        // From x₀ = 0.5 with the fill's velocity 1/s and ω = 10 rad/s, x(t) = 0.5 cos ωt + 0.1 sin ωt first reaches
+        // zero at (π − atan 5)/10 = 0.17682 s; it drops below the 0.001 resolution just before, on a 240 Hz frame.
+        let empty = try #require(outcome.retractSeconds)
+        let zero = (Double.pi - atan(5)) / 10
+        #expect(empty > zero - 0.005 && empty <= zero + 1 / 240.0, "\(empty)")
+    }
+
+    @Test("a progress pulse on the frame at the release instant comes after the release: not felt")
+    func pulseAtReleaseInstant() throws {
+        var control = Fixture.linearBar()
+        control.haptics = Haptics(threshold: 0.05, minIntervalSeconds: 0, onComplete: false)
+        let evaluator = try Fixture.evaluator(control)
+        var ticks = OnTimeTicks()
+        evaluator.hold(framePhase: 0, latencies: &ticks)
+        // Frame 6 at 50 ms requests the first pulse; a release at 50 ms is processed before that frame renders.
+        #expect(evaluator.resolve(pressEndTime: 0.05).pulses == 0)
+        #expect(evaluator.resolve(pressEndTime: 0.050000001).pulses == 1)
+        let trace = HoldTrace(evaluator: evaluator, framePhase: 0, pressEndTime: 0.05, latencies: &ticks)
+        #expect(trace.rows.last?.pulses == 0)
+        // Feedback: the first visible frame (frame 1, 8.3 ms) is before the release either way.
+        #expect(evaluator.resolve(pressEndTime: 0.05).feedback == 8_333_333)
     }
 }

@@ -200,6 +200,8 @@ public final class HoldEvaluator {
     public private(set) var outcome = HoldOutcome(pressEnd: 0, cancelled: false)
     private var retractFrom = (progress: 0.0, velocity: 0.0, clock: Int64(0))
     private var retracting = false
+    /// The action fired and the fill stays: the held fill runs on after the press.
+    private var runsOn = false
 
     public init(_ prepared: PreparedControl) {
         self.prepared = prepared
@@ -332,9 +334,11 @@ public final class HoldEvaluator {
     /// How far below a haptic step a frame's progress may be and still reach it (rounding of `last + threshold`).
     static let stepTolerance = 1e-12
 
-    /// A safe earliest instant for a search that starts at `seconds` after the fill's start.
+    /// A safe earliest instant for a search that starts at `seconds` after the fill's start: 50 ms earlier, because
+    /// the level comes from an exact inverse while the curve is evaluated by a solver whose 1e-7 tolerance (of the
+    /// duration: 0.4 ms for an hour-long fill) can reach it a little sooner. The search checks every frame from there.
     private static func lowerBound(_ seconds: Double?) -> Int64 {
-        max(0, Instant.nanoseconds(seconds ?? 0) - 1)
+        max(0, Instant.nanoseconds(seconds ?? 0) - 50_000_000)
     }
 
     private func runTimer<Latencies: TickLatencySource>(
@@ -544,14 +548,21 @@ public final class HoldEvaluator {
         var previousPlayed: Int64?
         var shortestGap = Int64.max
         for request in pulseRequests {
-            guard request.time <= end else { break }
+            guard countsWhileDown(request.time, kind: request.kind, end: end) else { break }
             guard request.status == .played else { result.droppedPulses += 1; continue }
             if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
             previousPlayed = request.time
             result.pulses += 1
         }
         if shortestGap != .max { result.shortestPulseGap = shortestGap }
-        if let feedback = timeline.firstFeedback, feedback <= end { result.feedback = feedback }
+        // Feedback felt while the finger was down: a frame at the release instant renders after the release.
+        var feedback = Int64.max
+        if let visible = timeline.firstVisibleFrame, visible < end { feedback = visible }
+        if let pulse = timeline.firstPlayedPulse, countsWhileDown(pulse, kind: .progress, end: end) {
+            feedback = min(feedback, pulse)
+        }
+        if let trigger, trigger <= end { feedback = min(feedback, trigger) }
+        if feedback != .max { result.feedback = feedback }
 
         let clock = frameClock(timeline.framePhase)
         if result.completed, let trigger {
@@ -562,26 +573,73 @@ public final class HoldEvaluator {
             }
         }
 
-        // What the fill does after the press.
+        // What the fill does after the press: it runs on (the action fired and the fill stays), retracts (it had
+        // started), or shows nothing (it had not started yet).
         retracting = false
-        if result.completed && staysAfterTrigger {
+        runsOn = result.completed && staysAfterTrigger
+        if runsOn {
             result.rest = max(end, timeline.fillComplete ?? end)
         } else if let start = timeline.fillStart, end > start {
             retracting = true
             result.rest = retractEnd(pressEnd: end, start: start)
         }
         outcome = result
+        if retracting { result.firstEmptyFrame = firstEmptyFrame(after: end, rest: result.rest, clock: clock) }
 
-        // What the person saw: the bar looked full if its first full frame shows full in this hold (a frame at the
-        // release instant renders after the release).
-        if let full = timeline.firstFullFrame, Self.displayed(progress(at: full)) >= fullLevel {
+        // What the person saw: the first frame that drew the bar full in this hold, if any.
+        if let full = firstFullFrameSeen(timeline, end: end, emptyFrame: result.firstEmptyFrame, clock: clock) {
             result.firstFullFrameSeen = full
             if result.completed, let trigger { result.mismatch = trigger - full }
         }
-        if retracting { result.firstEmptyFrame = firstEmptyFrame(after: end, rest: result.rest, clock: clock) }
         outcome = result
         return result
     }
+
+    /// Whether a haptic request at `time` is felt for a press that ends at `end`, in the documented same-instant
+    /// order: the trigger (and its completion pulse) and a Timer tick come before a release at their instant, a
+    /// frame (and the progress pulse it requests) after it.
+    @inline(__always)
+    func countsWhileDown(_ time: Int64, kind: PulseRequest.Kind, end: Int64) -> Bool {
+        time < end || (time == end && (kind == .completion || fillKind == .timer))
+    }
+
+    /// The first frame of this hold that draws the bar full (displayed progress ≥ 1 − resolution), or nil.
+    ///
+    /// Before the press ends the screen shows the held fill, so a held full frame before the end is it; a fill that
+    /// runs on shows its own first full frame. After a release (a frame at the release instant renders after it)
+    /// the retracting bar is checked frame by frame up to the first frame drawn empty, starting where it can be
+    /// full at all: for a fill that never decreases and a retract along a never-decreasing curve the model is at
+    /// most the held progress (swiftui, additive) or the progress at the release (fromCurrent, reverse, Timer
+    /// fills), so no frame before the held fill's first full frame can be full, and none at all when the progress
+    /// at the release is short of full for the latter.
+    private func firstFullFrameSeen(_ timeline: HeldTimeline, end: Int64, emptyFrame: Int64?, clock: FrameClock)
+        -> Int64?
+    {
+        if let full = timeline.firstFullFrame, full < end || runsOn { return full }
+        guard retracting, retractMode != .instant, let empty = emptyFrame else { return nil }
+        var first = clock.firstFrame(atOrAfter: end)
+        let monotone = prepared.fillNeverDecreases && retractSpring == nil
+            && (retractMode == .reverse || prepared.retractInverse != nil)
+        if monotone {
+            if isTimer || retractMode == .reverse || interruption == .fromCurrent {
+                guard retractFrom.progress >= fullLevel else { return nil }
+            } else {
+                guard let full = timeline.firstFullFrame else { return nil }
+                first = max(first, clock.firstFrame(atOrAfter: full))
+            }
+        }
+        let last = min(clock.firstFrame(atOrAfter: empty), first + Self.frameScanLimit)
+        var index = first
+        while index < last {
+            let time = clock.time(ofFrame: index)
+            if Self.displayed(progress(at: time)) >= fullLevel { return time }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The most frames a search after the release visits (over two hours at 120 Hz).
+    static let frameScanLimit = 1_000_000
 
     /// The first frame at or after `end` that draws the bar empty (displayed progress below the resolution).
     ///
@@ -617,12 +675,14 @@ public final class HoldEvaluator {
                 }
             }
             if target > 0 && target < 1 {
+                // One frame of margin: the table is the exact inverse, while the curve is evaluated by a solver
+                // with a 1e-7 tolerance that may reach a level a little sooner.
                 let tau = inverse[Int(target * Double(PreparedControl.retractInverseCells))]
-                earliest = end + max(0, Int64(tau * Double(retractDurationNanoseconds)) - 1)
+                earliest = end + max(0, Int64(tau * Double(retractDurationNanoseconds)) - Int64(clock.intervalNanoseconds) - 1)
             }
         }
-        let last = clock.firstFrame(atOrAfter: rest)
         var index = clock.firstFrame(atOrAfter: earliest)
+        let last = min(clock.firstFrame(atOrAfter: rest), index + Self.frameScanLimit)
         while index < last {
             let time = clock.time(ofFrame: index)
             if Self.displayed(progress(at: time)) < visibleLevel { return time }
@@ -663,7 +723,7 @@ public final class HoldEvaluator {
     public func progress(at time: Int64) -> Double {
         let end = outcome.pressEnd
         if time < end { return heldProgress(at: time) }
-        if !retracting { return outcome.completed ? heldProgress(at: time) : 0 }
+        if !retracting { return runsOn ? heldProgress(at: time) : 0 }
         let elapsed = time - end
         switch retractMode {
         case .instant:

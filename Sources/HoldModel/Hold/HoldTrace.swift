@@ -86,7 +86,7 @@ public struct HoldTrace: Sendable {
         }
         if let start = timeline.fillStart, start <= end { events.append((start, .fillStart)) }
         // The pulses felt (or dropped) while the finger was down: the evaluator's one schedule, as simulate counts it.
-        for request in evaluator.pulseRequests where request.time <= end {
+        for request in evaluator.pulseRequests where evaluator.countsWhileDown(request.time, kind: request.kind, end: end) {
             switch (request.kind, request.status) {
             case (.progress, .played): events.append((request.time, .pulse))
             case (.progress, .dropped): events.append((request.time, .pulseDropped))

@@ -66,7 +66,9 @@ public struct FrameClock: Sendable, Hashable {
     func firstFrameByCorrection(atOrAfter instant: Int64) -> Int {
         let position = Double(instant) / intervalNanoseconds - phase
         if position <= 0 { return 0 }
-        var index = Int(Swift.min(Self.indexLimit, position.rounded(.up)))
+        // Beyond the index limit (an instant ~10⁹ s away: an undamped spring's "never"), the limit itself.
+        if position >= Self.indexLimit { return Int(Self.indexLimit) }
+        var index = Int(position.rounded(.up))
         while index > 0 && time(ofFrame: index - 1) >= instant { index -= 1 }
         while time(ofFrame: index) < instant { index += 1 }
         return index
@@ -77,7 +79,8 @@ public struct FrameClock: Sendable, Hashable {
     public func lastFrame(atOrBefore instant: Int64) -> Int? {
         guard time(ofFrame: 0) <= instant else { return nil }
         let position = Double(instant) / intervalNanoseconds - phase
-        var index = Int(Swift.max(0, Swift.min(Self.indexLimit, position.rounded(.down))))
+        if position >= Self.indexLimit { return Int(Self.indexLimit) }
+        var index = Int(Swift.max(0, position.rounded(.down)))
         while time(ofFrame: index + 1) <= instant { index += 1 }
         while index > 0 && time(ofFrame: index) > instant { index -= 1 }
         return index

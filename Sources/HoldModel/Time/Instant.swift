@@ -13,7 +13,7 @@ public enum Instant {
     public static let perSecond = 1_000_000_000.0
 
     /// The latest instant any time of a hold may take: ±9·10⁹ s (the Int64 range), far beyond the hour a control may last; drawn
-    /// durations beyond it are clamped rather than trapping. NaN maps to 0.
+    /// durations beyond it are clamped rather than trapping (frame searches stop at 2⁴⁰ frames). NaN maps to 0.
     static let limit = 9e18
 
     /// `seconds`, rounded to the nearest nanosecond (clamped to ±10¹² s; NaN is 0).
