@@ -107,7 +107,7 @@ struct HoldLab: ParsableCommand {
     static let repeatableOptions: [String: Set<String>] = [
         "simulate": ["--profile", "--set"], "sweep": ["--vary", "--set"], "trace": ["--set"],
         "tune": ["--param", "--constraint", "--set"], "fit": ["--where", "--censored-value"], "fit-curve": [],
-        "plot": ["--data", "--var"], "benchmark": ["--threads", "--set"],
+        "plot": ["--data", "--var"], "benchmark": ["--threads", "--set", "--case", "--fit-rows"],
         "profiles list": ["--set"], "profiles show": ["--set"], "profiles check": ["--set"],
     ]
 

@@ -29,6 +29,10 @@ struct MiscCommandTests {
         let one = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--fit-rows", "0"])
         #expect(try CLI.run(["benchmark", "--fit-rows", "5"]).status == 64)
         #expect(one.stdout.split(separator: "\n").count == 2)
+        // --case and --fit-rows are repeatable.
+        let two = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--case", "spring",
+                               "--fit-rows", "0", "--fit-rows", "0"])
+        #expect(two.status == 0 && two.stdout.split(separator: "\n").count == 3, "\(two.stderr)")
         #expect(try CLI.run(["benchmark", "--case", "nonesuch"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "0"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "100", "--set", "fill.curve=wobbly"]).status == 64)
