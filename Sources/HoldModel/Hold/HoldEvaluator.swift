@@ -185,6 +185,13 @@ public final class HoldEvaluator {
     private let retractDurationNanoseconds: Int64
     /// Fill-clock time undone per unit of time of a `reverse` retract.
     private let reverseRate: Double
+    /// How much earlier (nanoseconds) than the exact curve the solver may reach a level: its tolerance is 1e-7 of
+    /// the normalised time, so 2e-7 of the retract's duration and the rounding of the instants cover it.
+    private let retractSolverMargin: Int64
+    /// Nanoseconds after the release beyond which a retract animation along a never-decreasing curve can no longer
+    /// look full (its model is at most 1 − done, and `done` has passed 1 − fullLevel), for a fill that never
+    /// decreases (so never above 1); nil without such a bound.
+    private let retractFullWindow: Int64?
 
     // The Timer fill's fires (instant, progress after the fire before capping at 1), when the fill is a timer.
     private var tickTimes: [Int64] = []
@@ -245,6 +252,17 @@ public final class HoldEvaluator {
             reverseRate = nominal / duration
         } else {
             reverseRate = 1
+        }
+        retractSolverMargin = Int64((2e-7 * Double(retractDurationNanoseconds)).rounded(.up)) + 2
+        if control.retract.mode == .animation, let inverse = prepared.retractInverse, prepared.fillNeverDecreases {
+            // Looking full needs fl(model) ≥ fullLevel with model ≤ 1 − done, so done ≤ 1 − fullLevel (plus rounding);
+            // the table's next cell above that level is a later instant of the exact curve.
+            let cells = PreparedControl.retractInverseCells
+            let cell = Swift.min(cells, Int((1 - prepared.fullLevel + 1e-12) * Double(cells)) + 1)
+            retractFullWindow = Int64((inverse[cell] * Double(retractDurationNanoseconds)).rounded(.up))
+                + retractSolverMargin
+        } else {
+            retractFullWindow = nil
         }
         if case .none = prepared.shape {
             fillStart = nil
@@ -628,7 +646,10 @@ public final class HoldEvaluator {
                 first = max(first, clock.firstFrame(atOrAfter: full))
             }
         }
-        let last = min(clock.firstFrame(atOrAfter: empty), first + Self.frameScanLimit)
+        var last = min(clock.firstFrame(atOrAfter: empty), first + Self.frameScanLimit)
+        if retractMode == .animation, let window = retractFullWindow {
+            last = min(last, clock.firstFrame(atOrAfter: end + window + 1))
+        }
         var index = first
         while index < last {
             let time = clock.time(ofFrame: index)
@@ -643,42 +664,46 @@ public final class HoldEvaluator {
 
     /// The first frame at or after `end` that draws the bar empty (displayed progress below the resolution).
     ///
-    /// Frames are checked in order from a safe lower bound: when the retract curve e never decreases and the fill
-    /// never decreases after the release, the model is at least p·(1 − e(τ)) (swiftui, fromCurrent, Timer fills) or
-    /// p − e(τ) (additive), p the progress at the release, so no frame before e(τ) reaches 1 − res/p (or p − res)
-    /// can be empty; the tabulated inverse of e gives that τ from below. A spring fill, which may swing down after
-    /// the release, takes a lower bound on its progress from then on in place of p.
+    /// Frames are checked in order from a safe lower bound: when the retract curve e never decreases, the model is
+    /// at least f·(1 − e(τ)) (swiftui, fromCurrent, Timer fills) or f − e(τ) (additive), f a floor under the progress
+    /// the retract scales (the progress at the release p for fromCurrent and Timer fills; for a fill that never
+    /// decreases, its held progress at any instant already passed, so the floor rises as the bound moves on; for a
+    /// spring fill, its envelope after the release, `Spring.fillLowerBound`). No frame before e(τ) reaches
+    /// 1 − level/f (or f − level) can be empty, and the tabulated inverse of e gives that τ from below, less the
+    /// solver's tolerance. The bound is refined a few times, so the scan usually evaluates one frame.
     private func firstEmptyFrame(after end: Int64, rest: Int64, clock: FrameClock) -> Int64 {
         var earliest = end
         if retractMode == .instant { return clock.time(ofFrame: clock.firstFrame(atOrAfter: end)) }
         if retractMode == .animation, let inverse = prepared.retractInverse {
-            let p = retractFrom.progress
             let level = visibleLevel
-            var target = 0.0
+            var floor = -Double.infinity
+            var scales = true
+            var rises = false
             if isTimer || interruption == .fromCurrent {
-                target = p > level ? 1 - level / p : 0
+                floor = retractFrom.progress
             } else if prepared.fillNeverDecreases {
-                switch interruption {
-                case .swiftui: target = p > level ? 1 - level / p : 0
-                case .additive: target = p - level
-                case .fromCurrent: break
-                }
+                floor = retractFrom.progress
+                scales = interruption == .swiftui
+                rises = true
             } else if fillKind == .spring, let start = fillStart {
-                // A spring fill may overshoot and swing back, but never below its envelope after the release:
-                // held(t) ≥ floor for every t ≥ end (`Spring.fillLowerBound`), so the same bounds hold with floor
-                // in place of p.
-                let floor = Swift.min(p, fillSpring.fillLowerBound(afterSeconds: Instant.seconds(end - start)))
-                switch interruption {
-                case .swiftui: target = floor > level ? 1 - level / floor : 0
-                case .additive: target = floor - level
-                case .fromCurrent: break
-                }
+                floor = Swift.min(retractFrom.progress,
+                                  fillSpring.fillLowerBound(afterSeconds: Instant.seconds(end - start)))
+                scales = interruption == .swiftui
             }
-            if target > 0 && target < 1 {
-                // One frame of margin: the table is the exact inverse, while the curve is evaluated by a solver
-                // with a 1e-7 tolerance that may reach a level a little sooner.
-                let tau = inverse[Int(target * Double(PreparedControl.retractInverseCells))]
-                earliest = end + max(0, Int64(tau * Double(retractDurationNanoseconds)) - Int64(clock.intervalNanoseconds) - 1)
+            let cells = Double(PreparedControl.retractInverseCells)
+            for _ in 0..<3 {
+                // Rounding of the target is forgiven by 1e-12 of progress (far below the display's resolution).
+                let target = (scales ? (floor > level ? 1 - level / floor : 0) : floor - level) - 1e-12
+                guard target > 0 && target < 1 else { break }
+                let tau = inverse[Int(target * cells)]
+                let bound = end + max(0, Int64(tau * Double(retractDurationNanoseconds)) - retractSolverMargin)
+                guard bound > earliest else { break }
+                earliest = bound
+                // The held fill never decreases: from here on it is at least what it is now.
+                guard rises else { break }
+                let held = heldProgress(at: earliest)
+                guard held > floor else { break }
+                floor = held
             }
         }
         var index = clock.firstFrame(atOrAfter: earliest)
