@@ -208,6 +208,57 @@ struct StatisticsTests {
         }
     }
 
+    @Test("batched recording (many batches of distinct values) gives the histogram of single records")
+    func quantileBatches() {
+        let generator = Generator(seed: 12)
+        var single = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+                                       numberOfSignificantValueDigits: .four)
+        var batched = Quantiles(highest: 3_600_000_000, digits: .four)
+        // Mostly distinct values over nine decades (every range in use), with a few runs: about 5 batches.
+        for index in 0..<20_000 {
+            let value = Int64(exp(generator.uniform() * 22))
+            let repeats = index % 97 == 0 ? 5 : 1
+            for _ in 0..<repeats {
+                batched.record(value)
+                _ = single.record(UInt64(min(value, 3_600_000_000)))
+            }
+        }
+        batched.finish()
+        #expect(batched.count == single.totalCount)
+        for percentile in stride(from: 0.0, through: 100, by: 0.25) {
+            #expect(batched.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)), "p\(percentile)")
+        }
+    }
+
+    @Test("the run buffer orders runs by value range and keeps every run")
+    func runBufferSort() {
+        let generator = Generator(seed: 13)
+        var buffer = RunBuffer()
+        var expected: [(UInt64, UInt64)] = []
+        for index in 0..<5_000 {
+            // 32-bit values, including 0, the extremes and many repeats.
+            let value: UInt64 = index % 50 == 0 ? UInt64(UInt32.max) : index % 7 == 0 ? 5 : index % 11 == 0 ? 0
+                : UInt64(generator.uniform() * 4e9 * pow(10, -9 * generator.uniform()))
+            buffer.append(value: value, count: UInt64(index))
+            expected.append((value, UInt64(index)))
+        }
+        buffer.sortByValue()
+        var ordered: [(UInt64, UInt64)] = []
+        buffer.forEach { ordered.append(($0, $1)) }
+        // Ranges never decrease along the buffer, and a range is at most 1/64 of an octave wide.
+        let ranges = ordered.map { RunBuffer.range(of: UInt32($0.0)) }
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect((0..<1000).allSatisfy { _ in
+            let a = UInt32(generator.uniform() * 4e9), b = UInt32(generator.uniform() * 4e9)
+            return a <= b ? RunBuffer.range(of: a) <= RunBuffer.range(of: b) : RunBuffer.range(of: a) >= RunBuffer.range(of: b)
+        })
+        #expect(RunBuffer.range(of: 1000) == RunBuffer.range(of: 1007) && RunBuffer.range(of: 1000) != RunBuffer.range(of: 1008))
+        // The same runs (as a multiset of value-count pairs), and the same total.
+        let key = { (pair: (UInt64, UInt64)) in "\(pair.0):\(pair.1)" }
+        #expect(ordered.map(key).sorted() == expected.map(key).sorted())
+        #expect(buffer.total == expected.reduce(0) { $0 + $1.1 })
+    }
+
     @Test("signed quantiles agree with sorting to the histogram's 4 significant digits")
     func signedQuantiles() {
         let generator = Generator(seed: 9)
