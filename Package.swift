@@ -12,11 +12,6 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-/// The per-user hot path (HoldModel, HoldSimulation) mutates evaluator buffers millions of times a second; dynamic
-/// exclusivity checks cost about 13 % of a release run. Release builds rely on the static checks only; debug
-/// builds, and so `swift test`, keep the dynamic ones.
-let hotPath: [SwiftSetting] = strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-
 let package = Package(
     name: "HoldLab",
     platforms: [.macOS(.v13)],
@@ -35,7 +30,7 @@ let package = Package(
             providers: [.apt(["libgsl-dev"])]
         ),
         .target(name: "GSL", dependencies: ["CGSL"], swiftSettings: strict),
-        .target(name: "HoldModel", swiftSettings: hotPath),
+        .target(name: "HoldModel", swiftSettings: strict),
         .target(
             name: "HoldProfiles",
             dependencies: ["GSL", "HoldModel", .product(name: "Yams", package: "Yams")],
@@ -47,7 +42,7 @@ let package = Package(
                 "GSL", "HoldModel", "HoldProfiles",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
-            swiftSettings: hotPath
+            swiftSettings: strict
         ),
         .target(
             name: "HoldFitting",

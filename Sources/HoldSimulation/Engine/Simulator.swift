@@ -134,8 +134,9 @@ private final class Worker: @unchecked Sendable {
     let latencyDistributions: [Distribution]
     let seed: UInt64
     let keepsRows: Bool
-    var tallies: [Tally]
-    private var rows: [Int: String] = [:]
+    // One thread's own state, mutated per user: no dynamic exclusivity checks (see HoldEvaluator).
+    @exclusivity(unchecked) var tallies: [Tally]
+    @exclusivity(unchecked) private var rows: [Int: String] = [:]
 
     init(profiles: [Profile], prepared: [(PreparedControl, [Movement?])], population: PreparedPopulation, seed: UInt64,
          perUser: Bool) {
