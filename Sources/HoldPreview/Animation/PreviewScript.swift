@@ -351,7 +351,11 @@ public enum PreviewScript {
         case .none:
             parts.append("no fill")
         }
-        parts.append("action at \(control.trigger.source == .gesture ? "recognition (\(fixed(control.gesture.minimumDurationSeconds, 2)) s)" : "fill end")")
+        let offset = control.trigger.offsetSeconds
+        let late = offset == 0 ? "" : " \(offset > 0 ? "+" : "−") \(fixed(abs(offset), 2)) s"
+        parts.append(control.trigger.source == .gesture
+            ? "action at \(fixed(control.gesture.minimumDurationSeconds, 2)) s\(late) (gesture)"
+            : "action at fill end\(late)")
         parts.append("\(fixed(control.display.refreshRateHz, 0)) Hz")
         return parts.joined(separator: " · ")
     }

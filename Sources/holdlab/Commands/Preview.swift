@@ -144,11 +144,20 @@ struct Preview: ParsableCommand {
             }
             for text in variant {
                 let (label, assignments) = try Self.parseVariant(text)
-                let extra = try usage { try assignments.map { text throws(ProfileError) in try Override(parsing: text) } }
-                let loaded = try library.loadProfile(names[0], overrides: overrides + extra)
-                designs.append(PreviewDesign(label: label, profile: loaded))
+                // A variant's error names the variant, not the --set the override stands for.
+                do {
+                    let extra = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
+                    let loaded = try library.loadProfile(names[0], overrides: overrides + extra)
+                    designs.append(PreviewDesign(label: label, profile: loaded))
+                } catch let error as ProfileError where !error.cannotOpen {
+                    throw UsageError("--variant \(label): " + "\(error)".replacingOccurrences(of: "--set ", with: ""))
+                }
             }
             let ffmpeg = PreviewRenderer.isInstalled("ffmpeg")
+            if mp4 != nil && !ffmpeg {
+                // Asked for a video that cannot be made: say so before drawing anything.
+                throw PreviewError(.unavailable, "ffmpeg is not installed (or not on PATH), so --mp4 cannot be written; install it with: sudo apt-get install ffmpeg, or leave out --mp4")
+            }
             let video = videoPath.flatMap { path in mp4 != nil || ffmpeg ? path : nil }
             try OutputFile.file(out).checkWritable()
             if let video { try OutputFile.file(video).checkWritable() }
