@@ -39,16 +39,7 @@ struct Haptics: ParsableCommand {
     @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
     var profile: String = "hig-linear-bar"
 
-    @Option(name: .customLong("release-at"), parsing: .unconditional, help: ArgumentHelp(
-        "Seconds after touch-down when the finger lifts. Default: hold until the action fired and the fill completed, plus 0.25 s.",
-        valueName: "seconds"))
-    var releaseAt: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fraction of a frame interval from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
-    var phase: Double = 0
-
-    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.")
-    var seed: UInt64 = 1
+    @OptionGroup var hold: OneHoldOptions
 
     @Option(help: ArgumentHelp("ahap, android or kotlin. Default: from --out's extension (.ahap, .json, .kt), else ahap."))
     var format: HapticPattern.Format?
@@ -85,12 +76,6 @@ struct Haptics: ParsableCommand {
     }
 
     func validate() throws {
-        guard phase.isFinite, phase >= 0, phase < 1 else {
-            throw ValidationError("--phase must be at least 0 and below 1 (got \(phase)).")
-        }
-        if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 120) {
-            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
-        }
         for (name, value) in [("--intensity", intensity), ("--sharpness", sharpness),
                               ("--completion-intensity", completionIntensity), ("--completion-sharpness", completionSharpness)]
         where !(value.isFinite && value >= 0 && value <= 1) {
@@ -110,7 +95,7 @@ struct Haptics: ParsableCommand {
             let loaded = try source.library.loadProfile(profile, overrides: try source.parsedOverrides())
             let output = OutputFile(argument: out)
             try output.checkWritable()
-            let request = TraceRequest(profile: loaded, releaseAtSeconds: releaseAt, framePhase: phase, seed: seed)
+            let request = TraceRequest(profile: loaded, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
             let (trace, pulses) = try HapticPattern.pulses(request)
             guard !pulses.isEmpty else {
                 let h = loaded.control.haptics

@@ -42,16 +42,7 @@ struct Preview: ParsableCommand {
         valueName: "label=\"key=value …\""))
     var variant: [String] = []
 
-    @Option(name: .customLong("release-at"), parsing: .unconditional, help: ArgumentHelp(
-        "Seconds after touch-down when the finger lifts, for every design. Default: each design is held until its action fired and its fill completed, plus 0.25 s.",
-        valueName: "seconds"))
-    var releaseAt: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fraction of a display frame from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
-    var phase: Double = 0
-
-    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.")
-    var seed: UInt64 = 1
+    @OptionGroup var hold: OneHoldOptions
 
     @Option(name: .customLong("out"), help: ArgumentHelp("The animated GIF.", valueName: "file.gif"))
     var out: String = "preview.gif"
@@ -63,6 +54,9 @@ struct Preview: ParsableCommand {
     @Flag(name: .customLong("no-mp4"), help: "Write the GIF only.")
     var noMP4 = false
 
+    /// The latest release a preview draws: 30 s is 1,500 GIF frames.
+    static let longestReleaseSeconds = 30.0
+
     /// The MP4's path: `--mp4`, or beside the GIF when ffmpeg is there.
     var videoPath: String? {
         if noMP4 { return nil }
@@ -72,11 +66,8 @@ struct Preview: ParsableCommand {
     }
 
     func validate() throws {
-        guard phase.isFinite, phase >= 0, phase < 1 else {
-            throw ValidationError("--phase must be at least 0 and below 1 (got \(phase)).")
-        }
-        if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 60) {
-            throw ValidationError("--release-at must be a number of seconds from 0 to 60 (got \(releaseAt)).")
+        if let releaseAt = hold.releaseAt, releaseAt > Self.longestReleaseSeconds {
+            throw ValidationError("--release-at: a preview animates at most \(Int(Self.longestReleaseSeconds)) s of a hold (got \(releaseAt)); use holdlab trace for longer ones")
         }
         guard out.lowercased().hasSuffix(".gif"), (out as NSString).lastPathComponent.count > 4 else {
             throw ValidationError("--out \(out): the preview is an animated GIF; name a .gif file")
@@ -162,7 +153,7 @@ struct Preview: ParsableCommand {
             try OutputFile.file(out).checkWritable()
             if let video { try OutputFile.file(video).checkWritable() }
             let request = PreviewRequest(
-                designs: designs, releaseAtSeconds: releaseAt, framePhase: phase, seed: seed, commandLine: typedCommandLine())
+                designs: designs, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed, commandLine: typedCommandLine())
             let timelines = try PreviewTimelines(request)
             try PreviewRenderer.renderGIF(timelines, to: out)
             if let video {
