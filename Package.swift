@@ -8,6 +8,7 @@
 //   HoldProfiles    versioned YAML profiles: schema, validation with file/line/key-path errors, `--set` overrides
 //   HoldSimulation  synthetic users, the event-driven engine, metrics, trace rendering, CSV
 //   HoldFitting     fitting data: duration distributions by maximum likelihood, least-squares curves
+//   HoldPreview     see it and feel it: animated previews (gnuplot GIF, ffmpeg MP4) and haptic patterns (AHAP, Android)
 //   holdlab         the thin executable (swift-argument-parser)
 import PackageDescription
 
@@ -49,10 +50,15 @@ let package = Package(
             dependencies: ["GSL", "HoldProfiles", "HoldSimulation"],
             swiftSettings: strict
         ),
+        .target(
+            name: "HoldPreview",
+            dependencies: ["HoldModel", "HoldProfiles", "HoldSimulation"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "holdlab",
             dependencies: [
-                "GSL", "HoldProfiles", "HoldSimulation", "HoldFitting",
+                "GSL", "HoldProfiles", "HoldSimulation", "HoldFitting", "HoldPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -72,6 +78,7 @@ let package = Package(
             "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: strict),
         .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldSimulation"], swiftSettings: strict),
         .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab"], exclude: ["Golden"], swiftSettings: strict),
     ]
 )

@@ -19,6 +19,17 @@ public struct Profile: Sendable {
     public var fillDurationMatchesGesture: Bool
     /// Whether `retract.duration` was `match`.
     public var retractDurationMatches: Bool
+    /// How the control draws its progress (`display.indicator`): only `holdlab preview` reads it; the model is the
+    /// same for every shape.
+    public var indicator: Indicator = .bar
+
+    /// The shape of the progress indicator.
+    public enum Indicator: String, Sendable, Hashable, CaseIterable {
+        /// A horizontal bar filling from the left.
+        case bar
+        /// A ring trimming clockwise from twelve o'clock (SwiftUI `Circle().trim(from: 0, to: progress)`).
+        case ring
+    }
 
     /// The control, validated and precomputed.
     public func prepared() throws(ControlError) -> PreparedControl { try PreparedControl(control) }
@@ -95,6 +106,7 @@ extension Profile {
         let population = try top.string("population", default: "default")
 
         var control = Control()
+        var indicator = Indicator.bar
         if let node = top.node("gesture") {
             var g = try MappingReader(node, keyPath: "gesture")
             control.gesture.minimumDurationSeconds = try g.number(
@@ -189,12 +201,14 @@ extension Profile {
                 "refreshRate", default: 120, requirement: "frames per second from 1 to 1000", where: { $0 >= 1 && $0 <= 1000 })
             control.display.resolution = try d.number(
                 "resolution", default: 0.001, requirement: "a progress above 0 and below 0.5", where: { $0 > 0 && $0 < 0.5 })
+            indicator = try d.choice("indicator", default: .bar)
             try d.finish()
         }
         try top.finish()
         return Profile(
             name: name, description: description, source: source, control: control, timerLatency: latency,
-            population: population, fillDurationMatchesGesture: fillMatches, retractDurationMatches: retractMatches)
+            population: population, fillDurationMatchesGesture: fillMatches, retractDurationMatches: retractMatches,
+            indicator: indicator)
     }
 }
 

@@ -41,7 +41,10 @@ extension Profile {
         lines.append("retract: {mode: \(r.mode.rawValue), curve: \(r.curve), duration: \(retractDuration), interruption: \(r.interruption.rawValue), afterTrigger: \(r.afterTrigger.rawValue)}")
         let h = c.haptics
         lines.append("haptics: {threshold: \(h.threshold.shortText), minInterval: \(h.minIntervalSeconds.shortText), onComplete: \(h.onComplete)}")
-        lines.append("display: {refreshRate: \(c.display.refreshRateHz.shortText), resolution: \(c.display.resolution.shortText)}")
+        // `indicator` is written only when it is not the default bar, so adding the key left the hash of every bar
+        // profile as it was.
+        let shape = indicator == .bar ? "" : ", indicator: \(indicator.rawValue)"
+        lines.append("display: {refreshRate: \(c.display.refreshRateHz.shortText), resolution: \(c.display.resolution.shortText)\(shape)}")
         lines.append("population: \(population)")
         return lines.joined(separator: "\n") + "\n"
     }

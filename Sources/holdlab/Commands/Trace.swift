@@ -18,26 +18,11 @@ struct Trace: ParsableCommand {
     @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
     var profile: String = "hig-linear-bar"
 
-    @Option(name: .customLong("release-at"), parsing: .unconditional, help: ArgumentHelp(
-        "Seconds after touch-down when the finger lifts. Default: hold until the action fired and the fill completed, plus 0.25 s.",
-        valueName: "seconds"))
-    var releaseAt: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fraction of a frame interval from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
-    var phase: Double = 0
-
-    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.")
-    var seed: UInt64 = 1
+    @OptionGroup var hold: OneHoldOptions
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard phase.isFinite, phase >= 0, phase < 1 else {
-            throw ValidationError("--phase must be at least 0 and below 1 (got \(phase)).")
-        }
-        if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 120) {
-            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
-        }
         try source.refuseRepeatedKeys()
         try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--profile", source.library.profilePath(profile))])
     }
@@ -47,7 +32,7 @@ struct Trace: ParsableCommand {
             let profile = try source.library.loadProfile(profile, overrides: try source.parsedOverrides())
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
-            let request = TraceRequest(profile: profile, releaseAtSeconds: releaseAt, framePhase: phase, seed: seed)
+            let request = TraceRequest(profile: profile, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
             try out.write(try TraceReport.csv(request, commandLine: typedCommandLine()))
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import GSL
 import HoldFitting
 import HoldModel
+import HoldPreview
 import HoldProfiles
 import HoldSimulation
 
@@ -20,7 +21,7 @@ enum ExitStatus: Int32, Error {
     case dataError = 65
     /// An input cannot be opened: missing, unreadable, a directory.
     case noInput = 66
-    /// A program HoldLab needs (gnuplot) is not installed.
+    /// A program HoldLab needs (gnuplot; ffmpeg for `preview --mp4`) is not installed.
     case unavailable = 69
     /// An internal error: a bug in HoldLab (please report it with the command line).
     case software = 70
@@ -111,6 +112,14 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
     case let error as TuneError:
         return (.dataError, error.description)
     case let error as SimulationError:
+        return (.dataError, error.description)
+    case let error as PreviewError:
+        switch error.kind {
+        case .unavailable: return (.unavailable, error.description)
+        case .toolFailed: return (.software, error.description)
+        case .cannotCreate: return (.cannotCreate, error.description)
+        }
+    case let error as ExportRefusal:
         return (.dataError, error.description)
     default:
         return (.software, "internal error (please report it with the command line): \(error)")

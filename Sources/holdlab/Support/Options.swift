@@ -44,6 +44,29 @@ struct ProfileSourceOptions: ParsableArguments {
     }
 }
 
+/// The hold a command traces: `--release-at`, `--phase`, `--seed` (trace, preview, haptics).
+struct OneHoldOptions: ParsableArguments {
+    @Option(name: .customLong("release-at"), parsing: .unconditional, help: ArgumentHelp(
+        "Seconds after touch-down when the finger lifts. Default: hold until the action fired and the fill completed, plus 0.25 s.",
+        valueName: "seconds"))
+    var releaseAt: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fraction of a frame interval from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
+    var phase: Double = 0
+
+    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.")
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        guard phase.isFinite, phase >= 0, phase < 1 else {
+            throw ValidationError("--phase must be at least 0 and below 1 (got \(phase)).")
+        }
+        if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 120) {
+            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
+        }
+    }
+}
+
 /// `--out FILE|-`.
 struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("out"), help: ArgumentHelp(

@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import HoldPreview
+import HoldProfiles
+import HoldSimulation
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Animate one hold of one or more designs side by side: an animated GIF, and an MP4 when ffmpeg is installed.",
+        discussion: """
+            Every design is traced exactly as 'holdlab trace' traces it (same release, phase and seed) and drawn as \
+            its profile describes it (display.indicator: bar or ring): the fill as the display shows it, the status \
+            (holding, the action fired, released), a dot for each frame in which a haptic pulse plays, and a \
+            timeline with the pulses, the action and the release up to a playhead. The header counts time; the \
+            footer carries the version, the command and each profile's hash. The same command gives the same bytes.
+
+            The GIF runs at 50 frames per second (a delay of 2/100 s per frame: GIF delays are whole hundredths, and \
+            browsers slow anything shorter to 1/10 s, so 2/100 s is the finest every viewer honours); each GIF \
+            frame shows what the display showed at that instant. The MP4 (H.264) has one frame per display frame, \
+            at the fastest design's refresh rate. Both hold the last state 0.6 s before looping.
+
+            Designs: each --profile, then each --variant LABEL="key=value key=value …", which is the first profile \
+            with those --set overrides (a value with spaces goes in braces, as in --set). At most 4.
+
+            Exit status: 64 bad command line, 65 invalid profile, 66 missing profile, 69 gnuplot (or, for --mp4, \
+            ffmpeg) not installed, 70 gnuplot or ffmpeg failed, 73 an output cannot be written.
+
+            Examples:
+              holdlab preview --profile kikocard-accelerating --profile hig-linear-bar --out review.gif
+              holdlab preview --profile kikocard-accelerating --profile hig-linear-bar --release-at 1.2
+              holdlab preview --profile hig-linear-bar --variant "slow=fill.duration=1.5" \\
+                --variant "spring=fill.curve=snappy" --no-mp4
+            """)
+
+    @OptionGroup var source: ProfileSourceOptions
+
+    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"))
+    var profile: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "A design made from the first profile with overrides, e.g. --variant \"fast=fill.duration=0.6 gesture.minimumDuration=0.6\" (repeatable).",
+        valueName: "label=\"key=value …\""))
+    var variant: [String] = []
+
+    @OptionGroup var hold: OneHoldOptions
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("The animated GIF.", valueName: "file.gif"))
+    var out: String = "preview.gif"
+
+    @Option(name: .customLong("mp4"), help: ArgumentHelp(
+        "The MP4. Default: the GIF's name with .mp4 when ffmpeg is installed (a note says when it is not).", valueName: "file.mp4"))
+    var mp4: String?
+
+    @Flag(name: .customLong("no-mp4"), help: "Write the GIF only.")
+    var noMP4 = false
+
+    /// The latest release a preview draws: 30 s is 1,500 GIF frames.
+    static let longestReleaseSeconds = 30.0
+
+    /// The MP4's path: `--mp4`, or beside the GIF when ffmpeg is there.
+    var videoPath: String? {
+        if noMP4 { return nil }
+        if let mp4 { return mp4 }
+        let stem = (out as NSString).deletingPathExtension
+        return stem + ".mp4"
+    }
+
+    func validate() throws {
+        if let releaseAt = hold.releaseAt, releaseAt > Self.longestReleaseSeconds {
+            throw ValidationError("--release-at: a preview animates at most \(Int(Self.longestReleaseSeconds)) s of a hold (got \(releaseAt)); use holdlab trace for longer ones")
+        }
+        guard out.lowercased().hasSuffix(".gif"), (out as NSString).lastPathComponent.count > 4 else {
+            throw ValidationError("--out \(out): the preview is an animated GIF; name a .gif file")
+        }
+        if noMP4 && mp4 != nil { throw ValidationError("--mp4 and --no-mp4 contradict each other; give one") }
+        if let mp4, !(mp4.lowercased().hasSuffix(".mp4") && (mp4 as NSString).lastPathComponent.count > 4) {
+            throw ValidationError("--mp4 \(mp4): name a .mp4 file")
+        }
+        let designs = max(profile.count, 1) + variant.count
+        guard designs <= PreviewRequest.maximumDesigns else {
+            throw ValidationError("a preview draws at most \(PreviewRequest.maximumDesigns) designs side by side (got \(designs) from --profile and --variant)")
+        }
+        var labels: Set<String> = []
+        for text in variant {
+            let (label, _) = try Self.parseVariant(text)
+            guard labels.insert(label).inserted else { throw ValidationError("--variant \(label) is given twice; give each label once") }
+        }
+        try source.refuseRepeatedKeys()
+        try refuseSameOutputs([("--out", out), ("--mp4", mp4)])
+        let library = source.library
+        try refuseOutputsOverInputs([("--out", out), ("--mp4", mp4)], inputs: profile.map { ("--profile", library.profilePath($0)) })
+    }
+
+    /// `LABEL=key=value key=value …`: the label and the overrides (split at spaces outside braces and brackets).
+    static func parseVariant(_ text: String) throws -> (String, [String]) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw ValidationError("--variant \(text): write LABEL=\"key=value key=value …\"")
+        }
+        let label = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
+        guard !label.isEmpty, !label.contains(where: \.isNewline) else {
+            throw ValidationError("--variant \(text): the label must be a name on one line")
+        }
+        var assignments: [String] = []
+        var current = ""
+        var depth = 0
+        for character in text[text.index(after: equals)...] {
+            if character == "{" || character == "[" { depth += 1 }
+            if character == "}" || character == "]" { depth -= 1 }
+            if character == " " && depth == 0 {
+                if !current.isEmpty { assignments.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { assignments.append(current) }
+        guard !assignments.isEmpty else {
+            throw ValidationError("--variant \(label): give at least one key=value override")
+        }
+        for assignment in assignments where !assignment.contains("=") {
+            throw ValidationError("--variant \(label): '\(assignment)' is not key=value")
+        }
+        try refuseRepeatedKeys(assignments, option: "--variant \(label):")
+        return (label, assignments)
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let library = source.library
+            let overrides = try source.parsedOverrides()
+            let names = profile.isEmpty ? ["hig-linear-bar"] : profile
+            var designs = try names.map { name throws -> PreviewDesign in
+                let loaded = try library.loadProfile(name, overrides: overrides)
+                return PreviewDesign(label: loaded.name, profile: loaded)
+            }
+            for text in variant {
+                let (label, assignments) = try Self.parseVariant(text)
+                // A variant's error names the variant, not the --set the override stands for.
+                do {
+                    let extra = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
+                    let loaded = try library.loadProfile(names[0], overrides: overrides + extra)
+                    designs.append(PreviewDesign(label: label, profile: loaded))
+                } catch let error as ProfileError where !error.cannotOpen {
+                    throw UsageError("--variant \(label): " + "\(error)".replacingOccurrences(of: "--set ", with: ""))
+                }
+            }
+            let ffmpeg = PreviewRenderer.isInstalled("ffmpeg")
+            if mp4 != nil && !ffmpeg {
+                // Asked for a video that cannot be made: say so before drawing anything.
+                throw PreviewError(.unavailable, "ffmpeg is not installed (or not on PATH), so --mp4 cannot be written; install it with: sudo apt-get install ffmpeg, or leave out --mp4")
+            }
+            let video = videoPath.flatMap { path in mp4 != nil || ffmpeg ? path : nil }
+            try OutputFile.file(out).checkWritable()
+            if let video { try OutputFile.file(video).checkWritable() }
+            let request = PreviewRequest(
+                designs: designs, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed, commandLine: typedCommandLine())
+            let timelines = try PreviewTimelines(request)
+            try PreviewRenderer.renderGIF(timelines, to: out)
+            if let video {
+                try PreviewRenderer.renderMP4(timelines, to: video)
+            } else if !noMP4 {
+                printNote("note: ffmpeg is not installed, so no MP4 was written (sudo apt-get install ffmpeg); the GIF is \(out)")
+            }
+        }
+    }
+}
