@@ -81,7 +81,7 @@ public enum Guidelines {
             checks: "the bar looks full before the action fires (mismatch = trigger − first frame displayed full)",
             source: "DOMAIN §1: a bar that looks full and does nothing loses users who let go on seeing it full",
             option: "--mismatch-frames",
-            criterion: { "fail: mismatch p95 > \(format($0.mismatchFrames)) frame(s); warn: its maximum is" }),
+            criterion: { "fail: mismatch p95 > \(format($0.mismatchFrames)) frame(s); warn: its maximum is more" }),
         GuidelineRule(
             id: "first-feedback",
             checks: "the first feedback (visible fill, pulse or the action) after touch-down, worst frame phase",
@@ -156,7 +156,7 @@ public enum Guidelines {
                     "the bar looks full at most \(CSV.number(max, decimals: 1)) ms before the action (p95 \(CSV.number(p95, decimals: 1)) ms)")
             } else {
                 add("fill-matches-action", .pass, measured, limitText,
-                    "the bar never looks full before the action fires (it does \(CSV.number(-p95, decimals: 1)) ms after it or later, p95)")
+                    "the bar never looks full before the action fires (in 95 % of holds it does \(CSV.number(-p95, decimals: 1)) ms after it or later)")
             }
         } else {
             add("fill-matches-action", .pass, "NaN", limitText, "no completed hold showed a full bar (no fill, or none completed): nothing can look full early")
