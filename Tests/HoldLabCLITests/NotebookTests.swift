@@ -109,6 +109,19 @@ struct NotebookTests {
             } else {
                 svgText = String(decoding: figure, as: UTF8.self)
                 #expect(svgText.contains("<svg"), "\(notebook): not an SVG")
+                // The provenance footer, from the first file's '#' lines (files without them have none).
+                let provenance = try String(contentsOf: data[0], encoding: .utf8)
+                if let version = provenance.split(separator: "\n").first(where: { $0.hasPrefix("# holdlab: ") }),
+                   variables["footer"] != "0" {
+                    let footer = "holdlab " + version.dropFirst("# holdlab: ".count)
+                    #expect(svgText.contains(">\(footer) · "), "\(notebook): no provenance footer")
+                    if let profile = provenance.split(separator: "\n").first(where: { $0.hasPrefix("# profile: ") || $0.hasPrefix("# sweep_profile: ") }),
+                       data.count <= 2 {
+                        #expect(svgText.contains(String(profile.split(separator: " ")[3])), "\(notebook): the footer lacks the profile hash")
+                    }
+                } else {
+                    #expect(!svgText.contains(">holdlab "), "\(notebook): a footer without provenance")
+                }
             }
         }
         return svgText
