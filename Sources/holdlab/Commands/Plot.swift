@@ -14,7 +14,8 @@ struct Plot: ParsableCommand {
             lines; --no-footer leaves it out.
 
             NOTEBOOK is a name from the Notebooks folder ($HOLDLAB_NOTEBOOKS, else ./Notebooks, else this package's): \
-            trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap. \
+            trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap, \
+            design-rates. \
             An argument with a '/' or ending in .gp is a script path. Notebooks/README.md lists the commands behind \
             each figure.
 
