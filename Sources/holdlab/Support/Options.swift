@@ -38,7 +38,7 @@ struct ProfileSourceOptions: ParsableArguments {
     }
 
 
-    private static func executablePath() -> String? {
+    static func executablePath() -> String? {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
         return CommandLine.arguments.first.flatMap { $0.contains("/") ? $0 : nil }
     }
