@@ -156,6 +156,22 @@ struct NotebookTests {
         #expect(try Self.renderBoth("fill-curves.gp", data: [bare]).contains(">bare-trace<"))
     }
 
+    @Test("design-rates.gp draws every design in every population, a population without accidental users included")
+    func designRates() throws {
+        let fixtures = try Fixtures.get()
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let designs = directory.appendingPathComponent("designs.csv")
+        let result = try CLI.run(["compare", "--profile", "hig-linear-bar", "--profile", "mismatched-fill", "--variant",
+                                  "slow=gesture.minimumDuration=1.3", "--population", "default," + fixtures.path("confirmers.yaml"),
+                                  "--users", "2000", "--summaries", designs.path, "--out", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = try Self.renderBoth("design-rates.gp", data: [designs])
+        for text in ["hig-linear-bar", "mismatched-fill", "slow", "default", "confirmers", "Completion rate (95 % Wilson interval)"] {
+            #expect(svg.contains(">\(text)<"), "design-rates lacks \(text)")
+        }
+    }
+
     @Test("retract-rules.gp draws the three interruption rules, titled from each file's --set")
     func retractRules() throws {
         let fixtures = try Fixtures.get()

@@ -55,12 +55,7 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try reportingErrors { try write() }
-        } catch let failure as PlotFailure {
-            if !failure.message.isEmpty { printError(failure.message) }
-            throw ExitCode(failure.status)
-        }
+        try reportingErrors { try write() }
     }
 
     private func write() throws {

@@ -121,6 +121,8 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         }
     case let error as ExportRefusal:
         return (.dataError, error.description)
+    case let error as PlotFailure:
+        return (ExitStatus(rawValue: error.status) ?? .software, error.message.isEmpty ? nil : error.message)
     default:
         return (.software, "internal error (please report it with the command line): \(error)")
     }
