@@ -15,7 +15,10 @@ function joined(list, separator,   parts, n, i, text) {
 /^# holdlab: / { if (version == "") version = $3 " " $4 }
 /^# (profile|sweep_profile): / { profiles = add(profiles, $3 " " $4) }
 /^# design: / { profiles = add(profiles, ($3 == $5 ? $3 : $3 "=" $5) " " $6) }
-/^# (population|sweep_population|impaired_population): / { populations = add(populations, $3) }
+/^# (population|sweep_population|impaired_population): / {
+    # A sweep over several populations lists them separated by ' ; '.
+    for (i = 3; i <= NF; i++) if (i == 3 || $(i - 1) == ";") populations = add(populations, $i)
+}
 /^# (users|sweep_users): / {
     line = $0
     sub(/^# [a-z_]+: /, "", line)

@@ -199,7 +199,8 @@ public enum ReviewReport {
         text += "## Limitations\n\n"
         text += "- The people are synthetic. Which numbers of each population are measured and which are assumptions:\n"
         for population in input.populations {
-            text += "  - `\(population.name)` (fnv1a64:\(population.contentHash)): \(cell(population.description))."
+            let about = population.description.isEmpty ? "no description" : cell(population.description)
+            text += "  - `\(population.name)` (fnv1a64:\(population.contentHash)): \(about)."
                 + (population.source.isEmpty ? " No sources given: treat every number as an assumption." : " \(cell(population.source))")
                 + "\n"
         }
