@@ -70,17 +70,8 @@ struct GuidelineCheck: ParsableCommand {
     @Argument(help: ArgumentHelp("Profile names or YAML files.", valueName: "profile"))
     var profiles: [String] = []
 
-    @Option(help: ArgumentHelp("Population for the simulated rules. Default: the one each profile names.", valueName: "name|file"))
-    var population: String?
-
-    @Option(parsing: .unconditional, help: "Synthetic users per simulation.")
-    var users: Int = 100_000
-
-    @Option(parsing: .unconditional, help: "Master seed.")
-    var seed: UInt64 = 1
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
-    var threads: Int?
+    /// `--population` (for the simulated rules; default: each profile's own), `--users`, `--seed`, `--threads`.
+    @OptionGroup var simulation: RunOptions
 
     @OptionGroup var guidelines: GuidelineOptions
 
@@ -90,7 +81,6 @@ struct GuidelineCheck: ParsableCommand {
     var listRules = false
 
     func validate() throws {
-        try RunOptions.validate(users: users, threads: threads)
         if profiles.isEmpty && !listRules { throw ValidationError("Name at least one profile, e.g. holdlab check hig-linear-bar") }
         try source.refuseRepeatedKeys()
         let library = source.library
@@ -113,12 +103,12 @@ struct GuidelineCheck: ParsableCommand {
             var results: [GuidelineResult] = []
             let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
             for (index, profile) in loaded.enumerated() {
-                let name = population ?? profile.population
+                let name = simulation.population ?? profile.population
                 if populations[name] == nil { populations[name] = try library.loadPopulation(name) }
                 guard let own = populations[name] else { continue }
                 results += try Guidelines.check(GuidelineRequest(
-                    profile: profile, population: own, impairedPopulation: impaired, users: users, seed: seed,
-                    threads: threads ?? ProcessInfo.processInfo.activeProcessorCount, thresholds: guidelines.thresholds))
+                    profile: profile, population: own, impairedPopulation: impaired, users: simulation.users,
+                    seed: simulation.seed, threads: simulation.workerThreads, thresholds: guidelines.thresholds))
                 bar.update(index + 1)
             }
             bar.finish()
@@ -130,7 +120,7 @@ struct GuidelineCheck: ParsableCommand {
                 populations[key].map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") }
             }
             provenance.append(("impaired_population", "\(impaired.name) fnv1a64:\(impaired.contentHash)"))
-            provenance.append(("users", "\(users) per simulation, seed \(seed)"))
+            provenance.append(("users", "\(simulation.users) per simulation, seed \(simulation.seed)"))
             var text = CSV.provenance(provenance) + Guidelines.columns.joined(separator: ",") + "\n"
             for result in results { text += Guidelines.row(result) + "\n" }
             try out.write(text)
