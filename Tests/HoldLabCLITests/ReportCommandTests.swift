@@ -72,6 +72,30 @@ struct ReportCommandTests {
         #expect(try Self.files(folder) == written, "reproduce.sh in place is not byte-identical")
     }
 
+    @Test("--sweep draws the baseline over a key: its CSV equals holdlab sweep's rows, with the figure and a line in report.md")
+    func sweep() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let result = try CLI.run(["report", "--profile", "hig-linear-bar", "--variant", "slow=gesture.minimumDuration=1.2",
+                                  "--baseline", "slow", "--sweep", "fill.duration=0.6,0.9,1.2", "--users", "2000", "--out", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try Self.files(folder)
+        for name in ["sweep-fill.duration.csv", "sweep-fill.duration-rates.svg", "sweep-fill.duration-rates.png"] {
+            #expect(written[name] != nil, "no \(name)")
+        }
+        let sweep = try CLI.run(["sweep", "--set", "gesture.minimumDuration=1.2", "--vary", "fill.duration=0.6,0.9,1.2",
+                                 "--users", "2000"])
+        #expect(CLI.dataLines(String(decoding: written["sweep-fill.duration.csv"] ?? Data(), as: UTF8.self))
+                == CLI.dataLines(sweep.stdout))
+        let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
+        #expect(report.contains("![Completion and false activation rates of slow against fill.duration, for default users, 95 % Wilson bands](sweep-fill.duration-rates.svg)"))
+        let bad = try CLI.run(["report", "--variant", "a=fill.curve=easeIn", "--sweep", "fill.duration", "--users", "100",
+                               "--out", folder.path])
+        #expect(bad.status == 64, "\(bad.stderr)")
+        #expect(try Self.files(folder) == written, "a failed report changed the earlier folder")
+    }
+
     @Test("a failed report leaves no folder and no temporary; another kind of folder is refused; gnuplot missing is 69")
     func atomic() throws {
         let directory = try CLI.temporaryDirectory()

@@ -32,12 +32,21 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("The question the review answers (default: which design, for which populations).", valueName: "text"))
     var question: String?
 
+    @Option(help: ArgumentHelp(
+        "A sweep to draw: key=values as in holdlab sweep --vary (repeatable). The baseline design against the first population; completion and false activation against the key.",
+        valueName: "key=values"))
+    var sweep: [String] = []
+
     @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"))
     var out: String
 
     func validate() throws {
         if out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
         try source.refuseRepeatedKeys()
+        try refuseRepeatedKeys(sweep, option: "--sweep")
+        for text in sweep {
+            do { _ = try SweepParameter(parsing: text) } catch { throw ValidationError("--sweep \(text): \(error)") }
+        }
         try refuseOutputsOverInputs([("--out", out)], inputs: comparison.inputs(source))
     }
 
@@ -65,6 +74,7 @@ struct Report: ParsableCommand {
         let folder = NotebookFolder.discover(executablePath: ProfileSourceOptions.executablePath())
         let fillScript = try folder.script("fill-curves")
         let ratesScript = try folder.script("design-rates")
+        let ratesSweepScript = try folder.script("rates-vs-duration")
         let library = source.library
         let resolved = try comparison.resolve(source)
         let threads = comparison.threads ?? ProcessInfo.processInfo.activeProcessorCount
@@ -125,6 +135,35 @@ struct Report: ParsableCommand {
             }
         }
 
+        // Requested sweeps: the baseline design over one key, against the first population.
+        var sweepFiles: [(String, String)] = []
+        var sweepFigures: [(stem: String, caption: String)] = []
+        let baselineDesign = resolved.designs[resolved.baseline]
+        for text in sweep {
+            let parameter = try usage { try SweepParameter(parsing: text) }
+            let plan = try usage { try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: comparison.seed) }
+            let baseOverrides = try usage {
+                try resolved.sets[resolved.baseline].map { text throws(ProfileError) in try Override(parsing: text) }
+            }
+            let path = resolved.paths[resolved.baseline]
+            let request = SweepRequest(
+                profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
+                population: checkPopulation, plan: plan, users: comparison.users, seed: comparison.seed, threads: threads)
+            var rows = ""
+            try Sweep.run(request, profiles: try Sweep.profiles(request), onRows: { batch in rows += batch.map { $0 + "\n" }.joined() })
+            let stem = "sweep-\(parameter.keyPath)"
+            try directory.write(stem + ".csv", CSV.provenance([("holdlab", "\(HoldLabVersion.current) report"), ("command", command)]
+                + Sweep.identity(request, baseProfile: baselineDesign.profile)) + Sweep.header(plan) + "\n" + rows)
+            for kind in Gnuplot.extensions {
+                try Gnuplot.render(script: ratesSweepScript, assignments: [
+                    ("data", directory.temporary + "/" + stem + ".csv"), ("x", parameter.column),
+                ], out: directory.reserve("\(stem)-rates.\(kind)"))
+            }
+            sweepFiles.append((stem + ".csv", "a sweep of \(baselineDesign.label) over `\(parameter.keyPath)` (`\(text)`) against `\(checkPopulation.name)`: the `holdlab sweep` columns"))
+            sweepFiles.append((stem + "-rates.svg", "completion and false activation against `\(parameter.keyPath)` (also .png)"))
+            sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson bands"))
+        }
+
         let populations = resolved.populations.map(\.name)
         let defaultQuestion = "Which design should ship: " + resolved.designs.map { "**\($0.label)**" }.joined(separator: ", ")
             + ", for " + (populations.count == 1 ? "`\(populations[0])` users" : populations.map { "`\($0)`" }.joined(separator: " and ") + " users") + "?"
@@ -137,13 +176,14 @@ struct Report: ParsableCommand {
         files += traces.map { ($0, "one hold of the design, frame by frame (`holdlab trace`), behind the fill-curves figure") }
         files += [("fill-curves.svg", "the designs' fill curves (also .png)"), ("design-rates.svg", "rates with intervals per population (also .png)"),
                   ("reproduce.sh", "regenerates this folder byte for byte")]
+        files.insert(contentsOf: sweepFiles, at: files.count - 1)
         let input = ReviewInput(
             question: question ?? defaultQuestion, designs: designs, baseline: resolved.baseline,
             populations: resolved.populations, users: comparison.users, seed: comparison.seed, results: results,
             checks: checks, checkPopulation: checkPopulation.name, impairedPopulation: impaired.name,
             thresholds: guidelines.thresholds,
             figures: [("fill-curves", "Fill curves: one traced hold per design; a dot where the action fires, a square at the first full frame"),
-                      ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")],
+                      ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures,
             files: files)
         try directory.write("report.md", ReviewReport.markdown(input, version: HoldLabVersion.current))
         try directory.write("reproduce.sh", Self.reproduceScript(arguments: arguments), executable: true)

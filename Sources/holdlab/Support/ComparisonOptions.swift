@@ -101,10 +101,12 @@ struct ComparisonOptions: ParsableArguments {
         let names = profile.isEmpty ? ["hig-linear-bar"] : profile
         var designs: [ComparisonDesign] = []
         var sets: [[String]] = []
+        var paths: [String] = []
         for name in names {
             designs.append(ComparisonDesign(label: "", profile: try library.loadProfile(name, overrides: common)))
             designs[designs.count - 1].label = designs[designs.count - 1].profile.name
             sets.append(source.overrides)
+            paths.append(library.profilePath(name))
         }
         for text in variant {
             let (label, variantSets) = try Self.parseVariant(text)
@@ -114,6 +116,7 @@ struct ComparisonOptions: ParsableArguments {
             }
             designs.append(ComparisonDesign(label: label, profile: try library.loadProfile(names[0], overrides: common + overrides)))
             sets.append(source.overrides + variantSets)
+            paths.append(library.profilePath(names[0]))
         }
         var seen: Set<String> = []
         for design in designs where !seen.insert(design.label).inserted {
@@ -146,7 +149,7 @@ struct ComparisonOptions: ParsableArguments {
             }
             populations.append(loaded)
         }
-        return ResolvedComparison(designs: designs, sets: sets, baseline: baselineIndex, populations: populations)
+        return ResolvedComparison(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations)
     }
 
     /// The inputs the command reads, for refusing an output over one of them.
@@ -162,6 +165,8 @@ struct ResolvedComparison {
     var designs: [ComparisonDesign]
     /// Per design, the `--set` values applied to its profile (common ones, then the variant's).
     var sets: [[String]]
+    /// Per design, the profile file its YAML comes from.
+    var paths: [String]
     var baseline: Int
     var populations: [Population]
 
