@@ -9,7 +9,7 @@
 #   gnuplot -e "data='bar.csv mismatched.csv kiko.csv'; out='fill-curves.png'" Notebooks/fill-curves.gp
 #
 # Variables: data (trace CSVs separated by spaces), out (.png or .svg), progress (the column drawn:
-# 'model_progress', the default, or 'displayed_progress'). Each curve is titled by the profile named on the file's
+# 'model_progress', the default, or 'displayed_progress'), titles (optional: one title per file, space-separated). Each curve is titled by the profile named on the file's
 # '# profile:' line, plus any simple --set overrides from its '# command:' line; the file's name without .csv if
 # it has no profile line.
 if (!exists("data")) data = 'trace.csv'
@@ -36,6 +36,10 @@ if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
     set terminal pngcairo size 1120,560 noenhanced font 'Sans,11'
 }
 set output out
+# The provenance footer: footer.gpi beside this script.
+_notebooks = (exists("ARG0") && strstrt(ARG0, '/') > 0) ? system("dirname '" . ARG0 . "'") : 'Notebooks'
+# A script copied out of its folder draws no footer.
+if (system("[ -f '" . _notebooks . "/footer.gpi' ] && echo yes") eq 'yes') { load _notebooks . '/footer.gpi' }
 set datafile separator comma
 set datafile missing 'NaN'
 
@@ -48,6 +52,8 @@ stem(f) = strlen(f) > 4 && f[strlen(f)-3:] eq '.csv' ? f[1:strlen(f)-4] : f
 # The profile name and the --set overrides without quotes, read from the provenance lines.
 describe(f) = system("awk '/^# profile: / && p == \"\" { p = $3 } /^# command: / { for (i = 3; i < NF; i++) if ($i == \"--set\" && $(i+1) !~ /['\\''\"]/) s = s \" \" $(i+1) } END { if (p != \"\") print p s }' '" . f . "' 2>/dev/null")
 name(f) = (_described = describe(f), _described ne '' ? _described : stem(basename(f)))
+# `titles` (optional): one title per file, separated by spaces, instead of the provenance.
+title_of(f, i) = exists("titles") && words(titles) >= i ? word(titles, i) : name(f)
 
 # One pass per file: the ranges, and whether it has a trigger and a full frame (an empty series makes gnuplot warn).
 n = words(data)
@@ -79,7 +85,7 @@ set arrow from 0, 1 to tmax, 1 nohead dt 3 lc rgb '#888888'
 series = ''
 do for [i = 1:n] {
     f = word(data, i)
-    series = series . sprintf("'%s' using 't_ms':progress with lines lw 2 lc rgb '%s' title \"%s\", ", f, colour(i), name(f))
+    series = series . sprintf("'%s' using 't_ms':progress with lines lw 2 lc rgb '%s' title \"%s\", ", f, colour(i), title_of(f, i))
     if (triggers[i] > 0) {
         series = series . sprintf("'%s' using 't_ms':(is('trigger') ? column(progress) : NaN) with points pt 7 ps 1.1 lc rgb '%s' notitle, ", f, colour(i))
     }

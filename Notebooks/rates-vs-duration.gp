@@ -34,6 +34,10 @@ if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
     set terminal pngcairo size 960,540 noenhanced font 'Sans,11'
 }
 set output out
+# The provenance footer: footer.gpi beside this script.
+_notebooks = (exists("ARG0") && strstrt(ARG0, '/') > 0) ? system("dirname '" . ARG0 . "'") : 'Notebooks'
+# A script copied out of its folder draws no footer.
+if (system("[ -f '" . _notebooks . "/footer.gpi' ] && echo yes") eq 'yes') { load _notebooks . '/footer.gpi' }
 set datafile separator comma
 set datafile missing 'NaN'
 

@@ -34,6 +34,10 @@ if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
     set terminal pngcairo size 960,680 noenhanced font 'Sans,11'
 }
 set output out
+# The provenance footer: footer.gpi beside this script.
+_notebooks = (exists("ARG0") && strstrt(ARG0, '/') > 0) ? system("dirname '" . ARG0 . "'") : 'Notebooks'
+# A script copied out of its folder draws no footer.
+if (system("[ -f '" . _notebooks . "/footer.gpi' ] && echo yes") eq 'yes') { load _notebooks . '/footer.gpi' }
 set datafile separator comma
 set datafile missing 'NaN'
 
@@ -92,6 +96,7 @@ eval 'plot ' . series
 # Below: what the screen shows.
 unset object 1
 unset label 1
+unset label 99
 unset arrow 100
 unset title
 set tmargin at screen 0.50

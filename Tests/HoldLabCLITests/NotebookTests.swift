@@ -109,6 +109,19 @@ struct NotebookTests {
             } else {
                 svgText = String(decoding: figure, as: UTF8.self)
                 #expect(svgText.contains("<svg"), "\(notebook): not an SVG")
+                // The provenance footer, from the first file's '#' lines (files without them have none).
+                let provenance = try String(contentsOf: data[0], encoding: .utf8)
+                if let version = provenance.split(separator: "\n").first(where: { $0.hasPrefix("# holdlab: ") }),
+                   variables["footer"] != "0" {
+                    let footer = "holdlab " + version.dropFirst("# holdlab: ".count)
+                    #expect(svgText.contains(">\(footer) · "), "\(notebook): no provenance footer")
+                    if let profile = provenance.split(separator: "\n").first(where: { $0.hasPrefix("# profile: ") || $0.hasPrefix("# sweep_profile: ") }),
+                       data.count <= 2 {
+                        #expect(svgText.contains(String(profile.split(separator: " ")[3])), "\(notebook): the footer lacks the profile hash")
+                    }
+                } else {
+                    #expect(!svgText.contains(">holdlab "), "\(notebook): a footer without provenance")
+                }
             }
         }
         return svgText
@@ -141,6 +154,22 @@ struct NotebookTests {
         let text = try String(contentsOf: fixtures.url("hig-linear-bar.csv"), encoding: .utf8)
         try CLI.dataLines(text).joined(separator: "\n").write(to: bare, atomically: true, encoding: .utf8)
         #expect(try Self.renderBoth("fill-curves.gp", data: [bare]).contains(">bare-trace<"))
+    }
+
+    @Test("design-rates.gp draws every design in every population, a population without accidental users included")
+    func designRates() throws {
+        let fixtures = try Fixtures.get()
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let designs = directory.appendingPathComponent("designs.csv")
+        let result = try CLI.run(["compare", "--profile", "hig-linear-bar", "--profile", "mismatched-fill", "--variant",
+                                  "slow=gesture.minimumDuration=1.3", "--population", "default," + fixtures.path("confirmers.yaml"),
+                                  "--users", "2000", "--summaries", designs.path, "--out", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = try Self.renderBoth("design-rates.gp", data: [designs])
+        for text in ["hig-linear-bar", "mismatched-fill", "slow", "default", "confirmers", "Completion rate (95 % Wilson interval)"] {
+            #expect(svg.contains(">\(text)<"), "design-rates lacks \(text)")
+        }
     }
 
     @Test("retract-rules.gp draws the three interruption rules, titled from each file's --set")
@@ -240,7 +269,7 @@ struct NotebookTests {
     func headers() throws {
         let folder = CLI.root.appendingPathComponent("Notebooks")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gp") }.sorted()
-        #expect(names == ["fill-curves.gp", "heatmap.gp", "mismatch-vs-duration.gp", "pulses-vs-threshold.gp",
+        #expect(names == ["design-rates.gp", "fill-curves.gp", "heatmap.gp", "mismatch-vs-duration.gp", "pulses-vs-threshold.gp",
                           "rates-vs-duration.gp", "retract-rules.gp", "trace.gp"])
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
         for name in names {

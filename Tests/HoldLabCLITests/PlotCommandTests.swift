@@ -31,6 +31,24 @@ struct PlotCommandTests {
         return data.count > 5_000 && data.starts(with: [0x89, 0x50, 0x4E, 0x47])
     }
 
+    @Test("every figure carries the provenance footer from the CSV's '#' lines; --no-footer leaves it out")
+    func footer() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("rates.csv")
+        #expect(try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--users", "500", "--seed", "4",
+                             "--out", csv.path]).status == 0)
+        let with = directory.appendingPathComponent("with.svg"), without = directory.appendingPathComponent("without.svg")
+        #expect(try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--out", with.path]).status == 0)
+        #expect(try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--out", without.path, "--no-footer"]).status == 0)
+        let svg = try String(contentsOf: with, encoding: .utf8)
+        #expect(svg.contains(">holdlab 0.1.0 sweep · hig-linear-bar fnv1a64:13fde7832bbb8234 · population default · users 500 per point · seed 4<"),
+                "\(svg.split(separator: "\n").filter { $0.contains("holdlab") })")
+        #expect(!(try String(contentsOf: without, encoding: .utf8)).contains(">holdlab "))
+        let refused = try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--var", "footer=0"])
+        #expect(refused.status == 64 && refused.stderr.contains("--no-footer"))
+    }
+
     @Test("help explains the command with an example and the exit statuses")
     func help() throws {
         let root = try CLI.run(["--help"])
@@ -102,7 +120,7 @@ struct PlotCommandTests {
         let unknown = try CLI.run(["plot", "rates-vs-durations", "--data", fixtures.path("rates.csv"), "--out", out])
         #expect(unknown.status == 66)
         #expect(unknown.stderr.hasPrefix("holdlab: error: no notebook 'rates-vs-durations' in "))
-        #expect(unknown.stderr.contains("known: fill-curves, heatmap, mismatch-vs-duration, pulses-vs-threshold, rates-vs-duration, retract-rules, trace"))
+        #expect(unknown.stderr.contains("known: design-rates, fill-curves, heatmap, mismatch-vs-duration, pulses-vs-threshold, rates-vs-duration, retract-rules, trace"))
         let noScript = try CLI.run(["plot", directory.appendingPathComponent("gone.gp").path, "--data", fixtures.path("rates.csv"), "--out", out])
         #expect(noScript.status == 66 && noScript.stderr.contains("gone.gp: no such notebook file"))
         let missing = try CLI.run(["plot", "rates-vs-duration", "--data", fixtures.path("rates.csv"),

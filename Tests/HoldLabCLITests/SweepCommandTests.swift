@@ -16,6 +16,38 @@ struct SweepCommandTests {
         #expect(rows[4] == "0.7," + (CLI.dataLines(simulate.stdout).last ?? ""))
     }
 
+    @Test("--population a,b runs every point for each population, rows population by population; killed and resumed, the same file")
+    func populations() throws {
+        let arguments = ["sweep", "--vary", "gesture.minimumDuration=0.6,0.8,1.0", "--population", "default,motor-impaired",
+                         "--users", "2000", "--seed", "3", "--out", "sweep.csv"]
+        let wholeDirectory = try CLI.temporaryDirectory()
+        let directory = try CLI.temporaryDirectory()
+        defer { for url in [wholeDirectory, directory] { try? FileManager.default.removeItem(at: url) } }
+        let whole = try CLI.run(arguments, in: wholeDirectory)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let text = try String(contentsOf: wholeDirectory.appendingPathComponent("sweep.csv"), encoding: .utf8)
+        let rows = CLI.dataLines(text)
+        #expect(rows.count == 1 + 6)
+        #expect(rows.dropFirst().map { $0.split(separator: ",")[2] } == ["default", "default", "default", "motor-impaired", "motor-impaired", "motor-impaired"])
+        #expect(text.contains("# sweep_population: default fnv1a64:3cbad16658650aaa ; motor-impaired fnv1a64:"))
+        // Each population's rows are that population's own sweep.
+        for (index, population) in ["default", "motor-impaired"].enumerated() {
+            let single = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.6,0.8,1.0", "--population", population,
+                                      "--users", "2000", "--seed", "3"])
+            #expect(Array(CLI.dataLines(single.stdout).dropFirst()) == Array(rows[(1 + 3 * index)...(3 + 3 * index)]))
+        }
+        // Killed after the first population's batch (its 3 points).
+        let killed = try CLI.run(arguments, in: directory, environment: ["HOLDLAB_TEST_KILL_AFTER_POINTS": "3"])
+        #expect(killed.status == SIGKILL)
+        let resume = try CLI.run(arguments + ["--resume"], in: directory)
+        #expect(resume.status == 0 && resume.stderr.contains("3 of 6 rows (points × populations) done"), "\(resume.stderr)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("sweep.csv"), encoding: .utf8) == text)
+        // Resuming with other populations is refused.
+        let other = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.6,0.8,1.0", "--population", "default",
+                                 "--users", "2000", "--seed", "3", "--out", "sweep.csv", "--resume"], in: directory)
+        #expect(other.status == 65 && other.stderr.contains("different population"), "\(other.stderr)")
+    }
+
     @Test("a sweep killed midway and resumed gives the same file as an uninterrupted one")
     func killAndResume() throws {
         // The same relative file name in two directories: the provenance records --out as typed.

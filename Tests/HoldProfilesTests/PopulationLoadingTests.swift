@@ -28,6 +28,16 @@ struct PopulationLoadingTests {
         #expect(population.contentHash.count == 16)
     }
 
+    @Test("description and source are optional, as a profile's source is; the hash is of the classes")
+    func optionalDescription() throws {
+        let classes = "  - {name: a, weight: 1, intent: confirm, behavior: hold, hold: {dist: constant, value: 1}}\n"
+        let bare = try Population.load(yaml: "version: 1\nname: q\nclasses:\n" + classes, path: "q.yaml")
+        #expect(bare.description == "" && bare.source == "")
+        let described = try Population.load(yaml: header + classes, path: "q.yaml")
+        #expect(described.description == "test")
+        #expect(bare.contentHash == described.contentHash)
+    }
+
     static let bad: [(String, String)] = [
         ("  - {name: a, weight: 0, behavior: hold, hold: {dist: constant, value: 1}}\n",
          "q.yaml:5:3: classes: the class weights must sum to a positive number (they sum to 0)"),

@@ -72,7 +72,7 @@ extension Population {
             throw top.error("version", "unsupported schema version \(version.shortText); this holdlab reads version \(schemaVersion)")
         }
         let name = try top.string("name")
-        let description = try top.string("description")
+        let description = try top.string("description", default: "")
         let source = try top.string("source", default: "")
         guard let list = top.node("classes"), case .sequence(let items, _) = list, !items.isEmpty else {
             throw top.error("classes", "a population needs classes: a non-empty list of {name, weight, intent, behavior, …}")

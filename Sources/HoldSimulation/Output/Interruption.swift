@@ -64,6 +64,8 @@ public final class Temporaries: @unchecked Sendable {
             _ = waitpid(pid, &status, 0)
         }
         for path in paths.values { unlink(path) }
+        // Then directories being assembled (a report folder), now that the files registered in them are gone.
+        for path in paths.values { rmdir(path) }
         children.removeAll()
         paths.removeAll()
     }

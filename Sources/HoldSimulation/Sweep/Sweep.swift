@@ -7,7 +7,10 @@ public struct SweepRequest: Sendable {
     public var profilePath: String
     /// `--set` overrides applied to every point before the point's own values.
     public var baseOverrides: [Override]
-    public var population: Population
+    /// The populations, in order: every point is simulated against each (rows population by population).
+    public var populations: [Population]
+    /// The first population.
+    public var population: Population { populations[0] }
     public var plan: SweepPlan
     /// Synthetic users per point.
     public var users: Int
@@ -16,10 +19,18 @@ public struct SweepRequest: Sendable {
 
     public init(profileText: String, profilePath: String, baseOverrides: [Override], population: Population,
                 plan: SweepPlan, users: Int, seed: UInt64, threads: Int) {
+        self.init(profileText: profileText, profilePath: profilePath, baseOverrides: baseOverrides, populations: [population],
+                  plan: plan, users: users, seed: seed, threads: threads)
+    }
+
+    /// A sweep of every point against each of `populations` (at least one).
+    public init(profileText: String, profilePath: String, baseOverrides: [Override], populations: [Population],
+                plan: SweepPlan, users: Int, seed: UInt64, threads: Int) {
+        precondition(!populations.isEmpty, "a sweep needs a population")
         self.profileText = profileText
         self.profilePath = profilePath
         self.baseOverrides = baseOverrides
-        self.population = population
+        self.populations = populations
         self.plan = plan
         self.users = users
         self.seed = seed
@@ -71,29 +82,36 @@ public enum Sweep {
         let vary = request.plan.parameters.map(\.text).joined(separator: " ; ")
         return [
             ("sweep_profile", "\(baseProfile.name) fnv1a64:\(baseProfile.contentHash)"),
-            ("sweep_population", "\(request.population.name) fnv1a64:\(request.population.contentHash)"),
+            ("sweep_population", request.populations.map { "\($0.name) fnv1a64:\($0.contentHash)" }.joined(separator: " ; ")),
             ("sweep_design", "\(request.plan.design.rawValue), \(request.plan.points.count) points, vary \(vary)"),
             ("sweep_users", "\(request.users) per point, seed \(request.seed)"),
         ]
     }
 
-    /// Simulates points from `first` on, in batches, calling `onRows` with each batch's rows in point order.
+    /// Rows in the file: every point for each population.
+    public static func rowCount(_ request: SweepRequest) -> Int { request.plan.points.count * request.populations.count }
+
+    /// Simulates rows from `first` on (row r is point r mod points against population r div points), in batches
+    /// within a population, calling `onRows` with each batch's rows in row order.
     ///
-    /// - Parameter progress: users simulated so far in this call (over all points).
+    /// - Parameter progress: users simulated so far in this call (over all rows).
     public static func run(
         _ request: SweepRequest, profiles: [Profile], from first: Int = 0,
         onRows: ([String]) throws -> Void, progress: ((Int) -> Void)? = nil
     ) throws {
+        let points = profiles.count
         var start = first
-        while start < profiles.count {
-            let end = min(profiles.count, start + batchSize)
+        while start < rowCount(request) {
+            let population = request.populations[start / points]
+            let point = start % points
+            let end = min(points, point + batchSize)
             let done = (start - first) * request.users
             let summaries = try Simulator.run(
-                SimulationRequest(profiles: Array(profiles[start..<end]), population: request.population,
+                SimulationRequest(profiles: Array(profiles[point..<end]), population: population,
                                   users: request.users, seed: request.seed, threads: request.threads),
-                progress: { users in progress?(done + users * (end - start)) })
-            try onRows(zip(request.plan.points[start..<end], summaries).map { row(values: $0, summary: $1) })
-            start = end
+                progress: { users in progress?(done + users * (end - point)) })
+            try onRows(zip(request.plan.points[point..<end], summaries).map { row(values: $0, summary: $1) })
+            start += end - point
         }
     }
 
@@ -165,8 +183,8 @@ public enum Sweep {
         }
         let columns = expectedHeader.split(separator: ",").map(String.init)
         var rows = Array(data.dropFirst())
-        guard rows.count <= request.plan.points.count else {
-            throw refuse("has \(rows.count) rows but the sweep has \(request.plan.points.count) points")
+        guard rows.count <= rowCount(request) else {
+            throw refuse("has \(rows.count) rows but the sweep has \(rowCount(request)) (points × populations)")
         }
         for (index, row) in rows.enumerated() {
             guard let problem = problem(with: row, point: index, columns: columns, request: request, baseProfile: baseProfile) else {
@@ -185,8 +203,10 @@ public enum Sweep {
 
     /// What is wrong with a row of an earlier run, or nil when it is point `point`'s complete row.
     private static func problem(
-        with row: String, point: Int, columns: [String], request: SweepRequest, baseProfile: Profile
+        with row: String, point index: Int, columns: [String], request: SweepRequest, baseProfile: Profile
     ) -> String? {
+        let point = index % request.plan.points.count
+        let population = request.populations[index / request.plan.points.count]
         guard let fields = CSV.splitRecord(row) else { return "ends inside a quoted field" }
         guard fields.count == columns.count else {
             return "has \(fields.count) fields where the header has \(columns.count)"
@@ -199,7 +219,7 @@ public enum Sweep {
             return "has no value in column \(empty.0)"
         }
         let known: [(String, String)] = [
-            ("profile", baseProfile.name), ("population", request.population.name),
+            ("profile", baseProfile.name), ("population", population.name),
             ("users", "\(request.users)"), ("seed", "\(request.seed)"),
         ]
         for (column, value) in known {

@@ -9,10 +9,13 @@ struct Plot: ParsableCommand {
             Runs gnuplot on NOTEBOOK with the variables data='FILE …' and out='FIG', plus each --var, and writes the \
             figure atomically: gnuplot draws into a temporary file beside FIG that is renamed when it succeeds, so a \
             failed run leaves no figure, whole or partial. A .png is drawn with pngcairo, a .svg with svg. gnuplot's \
-            warnings and errors are shown on standard error as gnuplot prints them.
+            warnings and errors are shown on standard error as gnuplot prints them. Every figure carries a small \
+            footer with its provenance (tool version, profile hashes, population, users, seed) read from the CSVs' '#' \
+            lines; --no-footer leaves it out.
 
             NOTEBOOK is a name from the Notebooks folder ($HOLDLAB_NOTEBOOKS, else ./Notebooks, else this package's): \
-            trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap. \
+            trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap, \
+            design-rates. \
             An argument with a '/' or ending in .gp is a script path. Notebooks/README.md lists the commands behind \
             each figure.
 
@@ -44,6 +47,9 @@ struct Plot: ParsableCommand {
         "Set a notebook variable, e.g. --var z=mismatch_p95_ms or --var labels=0 (repeatable). Numbers are passed as numbers, anything else as a string.",
         valueName: "name=value"))
     var variables: [String] = []
+
+    @Flag(name: .customLong("no-footer"), help: "Leave out the provenance footer (version, profile hash, population, users, seed).")
+    var noFooter = false
 
     /// The notebook's name without folders or `.gp`.
     var notebookStem: String {
@@ -85,7 +91,8 @@ struct Plot: ParsableCommand {
         guard GnuplotAssignment.isIdentifier(name) else {
             throw ValidationError("--var \(assignment): '\(name)' is not a gnuplot variable name (a letter or _, then letters, digits and _)")
         }
-        guard name != "data" && name != "out" else {
+        guard name != "data" && name != "out" && name != "footer" else {
+            if name == "footer" { throw ValidationError("--var \(assignment): leave the footer out with --no-footer") }
             throw ValidationError("--var \(assignment): set \(name) with --\(name)")
         }
         if let problem = GnuplotAssignment.problem(with: value) {
@@ -108,6 +115,7 @@ struct Plot: ParsableCommand {
             }
             try reportingErrors { try OutputFile.file(figure).checkWritable() }
             let assignments = [("data", data.joined(separator: " "))] + (try variables.map(Self.parse))
+                + (noFooter ? [("footer", "0")] : [])
             try Gnuplot.render(script: script, assignments: assignments, out: figure)
         } catch let failure as PlotFailure {
             if !failure.message.isEmpty { printError(failure.message) }

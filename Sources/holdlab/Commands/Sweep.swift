@@ -14,7 +14,8 @@ struct SweepCommand: ParsableCommand {
             uses the same seed (common random numbers): a row equals the simulate row with the same --set values, \
             curves are smooth, and rows depend on neither order nor --threads. The output file is rewritten \
             atomically as points finish, so an interrupted sweep keeps what it finished; --resume computes only the \
-            missing points.
+            missing points. --population a,b runs every point against each population, rows population by population (the \
+            population column says which).
 
             Examples:
               holdlab sweep --profile hig-linear-bar \\
@@ -25,6 +26,8 @@ struct SweepCommand: ParsableCommand {
                 --vary gesture.minimumDuration=0.4:1.2 --vary fill.duration=0.4:1.2
               holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 \\
                 --out rates.csv --resume
+              holdlab sweep --vary gesture.minimumDuration=0.6,0.8,1.0 \\
+                --population default,motor-impaired
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -59,9 +62,13 @@ struct SweepCommand: ParsableCommand {
         try refuseRepeatedKeys(vary, option: "--vary")
         try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
         let library = source.library
-        try refuseOutputsOverInputs([("--out", output.file)], inputs: [
-            ("--profile", library.profilePath(profile)), ("--population", simulation.population.map(library.populationPath)),
-        ])
+        try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--profile", library.profilePath(profile))]
+            + populationNames.map { ("--population", library.populationPath($0)) })
+    }
+
+    /// `--population a,b`: every point runs against each, rows population by population.
+    var populationNames: [String] {
+        (simulation.population ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     func run() throws {
@@ -80,10 +87,17 @@ struct SweepCommand: ParsableCommand {
             }
             let baseOverrides = try source.parsedOverrides()
             let base = try library.loadProfile(profile, overrides: baseOverrides)
-            let population = try library.loadPopulation(simulation.population ?? base.population)
+            var populations: [Population] = []
+            for name in populationNames.isEmpty ? [base.population] : populationNames {
+                let population = try library.loadPopulation(name)
+                if populations.contains(where: { $0.name == population.name }) {
+                    throw UsageError("--population \(population.name) is given twice")
+                }
+                populations.append(population)
+            }
             let request = SweepRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
-                baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
+                baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 threads: simulation.workerThreads)
             let profiles = try Sweep.profiles(request)
             let out = OutputFile(argument: output.out)
@@ -95,7 +109,8 @@ struct SweepCommand: ParsableCommand {
                 let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: base)
                 rows = resumption.rows
                 if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
-                printNote("resuming \(file): \(rows.count) of \(plan.points.count) points done")
+                let unit = request.populations.count == 1 ? "points" : "rows (points × populations)"
+                printNote("resuming \(file): \(rows.count) of \(Sweep.rowCount(request)) \(unit) done")
             }
             var head = CSV.provenance([
                 ("holdlab", "\(HoldLabVersion.current) sweep"),
@@ -104,7 +119,7 @@ struct SweepCommand: ParsableCommand {
             head += Sweep.header(plan) + "\n"
             if out == .standardOutput { try out.write(head) }
 
-            let remaining = plan.points.count - rows.count
+            let remaining = Sweep.rowCount(request) - rows.count
             let bar = ProgressBar(label: "sweep", total: remaining * simulation.users, unit: "users")
             let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
             // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted
@@ -117,7 +132,7 @@ struct SweepCommand: ParsableCommand {
                 case .standardOutput:
                     try out.write(batch.map { $0 + "\n" }.joined())
                 case .file:
-                    if rows.count == plan.points.count || dying || Date().timeIntervalSince(lastWrite) >= 1 {
+                    if rows.count == Sweep.rowCount(request) || dying || Date().timeIntervalSince(lastWrite) >= 1 {
                         try out.write(head + rows.map { $0 + "\n" }.joined())
                         lastWrite = Date()
                     }

@@ -11,7 +11,7 @@ import HoldSimulation
 /// same table.
 enum ExitStatus: Int32, Error {
     case success = 0
-    /// The command ran and the answer is "no": `profiles check` found an invalid profile, `tune` found no point
+    /// The command ran and the answer is "no": `profiles check` found an invalid profile, `check` a failing rule, `tune` no point
     /// that meets the constraints.
     case answerIsNo = 1
     /// A bad command line: an unknown option, a malformed or out-of-range value (a `--set` value included),
@@ -121,6 +121,8 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         }
     case let error as ExportRefusal:
         return (.dataError, error.description)
+    case let error as PlotFailure:
+        return (ExitStatus(rawValue: error.status) ?? .software, error.message.isEmpty ? nil : error.message)
     default:
         return (.software, "internal error (please report it with the command line): \(error)")
     }

@@ -38,7 +38,7 @@ struct ProfileSourceOptions: ParsableArguments {
     }
 
 
-    private static func executablePath() -> String? {
+    static func executablePath() -> String? {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
         return CommandLine.arguments.first.flatMap { $0.contains("/") ? $0 : nil }
     }
@@ -96,6 +96,11 @@ struct RunOptions: ParsableArguments {
     var threads: Int?
 
     func validate() throws {
+        try Self.validate(users: users, threads: threads)
+    }
+
+    /// The ranges of `--users` and `--threads`, for every command that takes them.
+    static func validate(users: Int, threads: Int?) throws {
         guard users >= 1 && users <= 10_000_000_000 else {
             throw ValidationError("--users must be from 1 to 10,000,000,000 (got \(users)).")
         }

@@ -1,0 +1,86 @@
+# Designs side by side (from `holdlab compare --summaries` or a report's designs.csv): each design's completion
+# rate (left) and false activation rate (right) in every population, with 95 % Wilson intervals. Points are grouped
+# by population, one colour per design.
+#
+#   holdlab compare --profile hig-linear-bar --variant fast="fill.curve=easeIn fill.duration=0.6" \
+#     --population default,motor-impaired --summaries designs.csv --out /dev/null
+#   holdlab plot design-rates --data designs.csv --out design-rates.png
+#   gnuplot -e "data='designs.csv'; out='design-rates.png'" Notebooks/design-rates.gp
+#
+# Variables: data (the summaries CSV: a design column, then the simulate columns), out (.png or .svg).
+if (!exists("data")) data = 'designs.csv'
+if (!exists("out")) out = 'design-rates.png'
+# Check the data before drawing anything: one line naming the missing columns (or rows) and the command that
+# writes such a CSV, exit status 65; gnuplot's own errors never reach the screen for a wrong file.
+_need = 'design population completion_rate completion_rate_lo completion_rate_hi false_activation_rate false_activation_rate_lo false_activation_rate_hi'
+_writer = 'holdlab compare --profile A --profile B --summaries designs.csv'
+do for [_f in data] {
+    if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
+    _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")
+    _rows = system("awk '!/^#/ && NF { n++ } END { print (n > 0 ? n - 1 : 0) }' '" . _f . "' 2>/dev/null") + 0
+    _missing = ''
+    do for [_c in _need] {
+        if (strstrt(',' . _h . ',', ',' . _c . ',') == 0) { _missing = _missing . (_missing eq '' ? '' : ', ') . _c }
+    }
+    if (_missing ne '') { print sprintf("%s: missing column(s) %s; this notebook reads a CSV written by: %s", _f, _missing, _writer); exit status 65 }
+    if (_rows == 0) { print sprintf("%s: no data rows; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
+}
+if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
+    set terminal svg size 1120,560 dynamic noenhanced font 'Sans,12'
+} else {
+    set terminal pngcairo size 1120,560 noenhanced font 'Sans,11'
+}
+set output out
+# The provenance footer: footer.gpi beside this script.
+_notebooks = (exists("ARG0") && strstrt(ARG0, '/') > 0) ? system("dirname '" . ARG0 . "'") : 'Notebooks'
+# A script copied out of its folder draws no footer.
+if (system("[ -f '" . _notebooks . "/footer.gpi' ] && echo yes") eq 'yes') { load _notebooks . '/footer.gpi' }
+set datafile separator comma
+set datafile missing 'NaN'
+
+# The designs and populations in file order (rows come population by population, designs in order).
+_column(name) = system("awk -F, '!/^#/ && NF { if (!h) { for (i = 1; i <= NF; i++) if ($i == \"" . name . "\") c = i; h = 1; next } if (!($c in seen)) { seen[$c]; printf \"%s \", $c } }' '" . data . "'")
+designs = _column('design')
+populations = _column('population')
+nd = words(designs)
+np = words(populations)
+index_of(list, item) = sum [_k = 1:words(list)] (word(list, _k) eq item ? _k : 0)
+# x: the population's group, then the design's slot within it.
+xpos(p, d) = index_of(populations, p) - 1 + (index_of(designs, d) - (nd + 1) / 2.0) * 0.7 / nd
+array colours[8] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf']
+do for [i = 1:8] { set linetype i lc rgb colours[i] lw 2 pt 7 ps 1 }
+known(c) = column(c) == column(c)
+stats data using (known('completion_rate') ? 1 : 0) nooutput name 'C'
+stats data using (known('false_activation_rate') ? 1 : 0) nooutput name 'F'
+fmax = 1
+if (F_sum > 0) { stats data using (known('false_activation_rate_hi') ? 100 * column('false_activation_rate_hi') : 0) nooutput name 'FH'; fmax = FH_max > 0 ? 1.15 * FH_max : 1 }
+
+set xrange [-0.5:np - 0.5]
+set xtics () nomirror
+do for [i = 1:np] { set xtics add (word(populations, i) i - 1) }
+set grid ytics
+set format y '%g%%'
+set key outside bottom center horizontal
+set style fill solid
+point(c) = sprintf("data using (xpos(strcol('population'), strcol('design'))):(100 * column('%s')):(100 * column('%s_lo')):(100 * column('%s_hi')):(index_of(designs, strcol('design'))) with yerrorbars lc variable notitle", c, c, c)
+# One key entry per design.
+keys = ''
+do for [i = 1:nd] { keys = keys . sprintf(", keyentry with points lt %d title '%s'", (i - 1) % 8 + 1, word(designs, i)) }
+
+set multiplot
+# Two panels side by side above the footer's strip.
+bottom = exists("footer") && footer ? 0.04 : 0
+set size 0.5, 1 - bottom
+set origin 0, bottom
+set title 'Completion rate (95 % Wilson interval)'
+set ylabel '% of people who meant to confirm'
+set yrange [0:105]
+if (C_sum > 0) { eval 'plot ' . point('completion_rate') . keys } else { set label 1 'no intent users' at graph 0.5, graph 0.5 center; plot NaN notitle }
+unset label 1
+unset label 99
+set origin 0.5, bottom
+set title 'False activation rate (95 % Wilson interval)'
+set ylabel '% of accidental touches'
+set yrange [0:fmax]
+if (F_sum > 0) { eval 'plot ' . point('false_activation_rate') . keys } else { set label 1 'no accidental users' at graph 0.5, graph 0.5 center; plot NaN notitle }
+unset multiplot

@@ -1,0 +1,221 @@
+import Dispatch
+import GSL
+import HoldModel
+import HoldProfiles
+
+/// One design of a comparison: a label and the resolved profile (a shipped profile, or one with `--set` values).
+public struct ComparisonDesign: Sendable {
+    public var label: String
+    public var profile: Profile
+
+    public init(label: String, profile: Profile) {
+        self.label = label
+        self.profile = profile
+    }
+}
+
+/// What `holdlab compare` runs for one population: every design on the same people.
+public struct ComparisonRequest: Sendable {
+    public var designs: [ComparisonDesign]
+    /// Index into `designs` of the design every other is compared with.
+    public var baseline: Int
+    public var population: Population
+    public var users: Int
+    public var seed: UInt64
+    public var threads: Int
+
+    public init(designs: [ComparisonDesign], baseline: Int, population: Population, users: Int, seed: UInt64, threads: Int) {
+        self.designs = designs
+        self.baseline = baseline
+        self.population = population
+        self.users = users
+        self.seed = seed
+        self.threads = threads
+    }
+}
+
+/// One row of the comparison: a metric of one design against the baseline, in one population.
+public struct ComparisonRow: Sendable {
+    public var population: String
+    public var design: String
+    public var baseline: String
+    public var metric: ComparedMetric
+    public var difference: PairedStatistics.Difference
+}
+
+/// The result for one population: each design's `simulate` summary and its paired differences to the baseline.
+public struct DesignComparison: Sendable {
+    /// In design order; `profile` is the design's profile name (the label is in `designs`).
+    public var summaries: [SimulationSummary]
+    /// For every design but the baseline, every metric (`ComparedMetric.all` order).
+    public var rows: [ComparisonRow]
+}
+
+/// Runs designs against one population with common random numbers and paired tallies.
+///
+/// The chunking and streams are `Simulator`'s exactly (chunk c of `Simulator.chunkSize` users draws its people from
+/// stream 2c of the seed and each design's Timer latencies from its own generator on stream 2c + 1), so each
+/// design's summary is byte for byte the `simulate` row of its profile with the same population, users and seed.
+/// Everything a person brings — class, frame phase, hold duration or reaction, patience, anticipation error, the
+/// uniform that places a movement cancel — is drawn once per person by `PreparedPopulation.draw` with no
+/// reference to a design, and every design is then run on that one `DrawnUser`. Timer latencies are the
+/// device's, not the person's: each design draws them in sequence from its own generator on the chunk's latency
+/// stream, so they are common to the designs only until designs consume different numbers of ticks.
+///
+/// Per chunk and per design, the person's measures are paired with the baseline's in exact integer tallies; chunks
+/// merge in any order, so results do not depend on `threads`. Memory is per thread and per design, not per user.
+public enum PairedComparison {
+    /// Runs the request.
+    ///
+    /// - Parameters:
+    ///   - perUser: receives per-user rows (`Simulator.perUserColumns`, the design label in `profile`), in user
+    ///     order, a chunk at a time; nil skips them.
+    ///   - progress: called after each batch of chunks with the number of users done.
+    public static func run(
+        _ request: ComparisonRequest,
+        perUser: ((String) throws -> Void)? = nil,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> DesignComparison {
+        precondition(request.designs.indices.contains(request.baseline), "the baseline is one of the designs")
+        let population = PreparedPopulation(request.population)
+        let profiles = request.designs.map(\.profile)
+        var controls: [(PreparedControl, [Movement?])] = []
+        for profile in profiles {
+            controls.append(try prepare(profile, population: request.population))
+        }
+        let chunks = (request.users + Simulator.chunkSize - 1) / Simulator.chunkSize
+        let threads = max(1, min(request.threads, chunks))
+        let workers = (0..<threads).map { _ in
+            PairedWorker(designs: request.designs, prepared: controls, baseline: request.baseline, population: population,
+                         seed: request.seed, perUser: perUser != nil)
+        }
+        let batch = threads * 4
+        var first = 0
+        while first < chunks {
+            let last = min(chunks, first + batch)
+            let start = first
+            DispatchQueue.concurrentPerform(iterations: threads) { index in
+                let worker = workers[index]
+                var chunk = start + index
+                while chunk < last {
+                    worker.run(chunk: chunk, users: min(Simulator.chunkSize, request.users - chunk * Simulator.chunkSize))
+                    chunk += threads
+                }
+            }
+            if let perUser {
+                for chunk in first..<last { try perUser(workers[(chunk - first) % threads].takeRows(chunk: chunk)) }
+            }
+            progress?(min(request.users, last * Simulator.chunkSize))
+            first = last
+        }
+        for worker in workers {
+            for index in worker.tallies.indices { worker.tallies[index].finish() }
+        }
+        var tallies = workers[0].tallies
+        var pairs = workers[0].pairs
+        for worker in workers.dropFirst() {
+            for index in tallies.indices { tallies[index].merge(worker.tallies[index]) }
+            for index in pairs.indices { pairs[index].merge(worker.pairs[index]) }
+        }
+        let summaries = zip(profiles, tallies).map { profile, tally in
+            SimulationSummary(profile: profile.name, population: request.population.name, seed: request.seed, tally: tally)
+        }
+        var rows: [ComparisonRow] = []
+        let baseline = request.designs[request.baseline].label
+        for (index, design) in request.designs.enumerated() where index != request.baseline {
+            for metric in ComparedMetric.all {
+                rows.append(ComparisonRow(
+                    population: request.population.name, design: design.label, baseline: baseline, metric: metric,
+                    difference: pairs[index].difference(metric)))
+            }
+        }
+        return DesignComparison(summaries: summaries, rows: rows)
+    }
+
+    /// A profile's control and each class's movement sampler for the population, or the reason they cannot be made.
+    static func prepare(_ profile: Profile, population: Population) throws -> (PreparedControl, [Movement?]) {
+        let control: PreparedControl
+        do {
+            control = try profile.prepared()
+        } catch {
+            throw SimulationError(message: "profile \(profile.name): \(error)")
+        }
+        var movements: [Movement?] = []
+        for userClass in population.classes {
+            guard let movement = userClass.movement else {
+                movements.append(nil)
+                continue
+            }
+            do {
+                movements.append(try Movement(
+                    driftPointsPerSqrtSecond: movement.driftPointsPerSqrtSecond, touchRateHz: movement.touchRateHz,
+                    maximumDistancePoints: control.control.gesture.maximumDistancePoints))
+            } catch {
+                throw SimulationError(message: "population \(population.name), class \(userClass.name): \(error)")
+            }
+        }
+        return (control, movements)
+    }
+}
+
+/// One thread's state for a comparison: its evaluators, a `Tally` per design and a `PairTally` per design (the
+/// baseline's stays empty).
+private final class PairedWorker: @unchecked Sendable {
+    let controls: [ControlUnderTest]
+    let labels: [String]
+    let baseline: Int
+    let population: PreparedPopulation
+    let latencyDistributions: [Distribution]
+    let seed: UInt64
+    let keepsRows: Bool
+    var tallies: [Tally]
+    var pairs: [PairTally]
+    private var measures: [PersonMeasures]
+    private var rows: [Int: String] = [:]
+
+    init(designs: [ComparisonDesign], prepared: [(PreparedControl, [Movement?])], baseline: Int,
+         population: PreparedPopulation, seed: UInt64, perUser: Bool) {
+        controls = zip(designs, prepared).map { ControlUnderTest(profile: $0.profile, prepared: $1.0, movements: $1.1) }
+        labels = designs.map(\.label)
+        latencyDistributions = designs.map(\.profile.timerLatency)
+        self.baseline = baseline
+        self.population = population
+        self.seed = seed
+        keepsRows = perUser
+        tallies = Array(repeating: Tally(), count: designs.count)
+        pairs = Array(repeating: PairTally(), count: designs.count)
+        measures = Array(repeating: PersonMeasures(), count: designs.count)
+    }
+
+    func run(chunk: Int, users: Int) {
+        let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
+        var latencies = latencyDistributions.map {
+            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+        }
+        var text = ""
+        let classes = population.population.classes
+        for offset in 0..<users {
+            // One draw per person, before any design runs: every design sees this very DrawnUser.
+            let user = population.draw(people)
+            let traits = population.traits[user.classIndex]
+            for index in controls.indices {
+                let run = controls[index].run(user, traits: traits, latencies: &latencies[index])
+                tallies[index].add(run)
+                measures[index] = PersonMeasures(run)
+                if keepsRows {
+                    text += PerUserRow.format(
+                        profile: labels[index], user: chunk * Simulator.chunkSize + offset + 1,
+                        userClass: classes[user.classIndex], drawn: user, run: run)
+                }
+            }
+            for index in controls.indices where index != baseline {
+                pairs[index].add(design: measures[index], baseline: measures[baseline])
+            }
+        }
+        if keepsRows { rows[chunk] = text }
+    }
+
+    func takeRows(chunk: Int) -> String {
+        rows.removeValue(forKey: chunk) ?? ""
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import HoldProfiles
+
+/// Everything `report.md` says, gathered by `holdlab report`: pure data, so the text is a function of it (no clock,
+/// no paths), which is what lets `reproduce.sh` regenerate the folder byte for byte.
+public struct ReviewInput: Sendable {
+    public struct Design: Sendable {
+        public var design: ComparisonDesign
+        /// The `--set` values that make it (common ones, then a variant's).
+        public var sets: [String]
+        /// From a traced hold at frame phase 0: when the action fires and when the bar first looks full (ms).
+        public var actionMs: Double?
+        public var fullMs: Double?
+
+        public init(design: ComparisonDesign, sets: [String], actionMs: Double?, fullMs: Double?) {
+            self.design = design
+            self.sets = sets
+            self.actionMs = actionMs
+            self.fullMs = fullMs
+        }
+    }
+
+    public var question: String
+    public var designs: [Design]
+    public var baseline: Int
+    public var populations: [Population]
+    public var users: Int
+    public var seed: UInt64
+    /// One per population, in order.
+    public var results: [DesignComparison]
+    /// Per design (in order), the guideline results.
+    public var checks: [[GuidelineResult]]
+    /// The population the guideline rules simulated against, and the impaired one.
+    public var checkPopulation: String
+    public var impairedPopulation: String
+    public var thresholds: GuidelineThresholds
+    /// Figures (stem, caption): each written as STEM.svg and STEM.png.
+    public var figures: [(stem: String, caption: String)]
+    /// Files (name, what it holds), in the order listed.
+    public var files: [(name: String, about: String)]
+
+    public init(question: String, designs: [Design], baseline: Int, populations: [Population], users: Int, seed: UInt64,
+                results: [DesignComparison], checks: [[GuidelineResult]], checkPopulation: String, impairedPopulation: String,
+                thresholds: GuidelineThresholds, figures: [(stem: String, caption: String)], files: [(name: String, about: String)]) {
+        self.question = question
+        self.designs = designs
+        self.baseline = baseline
+        self.populations = populations
+        self.users = users
+        self.seed = seed
+        self.results = results
+        self.checks = checks
+        self.checkPopulation = checkPopulation
+        self.impairedPopulation = impairedPopulation
+        self.thresholds = thresholds
+        self.figures = figures
+        self.files = files
+    }
+}
+
+/// `report.md`: the question, the designs, the findings in sentences with paired intervals, the guideline checks,
+/// the figures, the limitations and how to reproduce it. CommonMark with pipe tables (GitHub, GitLab, most wikis).
+public enum ReviewReport {
+    /// A finding's wording: what the metric measures as a verb phrase, and the words for its two directions.
+    struct Phrase {
+        let metric: String
+        let subject: String
+        let more: String
+        let less: String
+        /// Rates are stated in percentage points, times in ms.
+        let isRate: Bool
+    }
+
+    static let phrases = [
+        Phrase(metric: "completion_rate", subject: "completes", more: "more often", less: "less often", isRate: true),
+        Phrase(metric: "false_activation_rate", subject: "fires on accidental touches", more: "more often", less: "less often", isRate: true),
+        Phrase(metric: "premature_mismatch_rate", subject: "loses users who let go on seeing the bar full", more: "more often", less: "less often", isRate: true),
+        Phrase(metric: "movement_cancel_rate", subject: "is cancelled by finger movement", more: "more often", less: "less often", isRate: true),
+        Phrase(metric: "completion_time_mean_ms", subject: "confirms", more: "later", less: "sooner", isRate: false),
+        Phrase(metric: "first_feedback_ms", subject: "shows its first feedback", more: "later", less: "sooner", isRate: false),
+    ]
+
+    /// A number with `decimals` decimals (no `-0.0`).
+    static func number(_ value: Double, _ decimals: Int) -> String { CSV.number(value, decimals: decimals) }
+
+    /// The finding for one design, metric and population, or nil when there is nothing to say (no data, or both
+    /// designs exactly 0).
+    static func finding(_ row: ComparisonRow, _ phrase: Phrase) -> String? {
+        let d = row.difference
+        guard let diff = d.diff, let lower = d.lower, let upper = d.upper, let value = d.designValue,
+              let base = d.baselineValue else { return nil }
+        if value == 0 && base == 0 { return nil }
+        let scale = phrase.isRate ? 100.0 : 1.0
+        let unit = phrase.isRate ? " points" : " ms"
+        let width = (upper - lower) * scale
+        // Enough decimals to show the interval, none for an exact whole number of ms.
+        let decimals = width == 0 && !phrase.isRate && diff == diff.rounded() ? 0 : width < 0.2 ? 2 : width < 2 || phrase.isRate ? 1 : 0
+        let values = phrase.isRate
+            ? "\(number(value * 100, max(1, decimals))) % against \(number(base * 100, max(1, decimals))) %"
+            : "\(number(value, decimals)) ms against \(number(base, decimals)) ms"
+        let users = "for \(row.population) users"
+        if lower > 0 || upper < 0 {
+            let direction = diff > 0 ? phrase.more : phrase.less
+            let (near, far) = diff > 0 ? (lower, upper) : (-upper, -lower)
+            if lower == upper {
+                return "**\(row.design)** \(phrase.subject) \(number(abs(diff) * scale, decimals))\(unit) \(direction) than "
+                    + "**\(row.baseline)** \(users), every time (\(values))."
+            }
+            return "**\(row.design)** \(phrase.subject) \(number(abs(diff) * scale, decimals))\(unit) \(direction) than "
+                + "**\(row.baseline)** (95 % CI \(number(near * scale, decimals)) to \(number(far * scale, decimals))\(unit)) "
+                + "\(users): \(values)."
+        }
+        func signed(_ x: Double) -> String { (x > 0 ? "+" : "") + number(x * scale, decimals) }
+        return "**\(row.design)** and **\(row.baseline)** do not differ detectably in `\(phrase.metric)` \(users): "
+            + "\(signed(diff))\(unit) (95 % CI \(signed(lower)) to \(signed(upper))\(unit)); \(values)."
+    }
+
+    /// A Markdown table cell: pipes escaped, line breaks as spaces.
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    static func rate(_ proportion: Proportion) -> String {
+        guard let rate = proportion.rate, let interval = proportion.wilson95 else { return "–" }
+        return "\(number(rate * 100, 1)) % (\(number(interval.lower * 100, 1))–\(number(interval.upper * 100, 1)))"
+    }
+
+    static func milliseconds(_ value: Double?) -> String { value.map { number($0, 0) + " ms" } ?? "–" }
+
+    public static func markdown(_ input: ReviewInput, version: String) -> String {
+        let labels = input.designs.map(\.design.label)
+        let baseline = labels[input.baseline]
+        var text = "# Design review: \(labels.joined(separator: " vs "))\n\n"
+        text += "**Question.** \(input.question)\n\n"
+        text += "Simulated with holdlab \(version): \(input.users) synthetic users per population (seed \(input.seed)); "
+            + "every design saw the same people (common random numbers), so each difference to the baseline, "
+            + "**\(baseline)**, has a paired 95 % confidence interval. Populations: "
+            + input.populations.map { "`\($0.name)`" }.joined(separator: ", ") + ".\n\n"
+
+        text += "## Designs\n\n| design | profile | values set | action fires | bar first looks full |\n|---|---|---|---|---|\n"
+        for design in input.designs {
+            let profile = design.design.profile
+            let sets = design.sets.isEmpty ? "–" : design.sets.map { "`\(cell($0))`" }.joined(separator: " ")
+            text += "| **\(cell(design.design.label))**\(design.design.label == baseline ? " (baseline)" : "") | "
+                + "`\(profile.name)` (fnv1a64:\(profile.contentHash)) | \(sets) | \(milliseconds(design.actionMs)) | "
+                + "\(milliseconds(design.fullMs)) |\n"
+        }
+        text += "\nTimes are from one traced hold (touch-down on a frame). Every parameter of each design is listed under "
+            + "*Design parameters* below.\n\n"
+
+        text += "## Findings\n\n"
+        for result in input.results {
+            let population = result.rows.first?.population ?? result.summaries.first?.population ?? ""
+            text += "### \(population)\n\n"
+            var said = 0
+            for row in result.rows {
+                guard let phrase = phrases.first(where: { $0.metric == row.metric.name }),
+                      let sentence = finding(row, phrase) else { continue }
+                text += "- \(sentence)\n"
+                said += 1
+            }
+            if said == 0 { text += "- No design differs from **\(baseline)** in completion, false activation or timing.\n" }
+            text += "\n| design | completion (95 % CI) | false activation (95 % CI) | let go on a full bar | movement cancels | "
+                + "mean time to confirm | first feedback |\n|---|---|---|---|---|---|---|\n"
+            for (design, summary) in zip(input.designs, result.summaries) {
+                text += "| \(cell(design.design.label)) | \(rate(summary.completion)) | \(rate(summary.falseActivation)) | "
+                    + "\(rate(summary.prematureMismatch)) | \(rate(summary.movementCancel)) | "
+                    + "\(milliseconds(summary.completionTimeMeanMs)) | \(milliseconds(summary.firstFeedbackMs)) |\n"
+            }
+            text += "\n"
+        }
+        text += "Rates are in per cent with 95 % Wilson intervals; differences are in percentage points with paired "
+            + "intervals (Newcombe's hybrid score for rates, the delta method for means). Every difference, with its "
+            + "unpaired interval for comparison, is in `differences.csv`; every statistic of every design in `designs.csv`.\n\n"
+
+        text += "## Guideline checks\n\n"
+        text += "Simulated rules against `\(input.checkPopulation)`; `motor-impaired-completion` against "
+            + "`\(input.impairedPopulation)`. `holdlab check` runs the same rules.\n\n"
+        text += "| rule | source | " + labels.map(cell).joined(separator: " | ") + " |\n|---|---|"
+            + String(repeating: "---|", count: labels.count) + "\n"
+        for (index, rule) in Guidelines.rules.enumerated() {
+            text += "| `\(rule.id)` | \(cell(rule.source)) |"
+            for checks in input.checks {
+                guard index < checks.count else { text += " – |"; continue }
+                let result = checks[index]
+                let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
+                text += " \(mark): \(cell(result.detail)) |"
+            }
+            text += "\n"
+        }
+        text += "\nThresholds: " + Guidelines.rules.map { "`\($0.option)` \(cell($0.criterion(input.thresholds)))" }
+            .joined(separator: "; ") + ".\n\n"
+
+        text += "## Figures\n\n"
+        for figure in input.figures {
+            text += "![\(figure.caption)](\(figure.stem).svg)\n\n*\(figure.caption).* ([PNG](\(figure.stem).png))\n\n"
+        }
+
+        text += "## Limitations\n\n"
+        text += "- The people are synthetic. Which numbers of each population are measured and which are assumptions:\n"
+        for population in input.populations {
+            let about = population.description.isEmpty ? "no description" : cell(population.description)
+            text += "  - `\(population.name)` (fnv1a64:\(population.contentHash)): \(about)."
+                + (population.source.isEmpty ? " No sources given: treat every number as an assumption." : " \(cell(population.source))")
+                + "\n"
+        }
+        text += "- Intervals are Monte Carlo sampling intervals: they say how precisely these populations were simulated, "
+            + "not how well they describe real people.\n"
+        text += "- Timer tick latencies are the device's, not the person's: each design draws its own in sequence, so they "
+            + "are common to the designs only until the designs consume different numbers of ticks.\n"
+        text += "- Haptic throttling (`haptics.minInterval`) and the `haptic-rate` threshold are assumptions: no platform "
+            + "documents a minimum interval between impacts.\n"
+        text += "- A profile cannot say whether users may adjust the hold's duration, so `timing-adjustable` only warns.\n\n"
+
+        text += "## Files\n\n| file | contents |\n|---|---|\n"
+        for file in input.files { text += "| [`\(file.name)`](\(file.name)) | \(cell(file.about)) |\n" }
+        text += "\n## Reproduce\n\n`sh reproduce.sh` regenerates every file of this folder byte for byte, here or in the "
+            + "folder given as its argument (`sh reproduce.sh /tmp/review`), with `holdlab` and `gnuplot` from PATH. "
+            + "Nothing in it depends on the time or on where it was written.\n\n"
+
+        text += "## Design parameters\n\n"
+        for design in input.designs {
+            text += "### \(design.design.label)\n\n```yaml\n\(design.design.profile.canonicalYAML)```\n\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import HoldProfiles
+import HoldSimulation
+
+/// The guideline thresholds as options (shared by `check` and `report`).
+struct GuidelineOptions: ParsableArguments {
+    @Option(name: .customLong("mismatch-frames"), help: "fill-matches-action: frames the bar may look full before the action (default 1).")
+    var mismatchFrames: Double = GuidelineThresholds().mismatchFrames
+
+    @Option(name: .customLong("feedback-ms"), help: "first-feedback: the latest first feedback after touch-down, ms (default 100).")
+    var feedbackMs: Double = GuidelineThresholds().feedbackMs
+
+    @Option(name: .customLong("max-pulse-rate"), help: "haptic-rate: the fastest pulse rate your haptics engine plays, Hz (default 40, an assumption).")
+    var maxPulseRate: Double = GuidelineThresholds().maxPulseRateHz
+
+    @Option(name: .customLong("max-retract-ms"), help: "pointer-cancellation: the longest an early release may leave progress showing, ms (default 1000).")
+    var maxRetractMs: Double = GuidelineThresholds().maxRetractMs
+
+    @Option(name: .customLong("fixed-hold-ms"), help: "timing-adjustable: warn when the action needs a longer hold, ms (default 1000).")
+    var fixedHoldMs: Double = GuidelineThresholds().fixedHoldMs
+
+    @Option(name: .customLong("min-impaired-completion"), help: "motor-impaired-completion: the lowest acceptable completion rate, 0–1 (default 0.8).")
+    var minImpairedCompletion: Double = GuidelineThresholds().minImpairedCompletion
+
+    @Option(name: .customLong("impaired-population"), help: ArgumentHelp(
+        "motor-impaired-completion: the population to check (default motor-impaired).", valueName: "name|file"))
+    var impairedPopulation = "motor-impaired"
+
+    func validate() throws {
+        for (option, value) in [("--mismatch-frames", mismatchFrames), ("--feedback-ms", feedbackMs),
+                                ("--max-pulse-rate", maxPulseRate), ("--max-retract-ms", maxRetractMs),
+                                ("--fixed-hold-ms", fixedHoldMs)] where !(value.isFinite && value >= 0) {
+            throw ValidationError("\(option) must be a finite number ≥ 0 (got \(value))")
+        }
+        guard (0...1).contains(minImpairedCompletion) else {
+            throw ValidationError("--min-impaired-completion must be from 0 to 1 (got \(minImpairedCompletion))")
+        }
+    }
+
+    var thresholds: GuidelineThresholds {
+        var thresholds = GuidelineThresholds()
+        thresholds.mismatchFrames = mismatchFrames
+        thresholds.feedbackMs = feedbackMs
+        thresholds.maxPulseRateHz = maxPulseRate
+        thresholds.maxRetractMs = maxRetractMs
+        thresholds.fixedHoldMs = fixedHoldMs
+        thresholds.minImpairedCompletion = minImpairedCompletion
+        return thresholds
+    }
+}
+
+struct GuidelineCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check profiles against design guidelines: one CSV row per profile and rule; exit 1 when a rule fails.",
+        discussion: """
+            Rules (README.md has the table with sources; --list-rules prints it): fill-matches-action, first-feedback, \
+            haptic-rate, pointer-cancellation, timing-adjustable (informative: warns, never fails), \
+            motor-impaired-completion. Each row says pass, warn or fail with the measured figure. Exit status 0 when \
+            no rule fails (warnings allowed), 1 when one does, so a build can be gated on it.
+
+            Examples:
+              holdlab check hig-linear-bar
+              holdlab check Profiles/*.yaml --max-pulse-rate 60 --out checks.csv
+            """)
+
+    @OptionGroup var source: ProfileSourceOptions
+
+    @Argument(help: ArgumentHelp("Profile names or YAML files.", valueName: "profile"))
+    var profiles: [String] = []
+
+    /// `--population` (for the simulated rules; default: each profile's own), `--users`, `--seed`, `--threads`.
+    @OptionGroup var simulation: RunOptions
+
+    @OptionGroup var guidelines: GuidelineOptions
+
+    @OptionGroup var output: OutputOptions
+
+    @Flag(name: .customLong("list-rules"), help: "Print the rules (Markdown table), then exit.")
+    var listRules = false
+
+    func validate() throws {
+        if profiles.isEmpty && !listRules { throw ValidationError("Name at least one profile, e.g. holdlab check hig-linear-bar") }
+        try source.refuseRepeatedKeys()
+        let library = source.library
+        try refuseOutputsOverInputs([("--out", output.file)], inputs: profiles.map { ("profile", library.profilePath($0)) })
+    }
+
+    func run() throws {
+        if listRules {
+            try emit(Guidelines.markdownTable(guidelines.thresholds))
+            return
+        }
+        let failed = try reportingErrors { () throws -> Bool in
+            let library = source.library
+            let overrides = try source.parsedOverrides()
+            let loaded = try profiles.map { try library.loadProfile($0, overrides: overrides) }
+            let impaired = try library.loadPopulation(guidelines.impairedPopulation)
+            var populations: [String: Population] = [:]
+            let out = OutputFile(argument: output.out)
+            try out.checkWritable()
+            var results: [GuidelineResult] = []
+            let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
+            for (index, profile) in loaded.enumerated() {
+                let name = simulation.population ?? profile.population
+                if populations[name] == nil { populations[name] = try library.loadPopulation(name) }
+                guard let own = populations[name] else { continue }
+                results += try Guidelines.check(GuidelineRequest(
+                    profile: profile, population: own, impairedPopulation: impaired, users: simulation.users,
+                    seed: simulation.seed, threads: simulation.workerThreads, thresholds: guidelines.thresholds))
+                bar.update(index + 1)
+            }
+            bar.finish()
+            var provenance: [(String, String)] = [
+                ("holdlab", "\(HoldLabVersion.current) check"), ("command", commandLineWithoutThreads()),
+            ]
+            provenance += loaded.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
+            provenance += populations.keys.sorted().compactMap { key in
+                populations[key].map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") }
+            }
+            provenance.append(("impaired_population", "\(impaired.name) fnv1a64:\(impaired.contentHash)"))
+            provenance.append(("users", "\(simulation.users) per simulation, seed \(simulation.seed)"))
+            var text = CSV.provenance(provenance) + Guidelines.columns.joined(separator: ",") + "\n"
+            for result in results { text += Guidelines.row(result) + "\n" }
+            try out.write(text)
+            let failures = results.filter { $0.status == .fail }
+            if !failures.isEmpty {
+                printNote("\(failures.count) rule(s) failed: " + failures.map { "\($0.profile) \($0.rule.id)" }.joined(separator: ", "))
+            }
+            return !failures.isEmpty
+        }
+        if failed { throw ExitStatus.answerIsNo }
+    }
+}

@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import HoldProfiles
+import HoldSimulation
+
+/// The designs, populations and sample of a comparison: shared by `compare` and `report`.
+struct ComparisonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "A design: profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"))
+    var profile: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "A design made of the first --profile with --set values: LABEL=\"key=value key=value\" (repeatable).",
+        discussion: "Values are separated by spaces; a value with spaces is written in braces, brackets or quotes.",
+        valueName: "label=sets"))
+    var variant: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Population name or YAML file; a comma-separated list or repeated. Default: the one the designs name.",
+        valueName: "name|file"))
+    var population: [String] = []
+
+    @Option(help: ArgumentHelp("The design every other is compared with (its label). Default: the first.", valueName: "label"))
+    var baseline: String?
+
+    @Option(parsing: .unconditional, help: "Synthetic users per population (every design sees the same people).")
+    var users: Int = 100_000
+
+    @Option(parsing: .unconditional, help: "Master seed (common random numbers: every design and population uses it).")
+    var seed: UInt64 = 1
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
+    var threads: Int?
+
+    func validate() throws {
+        try RunOptions.validate(users: users, threads: threads)
+        for text in variant { _ = try Self.parseVariant(text) }
+    }
+
+    /// The population arguments, commas split.
+    var populationNames: [String] {
+        population.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    /// A variant `LABEL=key=value key=value`: its label and its `--set` texts.
+    static func parseVariant(_ text: String) throws -> (label: String, sets: [String]) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw ValidationError("--variant \(text): write LABEL=\"key=value …\", e.g. --variant fast=\"fill.curve=easeIn fill.duration=0.6\"")
+        }
+        let label = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
+        try checkLabel(label, option: "--variant")
+        let sets = splitAssignments(String(text[text.index(after: equals)...]))
+        if sets.isEmpty { throw ValidationError("--variant \(label): no key=value given") }
+        for set in sets where !set.contains("=") {
+            throw ValidationError("--variant \(label): '\(set)' is not key=value")
+        }
+        return (label, sets)
+    }
+
+    static func checkLabel(_ label: String, option: String) throws {
+        guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw ValidationError("\(option) '\(label)': a label is letters, digits, '-', '_' and '.'")
+        }
+    }
+
+    /// Splits `a=1 b={dist: constant, value: 0} c="x y"` at spaces outside braces, brackets and quotes.
+    static func splitAssignments(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                current.append(character)
+                if character == open { quote = nil }
+                continue
+            }
+            switch character {
+            case "\"", "'": quote = character; current.append(character)
+            case "{", "[": depth += 1; current.append(character)
+            case "}", "]": depth = max(0, depth - 1); current.append(character)
+            case " ", "\t":
+                if depth > 0 {
+                    current.append(character)
+                } else if !current.isEmpty {
+                    parts.append(current)
+                    current = ""
+                }
+            default: current.append(character)
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+
+    /// The designs (profiles, then variants, each with the `--set` values the run applies), the baseline's index
+    /// and the populations.
+    func resolve(_ source: ProfileSourceOptions) throws -> ResolvedComparison {
+        let library = source.library
+        let common = try source.parsedOverrides()
+        let names = profile.isEmpty ? ["hig-linear-bar"] : profile
+        var designs: [ComparisonDesign] = []
+        var sets: [[String]] = []
+        var paths: [String] = []
+        for name in names {
+            designs.append(ComparisonDesign(label: "", profile: try library.loadProfile(name, overrides: common)))
+            designs[designs.count - 1].label = designs[designs.count - 1].profile.name
+            sets.append(source.overrides)
+            paths.append(library.profilePath(name))
+        }
+        for text in variant {
+            let (label, variantSets) = try Self.parseVariant(text)
+            let overrides = try usage { try variantSets.map { text throws(ProfileError) in try Override(parsing: text) } }
+            for key in overrides.map(\.keyPath) where common.contains(where: { $0.keyPath == key }) {
+                throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
+            }
+            designs.append(ComparisonDesign(label: label, profile: try library.loadProfile(names[0], overrides: common + overrides)))
+            sets.append(source.overrides + variantSets)
+            paths.append(library.profilePath(names[0]))
+        }
+        var seen: Set<String> = []
+        for design in designs where !seen.insert(design.label).inserted {
+            throw UsageError("two designs are labelled '\(design.label)'; give each --profile or --variant once, or another label")
+        }
+        if designs.count < 2 {
+            throw UsageError("compare needs at least two designs: --profile A --profile B, or --variant LABEL=\"key=value …\"")
+        }
+        var baselineIndex = 0
+        if let baseline {
+            guard let index = designs.firstIndex(where: { $0.label == baseline }) else {
+                throw UsageError("--baseline \(baseline) is none of the designs: \(designs.map(\.label).joined(separator: ", "))")
+            }
+            baselineIndex = index
+        }
+        var populationNames = self.populationNames
+        if populationNames.isEmpty {
+            let named = Set(designs.map(\.profile.population))
+            guard named.count == 1, let only = named.first else {
+                let list = designs.map { "\($0.label): \($0.profile.population)" }.joined(separator: ", ")
+                throw UsageError("the designs name different populations (\(list)); choose with --population")
+            }
+            populationNames = [only]
+        }
+        var populations: [Population] = []
+        for name in populationNames {
+            let loaded = try library.loadPopulation(name)
+            if populations.contains(where: { $0.name == loaded.name }) {
+                throw UsageError("--population \(loaded.name) is given twice")
+            }
+            populations.append(loaded)
+        }
+        return ResolvedComparison(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations)
+    }
+
+    /// The inputs the command reads, for refusing an output over one of them.
+    func inputs(_ source: ProfileSourceOptions) -> [(option: String, path: String?)] {
+        let library = source.library
+        return profile.map { ("--profile", library.profilePath($0)) }
+            + populationNames.map { ("--population", library.populationPath($0)) }
+    }
+}
+
+/// What a comparison runs: the designs, their `--set` texts, the baseline and the populations.
+struct ResolvedComparison {
+    var designs: [ComparisonDesign]
+    /// Per design, the `--set` values applied to its profile (common ones, then the variant's).
+    var sets: [[String]]
+    /// Per design, the profile file its YAML comes from.
+    var paths: [String]
+    var baseline: Int
+    var populations: [Population]
+
+    /// Runs every population in turn (one progress bar for all), optionally streaming per-user rows with a
+    /// `population` column first.
+    func run(users: Int, seed: UInt64, threads: Int, perUser: PartialFile? = nil) throws -> [DesignComparison] {
+        let bar = ProgressBar(label: "compare", total: users * populations.count, unit: "users")
+        var results: [DesignComparison] = []
+        for (index, population) in populations.enumerated() {
+            let request = ComparisonRequest(
+                designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads)
+            let prefix = CSV.field(population.name) + ","
+            let result = try PairedComparison.run(
+                request,
+                perUser: perUser.map { file in
+                    { text in
+                        var lines = ""
+                        for line in text.split(separator: "\n") { lines += prefix + line + "\n" }
+                        try file.write(lines)
+                    }
+                },
+                progress: { bar.update(index * users + $0) })
+            results.append(result)
+        }
+        bar.finish()
+        return results
+    }
+
+    /// Provenance lines: populations, designs (profile, hash, the values set) and the sample.
+    func provenance(users: Int, seed: UInt64) -> [(String, String)] {
+        var lines: [(String, String)] = populations.map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") }
+        for (design, sets) in zip(designs, sets) {
+            let setText = sets.isEmpty ? "" : " --set " + sets.map { CSV.commandLine([$0]) }.joined(separator: " --set ")
+            lines.append(("design", "\(design.label) = \(design.profile.name) fnv1a64:\(design.profile.contentHash)\(setText)"))
+        }
+        lines.append(("baseline", designs[baseline].label))
+        lines.append(("users", "\(users) per population, seed \(seed) (common random numbers)"))
+        lines.append(("method", "rates: \(ComparedMetric.rateMethod) (Newcombe 1998, method 10); means: \(ComparedMetric.meanMethod) "
+                      + "(delta method over the same people); unpaired: Newcombe's independent hybrid score, Welch"))
+        return lines
+    }
+}
