@@ -259,8 +259,8 @@ public enum RowFormatter {
             let kinds = block.header.indices.map { column -> JSONKind in
                 let values = block.rows.map { column < $0.count ? $0[column] : "" }
                 if !values.isEmpty, values.allSatisfy({ $0 == "true" || $0 == "false" }) { return .boolean }
-                if !values.isEmpty, values.allSatisfy({ $0 == "NaN" || NumberText.jsonNumber($0) != nil }),
-                   values.contains(where: { $0 != "NaN" }) { return .number }
+                // A column of NaN only is a number without data (no pulses: no peak pulse rate), so null too.
+                if !values.isEmpty, values.allSatisfy({ $0 == "NaN" || NumberText.jsonNumber($0) != nil }) { return .number }
                 return .string
             }
             for row in block.rows {
