@@ -228,3 +228,62 @@ struct FirstHourTests {
         #expect(peak > 1 && peak < 100, "\(row)")
     }
 }
+
+@Suite("first hour: completions and the help the man page is made from")
+struct CompletionTests {
+    @Test("bash, zsh and fish completions name every subcommand and the --format choices")
+    func completions() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try CLI.run(["--generate-completion-script", shell])
+            #expect(result.status == 0, "\(shell): \(result.stderr)")
+            for word in ["simulate", "sweep", "fit", "tune", "profiles", "format", "columns", "no-comments", "markdown"] {
+                #expect(result.stdout.contains(word), "\(shell) completion lacks \(word)")
+            }
+        }
+    }
+
+    @Test("--experimental-dump-help, which generate-manual reads, lists every subcommand with its options")
+    func manualSource() throws {
+        let result = try CLI.run(["--experimental-dump-help"])
+        #expect(result.status == 0)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let command = try #require(root["command"] as? [String: Any])
+        let subcommands = try #require(command["subcommands"] as? [[String: Any]])
+        let names = subcommands.compactMap { $0["commandName"] as? String }
+        #expect(Set(["simulate", "sweep", "trace", "plot", "profiles", "fit", "fit-curve", "tune", "benchmark"]).isSubset(of: names))
+        let simulate = try #require(subcommands.first { $0["commandName"] as? String == "simulate" })
+        let options = (simulate["arguments"] as? [[String: Any]] ?? []).flatMap { ($0["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } }
+        #expect(Set(["format", "columns", "no-comments", "per-user"]).isSubset(of: options))
+    }
+
+    @Test("the repository carries the Apache-2.0 LICENSE and the docs README.md points to; README links stay inside it")
+    func licenseAndDocs() throws {
+        let license = try String(contentsOf: CLI.root.appendingPathComponent("LICENSE"), encoding: .utf8)
+        #expect(license.contains("Apache License") && license.contains("Version 2.0, January 2004"))
+        let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
+        // Every relative link target and every `docs/…`, `Notebooks/…` or `Profiles/…` path it names exists.
+        let pattern = try NSRegularExpression(pattern: #"\]\(([^)#:]+)\)|`((?:docs|Notebooks)/[A-Za-z0-9_./-]+\.[a-z]+)`"#)
+        let range = NSRange(readme.startIndex..., in: readme)
+        var checked = 0
+        for match in pattern.matches(in: readme, range: range) {
+            for group in 1...2 {
+                guard let r = Range(match.range(at: group), in: readme) else { continue }
+                let path = String(readme[r])
+                #expect(FileManager.default.fileExists(atPath: CLI.root.appendingPathComponent(path).path), "README names \(path)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 3)
+        // No DOMAIN reference outside the repository.
+        #expect(!readme.contains("shared/DOMAIN") && !readme.contains("DOMAIN §"))
+        let domain = try String(contentsOf: CLI.root.appendingPathComponent("docs/DOMAIN.md"), encoding: .utf8)
+        for section in ["## 1. The control", "## 7. People", "## 8. Peer components", "## 12. Columns", "## 13. Sources"] {
+            #expect(domain.contains(section))
+        }
+        // The column definitions are the ones simulate prints, so they cannot drift apart.
+        let columns = try CLI.run(["simulate", "--list-columns"])
+        for line in columns.stdout.split(separator: "\n") where line.hasPrefix("| `") {
+            #expect(domain.contains(line), "docs/DOMAIN.md lacks \(line)")
+        }
+    }
+}
