@@ -287,3 +287,39 @@ struct CompletionTests {
         }
     }
 }
+
+@Suite("first hour: progress on a terminal, never on a pipe")
+struct ProgressTests {
+    static let script = "/usr/bin/script"
+
+    /// Runs holdlab under a pseudo-terminal (util-linux `script`), returning what the terminal showed.
+    static func onTerminal(_ arguments: [String]) throws -> String {
+        let executable = try CLI.executable.path
+        let command = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            .joined(separator: " ")
+        return try CLI.runTool(script, ["-qec", command, "/dev/null"])
+    }
+
+    static let tune = ["tune", "--param", "gesture.minimumDuration=0.3:1.5", "--minimize", "gesture.minimumDuration",
+                       "--constraint", "false_activation_rate<=0.05", "--users", "8000", "--out", "/dev/null"]
+    static let sweep = ["sweep", "--vary", "gesture.minimumDuration=0.5:1.5:0.25", "--users", "20000", "--out", "/dev/null"]
+
+    @Test("tune and sweep draw a progress line on a terminal (tune's after its first second)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: script), "util-linux script(1) is not installed"))
+    func terminal() throws {
+        let tune = try Self.onTerminal(Self.tune)
+        #expect(tune.contains("\rtune: ") && tune.contains(" evaluations/s "), "\(tune.suffix(300))")
+        let sweep = try Self.onTerminal(Self.sweep)
+        #expect(sweep.contains("\rsweep [") && sweep.contains("users/s  ETA"), "\(sweep.suffix(300))")
+    }
+
+    @Test("into a pipe, tune, sweep and fit write no progress")
+    func pipe() throws {
+        for arguments in [Self.tune, Self.sweep] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 0 && !result.stderr.contains("\r"), "\(arguments[0]): \(result.stderr)")
+        }
+        let fit = try CLI.run(["fit", "docs/examples/holds.csv", "--column", "hold_ms", "--bootstrap", "300"])
+        #expect(fit.status == 0 && fit.stderr.isEmpty, "\(fit.stderr)")
+    }
+}
