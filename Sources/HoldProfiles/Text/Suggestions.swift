@@ -24,7 +24,7 @@ public enum Suggestions {
     }
 
     /// The known names close enough to `name` to be what was meant, closest first (ties in the given order): within
-    /// a third of the name's length (at least 1, at most 4 edits), or names that contain it or that it contains
+    /// a third of the name's length (at least 1, at most 4 edits, fewer than the name's length: `t` suggests no `a`), or names that contain it or that it contains
     /// (`kikocard` → `kikocard-accelerating`). At most `limit`.
     public static func closest(to name: String, among known: [String], limit: Int = 3) -> [String] {
         guard !name.isEmpty else { return [] }
@@ -34,7 +34,7 @@ public enum Suggestions {
         for (order, candidate) in known.enumerated() where candidate != name {
             let d = distance(name, candidate)
             let lowerCandidate = candidate.lowercased()
-            if d <= budget {
+            if d <= budget && d < name.count {
                 scored.append((candidate, d, order))
             } else if lowered.count >= 3, lowerCandidate.contains(lowered) || lowered.contains(lowerCandidate)
                         || distance(name, String(candidate.prefix(name.count))) <= budget {

@@ -86,7 +86,7 @@ struct Tune: ParsableCommand {
         if emitProfile == "" || emitProfile == "-" && output.file == nil {
             throw ValidationError("--emit-profile - needs --out FILE: standard output cannot carry both the CSV and the profile")
         }
-        if let emitProfile, emitProfile != "-", Self.profileName(forFile: emitProfile) == nil {
+        if let emitProfile, emitProfile != "-", !Self.isDirectory(emitProfile), Self.profileName(forFile: emitProfile) == nil {
             throw ValidationError("--emit-profile \(emitProfile): the profile is named after its file, so the file name "
                                   + "(without .yaml) must be letters, digits, - and _, e.g. kikocard-1200ms.yaml")
         }
@@ -162,16 +162,21 @@ struct Tune: ParsableCommand {
         }
     }
 
-    /// The name of a profile written to `path`: the file's name without `.yaml`/`.yml`, when it is a valid profile
-    /// name (letters, digits, - and _); nil otherwise, and for `-`.
+    /// The name of a profile written to `path`: the file's name without its extension (`.yaml`), when it is a valid
+    /// profile name (letters, digits, - and _); nil otherwise, and for `-`.
     static func profileName(forFile path: String) -> String? {
         guard path != "-" else { return nil }
-        var name = (path as NSString).lastPathComponent
-        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         let allowed = !name.isEmpty && name.unicodeScalars.allSatisfy {
             ($0.properties.isAlphabetic || ("0"..."9").contains($0)) && $0.isASCII || $0 == "-" || $0 == "_"
         }
         return allowed ? name : nil
+    }
+
+    /// Whether `path` names a directory (refused later, with status 73, as any output that is a directory is).
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return path.hasSuffix("/") || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// A GSL failure inside the search, reported in HoldLab's words with the --param ranges that led there.
