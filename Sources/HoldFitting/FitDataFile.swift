@@ -111,7 +111,7 @@ public enum FitDataFile {
 
     /// Reads every record of `reader` (see ``parse(_:request:)``).
     static func parse(_ reader: CSVReader, request: FitDataRequest) throws(FitError) -> FitDataSet {
-        let path = request.path
+        let path = reader.path
         let scale = request.scale ?? defaultScale(for: request.column)
         guard scale.isFinite, scale > 0 else {
             throw FitError(.invalidData, path: path, "the scale must be a finite number > 0 (got \(scale))")
@@ -129,7 +129,7 @@ public enum FitDataFile {
         func index(of column: String, _ role: String) throws(FitError) -> Int {
             guard let found = names.firstIndex(of: column) else {
                 throw FitError(.invalidData, path: path,
-                               "no \(role) column '\(column)'; the columns are: \(names.joined(separator: ", "))")
+                               "no \(role) column '\(column)'\(Suggestions.didYouMean(column, among: names)); the columns are: \(names.joined(separator: ", "))")
             }
             return found
         }

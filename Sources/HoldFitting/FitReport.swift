@@ -170,7 +170,7 @@ public enum FitCSV {
         var provenance: [(String, String)] = [
             ("holdlab", "\(HoldLabVersion.current) fit"),
             ("command", commandLine),
-            ("data", "\(data.request.path) fnv1a64:\(data.contentHash)"),
+            ("data", "\(data.request.path == "-" ? "standard input" : data.request.path) fnv1a64:\(data.contentHash)"),
             ("rows", rowsText(data)),
             ("unit", unitText(data)),
             ("censoring", censoringText(data)),
@@ -279,10 +279,11 @@ public enum FittedPopulation {
     /// file, with a description and source that say which data it came from.
     public static func yaml(for report: FitReport, data: FitDataSet, populationPath: String, commandLine: String) -> String {
         let best = report.best
-        let base = ((populationPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = populationPath == "-" ? "fitted"
+            : ((populationPath as NSString).lastPathComponent as NSString).deletingPathExtension
         let families = report.fits.count == 1 ? "the only family fitted" : "lowest AIC of \(report.fits.count) families"
         let description = "\(best.family.rawValue) hold times (\(families)) fitted by maximum likelihood to "
-            + "\(data.sample.count) rows of \(data.request.path) column \(data.request.column)"
+            + "\(data.sample.count) rows of \(data.request.path == "-" ? "standard input" : data.request.path) column \(data.request.column)"
             + " (\(data.sample.censoredCount) censored)"
         let source = "holdlab \(HoldLabVersion.current): \(commandLine); data fnv1a64:\(data.contentHash); "
             + "\(FitCSV.unitText(data)); censoring: \(FitCSV.censoringText(data))"

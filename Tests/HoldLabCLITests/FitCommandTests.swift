@@ -179,7 +179,7 @@ struct FitCommandTests {
             (["--censored-value", "completed"], "--censored-value and --censor-time-column need --censored-column"),
             (["--scale", "0"], "--scale must be a finite number > 0"),
             (["--family", "normal"], "normal"),
-            (["--emit-population", "-"], "--emit-population needs a file name"),
+            (["--emit-population", "-"], "--emit-population - needs --out FILE"),
             (["--bootstrap-size", "5"], "--bootstrap-size must be from 10 to 10,000,000 (got 5)"),
         ]
         for (extra, message) in cases {

@@ -293,7 +293,7 @@ enum HostileCases {
                 64, "exactly one"),
         Hostile("plot figure extension", ["plot", "trace", "--data", "t.csv", "--out", "fig.jpg"], 64, ".png or .svg"),
         Hostile("fit without --column", ["fit", "--data", "h.csv"], 64, "--column"),
-        Hostile("--per-user -", ["simulate", "--per-user", "-"], 64, "--per-user needs a file name"),
+        Hostile("--per-user -", ["simulate", "--per-user", "-"], 64, "--per-user - needs --out FILE"),
         Hostile("--threads 0", ["simulate", "--threads", "0"], 64, "--threads must be"),
         Hostile("profiles check with no file", ["profiles", "check"], 64, "Name at least one profile"),
     ]

@@ -43,11 +43,17 @@ struct MiscCommandTests {
     func list() throws {
         let result = try CLI.run(["profiles", "list"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("  kikocard-accelerating ") && result.stdout.contains("LongPressGesture 0.5 s"))
-        #expect(result.stdout.contains("Populations in") && result.stdout.contains("  motor-impaired"))
-        #expect(!result.stdout.contains("INVALID"))
+        // Into a pipe it is CSV: kind, name, status, description.
+        #expect(result.stdout.contains("\nkind,name,status,description\n"))
+        #expect(result.stdout.contains("\nprofile,kikocard-accelerating,ok,") && result.stdout.contains("LongPressGesture 0.5 s"))
+        #expect(result.stdout.contains("\npopulation,motor-impaired,ok,"))
+        #expect(!result.stdout.contains(",invalid,"))
         let empty = try CLI.run(["profiles", "list", "--profiles-dir", try CLI.temporaryDirectory().path])
-        #expect(empty.status == 0 && empty.stdout.contains("Profiles in"))
+        #expect(empty.status == 0 && empty.stdout.hasSuffix("kind,name,status,description\n"))
+        let table = try CLI.run(["profiles", "list", "--format", "table", "--columns", "name,kind", "--no-comments"])
+        #expect(table.status == 0)
+        #expect(table.stdout.hasPrefix("name "))
+        #expect(table.stdout.split(separator: "\n").contains { $0.hasPrefix("hig-linear-bar ") && $0.hasSuffix(" profile") })
     }
 
     @Test("trace --seed draws the Timer latencies: the same seed repeats, another differs")

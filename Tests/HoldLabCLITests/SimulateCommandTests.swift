@@ -51,7 +51,7 @@ struct SimulateCommandTests {
         #expect(one.stdout == two.stdout)
     }
 
-    @Test("--per-user writes a header and one row per user and profile, atomically")
+    @Test("--per-user writes the provenance lines, a header and one row per user and profile, atomically")
     func perUser() throws {
         let directory = try CLI.temporaryDirectory()
         let file = directory.appendingPathComponent("users.csv")
@@ -59,9 +59,11 @@ struct SimulateCommandTests {
                                   directory.appendingPathComponent("summary.csv").path])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 5001)
-        #expect(lines[0].hasPrefix("profile,user,class,intent,behavior,frame_phase,release_ms"))
-        #expect(lines[1].hasPrefix("hig-linear-bar,1,"))
+        // The summary's five provenance lines (holdlab, command, population, profile, users), then the rows.
+        #expect(lines.count == 5 + 5001)
+        #expect(lines.prefix(5).allSatisfy { $0.hasPrefix("# ") } && lines[0].hasPrefix("# holdlab: "))
+        #expect(lines[5].hasPrefix("profile,user,class,intent,behavior,frame_phase,release_ms"))
+        #expect(lines[6].hasPrefix("hig-linear-bar,1,"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["summary.csv", "users.csv"])
     }
 

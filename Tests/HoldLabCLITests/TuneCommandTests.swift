@@ -37,7 +37,8 @@ struct TuneCommandTests {
         let run = try CLI.run(["simulate", "--profile", "hig-linear-bar", "--set", "gesture.minimumDuration=100",
                                "--users", "\(users)", "--per-user", perUser, "--out", directory.appendingPathComponent("s.csv").path])
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try String(contentsOfFile: perUser, encoding: .utf8).split(separator: "\n")
+        // The per-user file starts with the summary's provenance lines.
+        let lines = try String(contentsOfFile: perUser, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
         let header = lines[0].split(separator: ",").map(String.init)
         let intent = try #require(header.firstIndex(of: "intent")), end = try #require(header.firstIndex(of: "press_end_ms"))
         return lines.dropFirst().compactMap { line in

@@ -50,9 +50,18 @@ public struct ProfileLibrary: Sendable {
         return current
     }
 
+    /// `-`: a profile or population read from standard input.
+    public static let standardInput = "-"
+
+    /// How errors name a path: `standard input` for `-`.
+    public static func displayPath(_ path: String) -> String { path == standardInput ? "standard input" : path }
+
+    /// Whether the argument names a file (or standard input) rather than a library entry.
+    public static func isFilePath(_ argument: String) -> Bool { isPath(argument) }
+
     /// Whether the argument names a file rather than a library entry.
     static func isPath(_ argument: String) -> Bool {
-        argument.contains("/") || argument.hasSuffix(".yaml") || argument.hasSuffix(".yml")
+        argument == standardInput || argument.contains("/") || argument.hasSuffix(".yaml") || argument.hasSuffix(".yml")
     }
 
     /// The file for a profile name or path.
@@ -89,6 +98,7 @@ public struct ProfileLibrary: Sendable {
     /// - Throws: `ProfileError` with `cannotOpen` for a missing, unreadable or directory path (exit 66); without it
     ///   for a file that is too large or not UTF-8 (exit 65).
     public static func read(_ path: String, what: String, limit: Int = maximumYAMLBytes) throws(ProfileError) -> String {
+        if path == standardInput { return try StandardInput.text(what: what, limit: limit) }
         func refuse(_ message: String, cannotOpen: Bool) -> ProfileError {
             ProfileError(origin: .unknown(path: path), keyPath: "", message: message, cannotOpen: cannotOpen)
         }
@@ -105,6 +115,14 @@ public struct ProfileLibrary: Sendable {
             throw refuse("cannot open the \(what) file: \(String(cString: strerror(errno)))", cannotOpen: true)
         }
         defer { close(descriptor) }
+        return try readAll(descriptor, path: path, what: what, limit: limit)
+    }
+
+    /// The text of an open descriptor, at most `limit` bytes, UTF-8 checked; errors name `path`.
+    static func readAll(_ descriptor: Int32, path: String, what: String, limit: Int) throws(ProfileError) -> String {
+        func refuse(_ message: String, cannotOpen: Bool) -> ProfileError {
+            ProfileError(origin: .unknown(path: path), keyPath: "", message: message, cannotOpen: cannotOpen)
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= limit {
@@ -149,11 +167,12 @@ public struct ProfileLibrary: Sendable {
     public func loadProfile(_ nameOrPath: String, overrides: [Override] = []) throws(ProfileError) -> Profile {
         let path = profilePath(nameOrPath)
         if !Self.isPath(nameOrPath), !FileManager.default.fileExists(atPath: path) {
-            let known = profileNames().joined(separator: ", ")
+            let names = profileNames()
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no profile of that name in \(directory); known: \(known)", cannotOpen: true)
+                message: "no profile of that name in \(directory)\(Suggestions.didYouMean(nameOrPath, among: names)); "
+                    + "known: \(names.joined(separator: ", "))", cannotOpen: true)
         }
-        return try Profile.load(yaml: try Self.read(path, what: "profile"), path: path, overrides: overrides)
+        return try Profile.load(yaml: try Self.read(path, what: "profile"), path: Self.displayPath(path), overrides: overrides)
     }
 }

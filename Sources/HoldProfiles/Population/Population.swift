@@ -166,11 +166,12 @@ extension ProfileLibrary {
     public func loadPopulation(_ nameOrPath: String) throws(ProfileError) -> Population {
         let path = populationPath(nameOrPath)
         if !Self.isPath(nameOrPath), !fileExists(path) {
-            let known = populationNames().joined(separator: ", ")
+            let names = populationNames()
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no population of that name in \(directory)/populations; known: \(known)", cannotOpen: true)
+                message: "no population of that name in \(directory)/populations\(Suggestions.didYouMean(nameOrPath, among: names)); "
+                    + "known: \(names.joined(separator: ", "))", cannotOpen: true)
         }
-        return try Population.load(yaml: try Self.read(path, what: "population"), path: path)
+        return try Population.load(yaml: try Self.read(path, what: "population"), path: Self.displayPath(path))
     }
 }

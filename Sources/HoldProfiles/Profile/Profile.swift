@@ -40,12 +40,22 @@ extension Profile {
     ///
     /// - Parameter path: the file name used in error messages.
     public static func load(yaml text: String, path: String, overrides: [Override] = []) throws(ProfileError) -> Profile {
+        try validated(try parse(yaml: text, path: path, overrides: overrides))
+    }
+
+    /// The YAML tree with the overrides applied.
+    static func parse(yaml text: String, path: String, overrides: [Override]) throws(ProfileError) -> ConfigNode {
         var root = try ConfigNode.parse(text, path: path)
         for override in overrides {
             let value = try ConfigNode.parseOverrideValue(override.value, override: override.text)
             let keys = override.keyPath.split(separator: ".").map(String.init)
             root = try root.setting(keys[...], to: value, override: override.text)
         }
+        return root
+    }
+
+    /// The profile a tree describes, checked: schema, values, the control's own rules, the cross-field rule.
+    static func validated(_ root: ConfigNode) throws(ProfileError) -> Profile {
         let profile = try decode(root)
         let prepared: PreparedControl
         do {

@@ -35,8 +35,9 @@ struct MappingReader {
     /// Rejects any key that was not read: a misspelt key must not be silently ignored.
     func finish() throws(ProfileError) {
         for (key, value) in pairs where !read.contains(key) {
-            let allowed = read.sorted().joined(separator: ", ")
-            throw ProfileError(origin: value.origin, keyPath: path(key), message: "unknown key; allowed here: \(allowed)")
+            let known = read.sorted()
+            throw ProfileError(origin: value.origin, keyPath: path(key),
+                               message: "unknown key\(Suggestions.didYouMean(key, among: known)); allowed here: \(known.joined(separator: ", "))")
         }
     }
 

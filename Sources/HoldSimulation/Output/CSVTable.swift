@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HoldProfiles
 
 /// A CSV file read back whole: `#` lines and blank lines skipped, one header row, quoted fields allowed.
 ///
@@ -37,7 +38,7 @@ public struct CSVTable: Sendable {
     /// The index of a column, or an error listing the columns there are.
     public func column(_ name: String) throws(CSVTableError) -> Int {
         guard let index = columns.firstIndex(of: name) else {
-            throw CSVTableError(path: path, "no column '\(name)'; columns: \(columns.joined(separator: ", "))")
+            throw CSVTableError(path: path, "no column '\(name)'\(Suggestions.didYouMean(name, among: columns)); columns: \(columns.joined(separator: ", "))")
         }
         return index
     }
@@ -139,8 +140,19 @@ public final class CSVReader {
     /// Opens `path` with reads of `chunkSize` bytes and records up to `maximumRecordBytes` (tests use tiny sizes to
     /// cross every boundary).
     init(path: String, chunkSize: Int, maximumRecordBytes: Int = CSVReader.maximumRecordBytes) throws(CSVTableError) {
-        self.path = path
         self.maximumRecordBytes = maximumRecordBytes
+        if path == "-" {
+            // Standard input: streamed like a file (a copy of the descriptor, so closing it leaves descriptor 0).
+            self.path = "standard input"
+            descriptor = dup(STDIN_FILENO)
+            atEndOfFile = false
+            buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
+            guard descriptor >= 0 else {
+                throw CSVTableError(path: self.path, "cannot read it (\(Self.errorText(errno)))", kind: .cannotOpen)
+            }
+            return
+        }
+        self.path = path
         var status = stat()
         guard stat(path, &status) == 0 else {
             let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read the file (\(Self.errorText(errno)))"

@@ -45,7 +45,9 @@ public struct TuneMetric: Sendable, Equatable {
         }
         let numeric = SimulationCSV.columns.filter(\.isNumeric).map(\.name)
         guard numeric.contains(name) else {
-            throw TuneError("'\(name)' is neither a --param key nor a simulate column; columns: \(numeric.joined(separator: ", "))")
+            let known = parameters.map(\.keyPath) + numeric
+            throw TuneError("'\(name)' is neither a --param key nor a simulate column\(Suggestions.didYouMean(name, among: known)); "
+                            + "columns: \(numeric.joined(separator: ", "))")
         }
         self.name = name
         parameterIndex = nil
@@ -470,14 +472,24 @@ public enum Tuner {
     }
 
     /// The tuned profile's YAML: the resolved profile with the best values, renamed and described as tuned.
-    public static func tunedProfile(_ request: TuneRequest, result: TuneResult) throws -> Profile {
+    ///
+    /// - Parameters:
+    ///   - name: the profile's name (the file's name without `.yaml`, so the library finds it by that name); nil:
+    ///     `NAME-tuned`.
+    ///   - commandLine: the tune command, recorded in `source` with the seeds, so the profile says how it was made.
+    public static func tunedProfile(_ request: TuneRequest, result: TuneResult, name: String? = nil,
+                                    commandLine: String? = nil) throws -> Profile {
         let assignments = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
         var overrides = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
         let base = try Profile.load(yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides)
-        overrides.append(try Override(parsing: "name=\(base.name)-tuned"))
+        overrides.append(try Override(parsing: "name=\(name ?? base.name + "-tuned")"))
         var profile = try Profile.load(yaml: request.profileText, path: request.profilePath,
                                        overrides: request.baseOverrides + overrides)
         profile.description = "\(base.description); tuned by holdlab tune: \(assignments.joined(separator: ", "))"
+        if let commandLine {
+            profile.source = "tuned from \(base.name) (fnv1a64:\(base.contentHash)) by holdlab \(HoldLabVersion.current): "
+                + "\(commandLine); seed \(request.seed), \(request.users) users per evaluation, checked with seed \(request.checkSeed)"
+        }
         return profile
     }
 }

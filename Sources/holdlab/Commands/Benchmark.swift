@@ -118,8 +118,18 @@ struct Benchmark: ParsableCommand {
         }
     }
 
-    /// This process's peak resident memory so far, in MiB (getrusage reports KiB on Linux).
+    /// This process's peak resident memory since the last `FitBenchmark.resetPeakMemory()`, in MiB.
+    ///
+    /// On Linux it is VmHWM of /proc/self/status: the peak of this process's own address space, which the reset
+    /// clears. getrusage's ru_maxrss is not used there: the kernel carries it across exec, so under `swift run`
+    /// (or any parent that spawns holdlab while large) it reports the parent's peak, e.g. 613 MiB instead of 39.
+    /// Elsewhere getrusage's peak so far (KiB on Linux, bytes on macOS).
     static func peakMemoryMiB() -> Double {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kib = Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") {
+            return kib / 1024
+        }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) / 1024

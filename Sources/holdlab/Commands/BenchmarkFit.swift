@@ -45,7 +45,7 @@ enum FitBenchmark {
     }
 
     /// Resets the kernel's peak-RSS mark for this process (Linux ≥ 4.0: writing 5 to /proc/self/clear_refs), so
-    /// getrusage's ru_maxrss reports the peak of what follows. Best effort: elsewhere nothing happens.
+    /// the peak `Benchmark.peakMemoryMiB()` reads (VmHWM) is the peak of what follows. Best effort: elsewhere nothing happens.
     static func resetPeakMemory() {
         let descriptor = open("/proc/self/clear_refs", O_WRONLY)
         guard descriptor >= 0 else { return }

@@ -28,6 +28,7 @@ struct Fit: ParsableCommand {
 
             Examples:
               holdlab fit --data holds.csv --column hold_ms --censored-column fired
+              holdlab fit - --column hold_ms --format table < holds.csv
               holdlab simulate --population hold-only --per-user users.csv --out /dev/null
               holdlab fit --data users.csv --where class=intentional \\
                 --column press_end_ms --censored-column outcome \\
@@ -35,8 +36,15 @@ struct Fit: ParsableCommand {
                 --emit-population fitted.yaml
             """)
 
-    @Option(help: ArgumentHelp("The CSV file of durations.", valueName: "file"))
-    var data: String
+    @Option(name: .customLong("data"), help: ArgumentHelp(
+        "The CSV file of durations ('-' for standard input); or give it as the argument.", valueName: "file|-"))
+    var dataOption: String?
+
+    @Argument(help: ArgumentHelp("The CSV file of durations ('-' for standard input), instead of --data.", valueName: "file|-"))
+    var dataArgument: String?
+
+    /// The data file, from --data or the argument (validate() checked there is exactly one).
+    var data: String { dataOption ?? dataArgument ?? "-" }
 
     @Option(help: ArgumentHelp("The column of durations.", valueName: "name"))
     var column: String
@@ -82,11 +90,20 @@ struct Fit: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var view: RowFormatOptions
+
     @Option(name: .customLong("emit-population"), help: ArgumentHelp(
-        "Also write a population YAML with the best fit as a hold class (times must be seconds).", valueName: "file"))
+        "Also write a population YAML with the best fit as a hold class (times must be seconds; '-' for standard output when --out names a file).",
+        valueName: "file|-"))
     var emitPopulation: String?
 
     func validate() throws {
+        switch (dataOption, dataArgument) {
+        case (nil, nil): throw ValidationError("Name the data: --data FILE, a FILE argument, or - for standard input.")
+        case (.some, .some): throw ValidationError("Give the data once: --data FILE or a FILE argument, not both.")
+        default: break
+        }
+        try view.checkColumns(known: FitCSV.columns)
         guard (0...100_000).contains(bootstrap) else {
             throw ValidationError("--bootstrap must be from 0 to 100,000 (got \(bootstrap)).")
         }
@@ -105,18 +122,19 @@ struct Fit: ParsableCommand {
         if censoredColumn == nil, !censoredValues.isEmpty || censorTimeColumn != nil {
             throw ValidationError("--censored-value and --censor-time-column need --censored-column.")
         }
-        if emitPopulation == "-" || emitPopulation == "" {
-            throw ValidationError("--emit-population needs a file name; standard output carries the CSV")
+        if emitPopulation == "" || emitPopulation == "-" && output.file == nil {
+            throw ValidationError("--emit-population - needs --out FILE: standard output cannot carry both the fit and the population")
         }
-        try refuseSameOutputs([("--out", output.file), ("--emit-population", emitPopulation)])
-        try refuseOutputsOverInputs([("--out", output.file), ("--emit-population", emitPopulation)], inputs: [("--data", data)])
+        let emitted = emitPopulation == "-" ? nil : emitPopulation
+        try refuseSameOutputs([("--out", output.file), ("--emit-population", emitted)])
+        try refuseOutputsOverInputs([("--out", output.file), ("--emit-population", emitted)], inputs: [("--data", data)])
     }
 
     func run() throws {
         try reportingErrors {
                 let out = OutputFile(argument: output.out)
                 try out.checkWritable()
-                let population = emitPopulation.map { OutputFile.file($0) }
+                let population = emitPopulation.map { OutputFile(argument: $0) }
                 try population?.checkWritable()
                 let request = FitDataRequest(
                     path: data, column: column, censoredColumn: censoredColumn, censoredValues: censoredValues,
@@ -135,7 +153,7 @@ struct Fit: ParsableCommand {
                     try population.write(FittedPopulation.yaml(
                         for: report, data: dataSet, populationPath: path, commandLine: commandLine))
                 }
-                try out.write(FitCSV.document(report, data: dataSet, commandLine: commandLine))
+                try out.write(view.render(FitCSV.document(report, data: dataSet, commandLine: commandLine), for: out))
         }
     }
 

@@ -10,10 +10,23 @@ struct Profiles: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the profiles and populations in the library.",
-            discussion: "Example: holdlab profiles list")
+            abstract: "List the profiles and populations in the library, with their descriptions.",
+            discussion: """
+                One row per profile and population: kind (profile or population), name, status (ok, or invalid with \
+                the problem as the description) and description. A table on a terminal, CSV into a pipe or a file.
+
+                Examples:
+                  holdlab profiles list
+                  holdlab profiles list --format csv --columns name,description
+                """)
 
         @OptionGroup var source: ProfileSourceOptions
+
+        @OptionGroup var view: RowFormatOptions
+
+        static let columns = ["kind", "name", "status", "description"]
+
+        func validate() throws { try view.checkColumns(known: Self.columns) }
 
         func run() throws {
             let library = source.library
@@ -22,21 +35,26 @@ struct Profiles: ParsableCommand {
                 printError("\(library.directory): no such profile directory (give one with --profiles-dir or $HOLDLAB_PROFILES)")
                 throw ExitStatus.noInput
             }
-            var text = "Profiles in \(library.directory):\n"
-            let names = library.profileNames()
-            let width = (names.map(\.count).max() ?? 0) + 2
-            for name in names {
-                let summary: String
+            let overrides = try reportingErrors { try source.parsedOverrides() }
+            var text = CSV.provenance([("holdlab", "\(HoldLabVersion.current) profiles list"), ("directory", library.directory)])
+            text += Self.columns.joined(separator: ",") + "\n"
+            func row(_ kind: String, _ name: String, _ load: () throws -> String) {
+                let fields: [String]
                 do {
-                    summary = try library.loadProfile(name).description
+                    fields = [kind, name, "ok", try load()]
                 } catch {
-                    summary = "INVALID: \(error)"
+                    fields = [kind, name, "invalid", "\(error)"]
                 }
-                text += "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + summary + "\n"
+                text += fields.map(CSV.field).joined(separator: ",") + "\n"
             }
-            text += "Populations in \(library.directory)/populations:\n"
-            for name in library.populationNames() { text += "  \(name)\n" }
-            try emit(text)
+            for name in library.profileNames() {
+                row("profile", name) { try library.loadProfile(name, overrides: overrides).description }
+            }
+            for name in library.populationNames() {
+                row("population", name) { try library.loadPopulation(name).description }
+            }
+            let out = OutputFile.standardOutput
+            try emit(view.render(text, for: out))
         }
     }
 
@@ -63,7 +81,14 @@ struct Profiles: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate profile files; print every problem, exit 1 if any is invalid (66 if one cannot be opened).",
-            discussion: "Example: holdlab profiles check Profiles/*.yaml")
+            discussion: """
+                Every problem of a file is reported (file:line:column, key path, what is allowed): after a problem the \
+                key is taken as absent (its default) and the file checked again. '-' reads standard input.
+
+                Examples:
+                  holdlab profiles check Profiles/*.yaml
+                  holdlab profiles show hig-linear-bar | holdlab profiles check -
+                """)
 
         @OptionGroup var source: ProfileSourceOptions
 
@@ -81,8 +106,24 @@ struct Profiles: ParsableCommand {
             var missing = 0
             for file in files {
                 do {
-                    let profile = try library.loadProfile(file, overrides: overrides)
-                    try emit("ok: \(library.profilePath(file)) (\(profile.name))\n")
+                    // A name that is not in the library gets the library's error (with suggestions); a file is read.
+                    let path = library.profilePath(file)
+                    if !ProfileLibrary.isFilePath(file), !FileManager.default.fileExists(atPath: path) {
+                        _ = try library.loadProfile(file, overrides: overrides)
+                    }
+                    let text = try ProfileLibrary.read(path, what: "profile")
+                    let problems = Profile.problems(yaml: text, path: ProfileLibrary.displayPath(path), overrides: overrides)
+                    if problems.isEmpty {
+                        let profile = try Profile.load(yaml: text, path: ProfileLibrary.displayPath(path), overrides: overrides)
+                        try emit("ok: \(ProfileLibrary.displayPath(path)) (\(profile.name))\n")
+                        continue
+                    }
+                    for problem in problems {
+                        printError(problem.description)
+                        if case .override = problem.origin { throw ExitStatus.usage }
+                    }
+                    invalid += 1
+                    if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(path)): \(problems.count) problems") }
                 } catch let error as ProfileError {
                     printError(error.description)
                     if case .override = error.origin { throw ExitStatus.usage }

@@ -17,6 +17,9 @@ struct Simulate: ParsableCommand {
                 --population hurried --users 200000
               holdlab simulate --profile kikocard-accelerating \\
                 --set haptics.minInterval=0.03 --per-user users.csv
+              holdlab simulate --format table --columns profile,completion_rate,false_activation_rate
+              holdlab simulate --out summary.csv --per-user - | head
+              holdlab simulate --profile - < my-control.yaml
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -28,22 +31,27 @@ struct Simulate: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var view: RowFormatOptions
+
     @Option(name: .customLong("per-user"), help: ArgumentHelp(
-        "Also write one row per user and profile to this file (for debugging and fitting).", valueName: "file"))
+        "Also write one row per user and profile to this file, CSV with the summary's '#' lines ('-' for standard output when --out names a file).",
+        valueName: "file|-"))
     var perUser: String?
 
     @Flag(name: .customLong("list-columns"), help: "Print the summary columns with their units and definitions, then exit.")
     var listColumns = false
 
     func validate() throws {
-        if perUser == "-" || perUser == "" {
-            throw ValidationError("--per-user needs a file name; standard output carries the summary")
+        if perUser == "" || perUser == "-" && output.file == nil {
+            throw ValidationError("--per-user - needs --out FILE: standard output cannot carry both the summary and the users")
         }
+        try view.checkColumns(known: SimulationCSV.columns.map(\.name))
+        try refuseTwoReadsOfStandardInput(profile.map { ("--profile", $0) } + [("--population", simulation.population)])
         try source.refuseRepeatedKeys()
         try refuseSameOutputs([("--out", output.file), ("--per-user", perUser)])
         let library = source.library
         try refuseOutputsOverInputs(
-            [("--out", output.file), ("--per-user", perUser)],
+            [("--out", output.file), ("--per-user", perUser == "-" ? nil : perUser)],
             inputs: profile.map { ("--profile", library.profilePath($0)) } + [("--population", simulation.population.map(library.populationPath))])
     }
 
@@ -64,11 +72,16 @@ struct Simulate: ParsableCommand {
             let population = try library.loadPopulation(populationName)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
-            let perUserFile = try perUser.map { path throws -> PartialFile in
-                try OutputFile.file(path).checkWritable()
-                return try PartialFile(path: path)
-            }
-            try perUserFile?.write(Simulator.perUserColumns.joined(separator: ",") + "\n")
+            let perUserFile = try perUser.map { path throws -> StreamedOutput in try StreamedOutput(argument: path) }
+
+            var provenance: [(String, String)] = [
+                ("holdlab", "\(HoldLabVersion.current) simulate"),
+                ("command", commandLineWithoutThreads()),
+                ("population", "\(population.name) fnv1a64:\(population.contentHash)"),
+            ]
+            provenance += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
+            provenance.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
+            try perUserFile?.write(CSV.provenance(provenance) + Simulator.perUserColumns.joined(separator: ",") + "\n")
 
             let request = SimulationRequest(
                 profiles: profiles, population: population, users: simulation.users, seed: simulation.seed,
@@ -79,20 +92,13 @@ struct Simulate: ParsableCommand {
                 progress: { bar.update($0) })
             bar.finish()
 
-            var provenance: [(String, String)] = [
-                ("holdlab", "\(HoldLabVersion.current) simulate"),
-                ("command", commandLineWithoutThreads()),
-                ("population", "\(population.name) fnv1a64:\(population.contentHash)"),
-            ]
-            provenance += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
-            provenance.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
             var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"
             let rows = summaries.map(SimulationCSV.row)
             for row in rows { text += row + "\n" }
             // Every byte of the per-user file is written before the summary is committed, and the per-user file is
             // renamed into place only once the summary is written: a failure leaves neither half done.
             try perUserFile?.flush()
-            try out.write(text)
+            try out.write(view.render(text, for: out, hints: SimulationCSV.formatHints))
             try perUserFile?.commit()
             noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: rows.map(CSV.fields), subject: "profile")
         }

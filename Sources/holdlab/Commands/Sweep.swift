@@ -50,6 +50,8 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var view: RowFormatOptions
+
     @Flag(help: "Keep the rows already in --out (which must come from the same sweep) and compute the missing points.")
     var resume = false
 
@@ -59,6 +61,10 @@ struct SweepCommand: ParsableCommand {
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
         if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume") }
+        if resume && !view.isPlainCSV(for: OutputFile(argument: output.out)) {
+            throw ValidationError("--resume reads back the CSV it wrote: drop --format, --columns and --no-comments")
+        }
+        try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
         try refuseRepeatedKeys(vary, option: "--vary")
         try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
         let library = source.library
@@ -78,10 +84,11 @@ struct SweepCommand: ParsableCommand {
             _ = try library.loadProfile(profile)  // a clear error for a missing or invalid profile
             let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
             let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: simulation.seed)
+            let out = OutputFile(argument: output.out)
             if dryRun {
                 var text = plan.parameters.map(\.column).joined(separator: ",") + "\n"
                 for point in plan.points { text += point.map(CSV.field).joined(separator: ",") + "\n" }
-                try emit(text)
+                try emit(view.render(text, for: .standardOutput))
                 printNote("\(plan.points.count) points (\(plan.design.rawValue)); nothing simulated")
                 return
             }
@@ -100,8 +107,12 @@ struct SweepCommand: ParsableCommand {
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 threads: simulation.workerThreads)
             let profiles = try Sweep.profiles(request)
-            let out = OutputFile(argument: output.out)
+            try view.checkColumns(known: Sweep.header(plan).split(separator: ",").map(String.init))
             try out.checkWritable()
+            // The CSV streams to standard output as points finish; another view needs every row, so it is written
+            // once at the end (and a file is rewritten in that view as points finish).
+            let streaming = view.isPlainCSV(for: out)
+            func rendered(_ text: String) throws -> String { try view.render(text, for: out, hints: SimulationCSV.formatHints) }
 
             var rows: [String] = []
             if resume, case .file(let file) = out, Self.isRegularFile(file) {
@@ -117,7 +128,7 @@ struct SweepCommand: ParsableCommand {
                 ("command", commandLineWithoutThreads()),
             ] + Sweep.identity(request, baseProfile: base))
             head += Sweep.header(plan) + "\n"
-            if out == .standardOutput { try out.write(head) }
+            if out == .standardOutput && streaming { try out.write(head) }
 
             let remaining = Sweep.rowCount(request) - rows.count
             let bar = ProgressBar(label: "sweep", total: remaining * simulation.users, unit: "users")
@@ -130,10 +141,10 @@ struct SweepCommand: ParsableCommand {
                 let dying = killAfter.map { rows.count >= $0 } ?? false
                 switch out {
                 case .standardOutput:
-                    try out.write(batch.map { $0 + "\n" }.joined())
+                    if streaming { try out.write(batch.map { $0 + "\n" }.joined()) }
                 case .file:
                     if rows.count == Sweep.rowCount(request) || dying || Date().timeIntervalSince(lastWrite) >= 1 {
-                        try out.write(head + rows.map { $0 + "\n" }.joined())
+                        try out.write(rendered(head + rows.map { $0 + "\n" }.joined()))
                         lastWrite = Date()
                     }
                 }
@@ -141,6 +152,7 @@ struct SweepCommand: ParsableCommand {
                 if dying { kill(getpid(), SIGKILL) }
             }, progress: { bar.update($0) })
             bar.finish()
+            if out == .standardOutput && !streaming { try out.write(rendered(head + rows.map { $0 + "\n" }.joined())) }
             let columns = Sweep.header(plan).split(separator: ",").map(String.init)
             noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
         }

@@ -67,6 +67,8 @@ struct Tune: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var view: RowFormatOptions
+
     func validate() throws {
         if param.isEmpty { throw ValidationError("Name at least one --param key=lo:hi.") }
         if [minimize, maximize, target].compactMap({ $0 }).count != 1 {
@@ -81,12 +83,18 @@ struct Tune: ParsableCommand {
             throw ValidationError("--confidence must be at least 0.5 (the rate itself) and below 1.")
         }
         try source.refuseRepeatedKeys(alsoVaried: param.map(keyPath(of:)), by: "--param")
-        if emitProfile == "-" || emitProfile == "" {
-            throw ValidationError("--emit-profile needs a file name; standard output carries the CSV")
+        if emitProfile == "" || emitProfile == "-" && output.file == nil {
+            throw ValidationError("--emit-profile - needs --out FILE: standard output cannot carry both the CSV and the profile")
         }
-        try refuseSameOutputs([("--out", output.file), ("--emit-profile", emitProfile)])
+        if let emitProfile, emitProfile != "-", !Self.isDirectory(emitProfile), Self.profileName(forFile: emitProfile) == nil {
+            throw ValidationError("--emit-profile \(emitProfile): the profile is named after its file, so the file name "
+                                  + "(without .yaml) must be letters, digits, - and _, e.g. kikocard-1200ms.yaml")
+        }
+        try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
+        let emitted = emitProfile == "-" ? nil : emitProfile
+        try refuseSameOutputs([("--out", output.file), ("--emit-profile", emitted)])
         let library = source.library
-        try refuseOutputsOverInputs([("--out", output.file), ("--emit-profile", emitProfile)], inputs: [
+        try refuseOutputsOverInputs([("--out", output.file), ("--emit-profile", emitted)], inputs: [
             ("--profile", library.profilePath(profile)), ("--population", simulation.population.map(library.populationPath)),
         ])
     }
@@ -120,16 +128,17 @@ struct Tune: ParsableCommand {
                 checkSeed: checkSeed ?? simulation.seed &+ 1, threads: simulation.workerThreads, confidence: confidence)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
-            if let emitProfile { try OutputFile.file(emitProfile).checkWritable() }
+            if let emitProfile { try OutputFile(argument: emitProfile).checkWritable() }
 
-            let interactive = isatty(STDERR_FILENO) == 1
+            // The number of evaluations depends on the search, so the bar counts them (with their rate and the time
+            // so far) rather than guessing an end.
+            let bar = ProgressBar(label: "tune", total: 0, unit: "evaluations", delaySeconds: 1)
             let result = try Self.explainingGSLFailures(parameters) { try Tuner.run(request) { evaluation in
-                guard interactive else { return }
-                let values = zip(parameters, evaluation.values).map { "\($0.keyPath)=\($1)" }.joined(separator: " ")
-                printNote(String(format: "tune: evaluation %d: %@ score %.6g%@", evaluation.index, values, evaluation.score,
-                                 evaluation.feasible ? "" : " (infeasible)"))
+                bar.update(evaluation.index)
             } }
-            try out.write(Self.csv(request, result: result, commandLine: commandLineWithoutThreads(), base: base))
+            bar.finish()
+            let csv = Self.csv(request, result: result, commandLine: commandLineWithoutThreads(), base: base)
+            try out.write(view.render(csv, for: out, hints: SimulationCSV.formatHints))
             printNote(Self.summary(request, result: result))
             noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: [CSV.fields(SimulationCSV.row(result.check))],
                                 subject: "check")
@@ -146,9 +155,28 @@ struct Tune: ParsableCommand {
                 throw ExitStatus.answerIsNo
             }
             if let emitProfile {
-                try OutputFile.file(emitProfile).write(try Tuner.tunedProfile(request, result: result).canonicalYAML)
+                let tuned = try Tuner.tunedProfile(request, result: result, name: Self.profileName(forFile: emitProfile),
+                                                   commandLine: commandLineWithoutThreads())
+                try OutputFile(argument: emitProfile).write(tuned.canonicalYAML)
             }
         }
+    }
+
+    /// The name of a profile written to `path`: the file's name without its extension (`.yaml`), when it is a valid
+    /// profile name (letters, digits, - and _); nil otherwise, and for `-`.
+    static func profileName(forFile path: String) -> String? {
+        guard path != "-" else { return nil }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let allowed = !name.isEmpty && name.unicodeScalars.allSatisfy {
+            ($0.properties.isAlphabetic || ("0"..."9").contains($0)) && $0.isASCII || $0 == "-" || $0 == "_"
+        }
+        return allowed ? name : nil
+    }
+
+    /// Whether `path` names a directory (refused later, with status 73, as any output that is a directory is).
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return path.hasSuffix("/") || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// A GSL failure inside the search, reported in HoldLab's words with the --param ranges that led there.
@@ -234,17 +262,26 @@ struct Tune: ParsableCommand {
             rate("completion_rate", check.completion), rate("false_activation_rate", check.falseActivation),
             rate("premature_release_rate", check.prematureRelease),
         ].joined(separator: ", "))
-        let objectiveValue = request.objective.metric.value(values: result.best.values, summary: check)
+        // A metric at the check seed to the digits it is known to: a rate with its 95 % Wilson interval (to the
+        // interval's first significant digit), a tuned value as recommended above, another column to 4 digits.
+        func shown(_ metric: TuneMetric) -> String {
+            if let index = metric.parameterIndex { return String(values[index].split(separator: "=", maxSplits: 1)[1].prefix { $0 != " " }) }
+            let value = metric.value(values: result.best.values, summary: check)
+            if let proportion = metric.proportion(check), let ci = proportion.wilson95 {
+                return NumberText.withInterval("\(value)", "\(ci.lower)", "\(ci.upper)")
+            }
+            return String(format: "%.4g", value)
+        }
         switch request.objective {
         case .target(let metric, let goal):
-            lines.append(String(format: "  %@: %.6g at the check seed (target %.6g)", metric.name, objectiveValue, goal))
+            lines.append(String(format: "  %@: %@ at the check seed (target %g)", metric.name, shown(metric), goal))
         case .minimize(let metric), .maximize(let metric):
-            lines.append(String(format: "  %@: %.6g at the check seed", metric.name, objectiveValue))
+            lines.append("  \(metric.name): \(shown(metric)) at the check seed")
         }
         for constraint in request.constraints {
             let value = constraint.metric.value(values: result.best.values, summary: check)
             let holds = constraint.violation(value) == 0
-            lines.append(String(format: "  %@: %.6g at the check seed (%@)", constraint.text, value, holds ? "holds" : "VIOLATED"))
+            lines.append("  \(constraint.text): \(shown(constraint.metric)) at the check seed (\(holds ? "holds" : "VIOLATED"))")
         }
         return lines.joined(separator: "\n")
     }

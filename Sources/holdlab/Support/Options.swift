@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoldProfiles
+import HoldSimulation
 
 /// Where profiles come from and what to override: shared by every command that loads a profile.
 struct ProfileSourceOptions: ParsableArguments {
@@ -126,4 +127,98 @@ func refuseRepeatedKeys(_ values: [String], option: String) throws {
     for value in values where !seen.insert(keyPath(of: value)).inserted {
         throw ValidationError("\(option) \(keyPath(of: value)) is given twice; give each key once")
     }
+}
+
+extension RowFormat: ExpressibleByArgument {}
+
+/// `--format`, `--columns` and `--no-comments`: how a command that prints rows prints them. A command adopts them
+/// with `@OptionGroup var view: RowFormatOptions` and writes `try view.render(csv, for: out)` instead of `csv`.
+struct RowFormatOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "csv, table, markdown or json (JSON Lines). Default: table on a terminal, csv into a file or a pipe.",
+        valueName: "format"))
+    var format: RowFormat?
+
+    @Option(help: ArgumentHelp(
+        "Only these columns, in this order (comma separated), in every format.", valueName: "a,b,c"))
+    var columns: String?
+
+    @Flag(name: .customLong("no-comments"), help: ArgumentHelp(
+        "Leave out the '#' provenance lines (for readers that do not skip them: pandas, polars and R by default)."))
+    var noComments = false
+
+    func validate() throws {
+        if let columns, selected(columns).isEmpty {
+            throw ValidationError("--columns needs column names, e.g. --columns profile,completion_rate")
+        }
+    }
+
+    /// The format for output `out`: `--format`, else a table when it is a terminal and CSV otherwise.
+    func format(for out: OutputFile) -> RowFormat {
+        if let format { return format }
+        return out == .standardOutput && isatty(STDOUT_FILENO) == 1 ? .table : .csv
+    }
+
+    /// Whether `out` gets the CSV exactly as the command writes it (so it may be streamed as rows arrive).
+    func isPlainCSV(for out: OutputFile) -> Bool { format(for: out) == .csv && columns == nil && !noComments }
+
+    /// The selected column names (nil: all).
+    var selectedColumns: [String]? { columns.map(selected) }
+
+    private func selected(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The command's CSV as `out` should get it.
+    func render(_ csv: String, for out: OutputFile, hints: RowFormatHints = .none) throws -> String {
+        do {
+            return try RowFormatter.render(csv, format: format(for: out), columns: selectedColumns, comments: !noComments,
+                                           hints: hints)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    /// Refuses, before anything runs, a `--columns` name the command never writes (64), with the closest names.
+    func checkColumns(known: [String]) throws {
+        for name in selectedColumns ?? [] where !known.contains(name) {
+            throw ValidationError("--columns: no column '\(name)'" + Suggestions.didYouMean(name, among: known)
+                                  + "; columns: " + known.joined(separator: ", "))
+        }
+    }
+}
+
+/// Refuses (64) two inputs read from standard input (`--profile - --population -`): it can be read only once.
+func refuseTwoReadsOfStandardInput(_ inputs: [(option: String, value: String?)]) throws {
+    let dashes = inputs.filter { $0.value == "-" }.map(\.option)
+    if dashes.count > 1 {
+        throw ValidationError("\(dashes.joined(separator: " - and ")) - both read standard input; give one of them a file")
+    }
+}
+
+/// An output written as it is produced: a file committed atomically at the end (`PartialFile`), or standard
+/// output (`-`), written through.
+enum StreamedOutput {
+    case file(PartialFile)
+    case standardOutput
+
+    /// `-` is standard output; a file is checked to be creatable, then opened as a temporary beside it.
+    init(argument: String) throws {
+        if argument == "-" { self = .standardOutput; return }
+        try OutputFile.file(argument).checkWritable()
+        self = .file(try PartialFile(path: argument))
+    }
+
+    func write(_ text: String) throws {
+        switch self {
+        case .file(let file): try file.write(text)
+        case .standardOutput: try StandardOutput.write(text)
+        }
+    }
+
+    /// Every byte written out (before the run's other output is committed).
+    func flush() throws { if case .file(let file) = self { try file.flush() } }
+
+    /// The file renamed into place.
+    func commit() throws { if case .file(let file) = self { try file.commit() } }
 }

@@ -14,8 +14,12 @@ final class ProgressBar {
     private let delaySeconds: TimeInterval
     private var drawn = false
 
+    /// Whether the total is unknown (`total` 0): the bar then shows the count, rate and elapsed time, no ETA.
+    private let open: Bool
+
     init(label: String, total: Int, unit: String, delaySeconds: TimeInterval = 0) {
         self.label = label
+        open = total <= 0
         self.total = max(1, total)
         self.unit = unit
         self.delaySeconds = delaySeconds
@@ -26,10 +30,15 @@ final class ProgressBar {
         guard enabled else { return }
         let now = Date()
         guard now.timeIntervalSince(start) >= delaySeconds else { return }
-        guard done >= total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        guard (!open && done >= total) || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         drawn = true
         lastDraw = now
         let elapsed = now.timeIntervalSince(start)
+        if open {
+            StandardError.write(String(format: "\r%@: %d %@  %@ %@/s  %.1fs ", label, done, unit,
+                                       Self.compact(elapsed > 0 ? Double(done) / elapsed : 0), unit, elapsed))
+            return
+        }
         let fraction = Double(done) / Double(total)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0

@@ -1,0 +1,93 @@
+extension Profile {
+    /// Every problem in a profile, not just the first (`holdlab profiles check`): after a problem at a key, the key
+    /// is taken as absent (its default) and the profile checked again, until it passes or a problem cannot be set
+    /// aside (a YAML syntax error, a missing required key, a problem of the whole document). Sorted by line.
+    ///
+    /// A later problem can come from a default standing in for a removed value (the default `fill.duration` against
+    /// the file's `trigger.offset`); the first problem is always the one `load` reports.
+    public static func problems(yaml text: String, path: String, overrides: [Override] = []) -> [ProfileError] {
+        var root: ConfigNode
+        do {
+            root = try parse(yaml: text, path: path, overrides: overrides)
+        } catch {
+            return [error]
+        }
+        var problems: [ProfileError] = []
+        // Each round removes one key, so the rounds are bounded by the keys in the file (20,000 values at most).
+        while problems.count < maximumProblems {
+            do {
+                _ = try validated(root)
+                break
+            } catch {
+                problems.append(error)
+                guard !error.keyPath.isEmpty, let next = root.removing(keyPath: error.keyPath) else { break }
+                root = next
+            }
+        }
+        return problems.enumerated().sorted { a, b in
+            switch (a.element.origin, b.element.origin) {
+            case let (.file(_, lineA, columnA), .file(_, lineB, columnB)):
+                return (lineA, columnA, a.offset) < (lineB, columnB, b.offset)
+            default:
+                return a.offset < b.offset
+            }
+        }.map(\.element)
+    }
+
+    /// The most problems reported for one file.
+    public static let maximumProblems = 100
+}
+
+extension ConfigNode {
+    /// The tree without the value at a dotted key path (`fill.timer.latency.sigma`; a list index such as
+    /// `components[1]` removes that item), or nil when nothing there can be removed.
+    func removing(keyPath: String) -> ConfigNode? {
+        var keys: [String] = []
+        for part in keyPath.split(separator: ".") {
+            // `components[1]` is the key `components`, then the item 1.
+            var name = Substring(part)
+            var indices: [String] = []
+            while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
+                indices.insert(String(name[name.index(after: open)..<name.index(before: name.endIndex)]), at: 0)
+                name = name[..<open]
+            }
+            keys.append(String(name))
+            keys += indices.map { "[\($0)]" }
+        }
+        return removing(keys[...])
+    }
+
+    private func removing(_ path: ArraySlice<String>) -> ConfigNode? {
+        guard let head = path.first else { return nil }
+        let rest = path.dropFirst()
+        switch self {
+        case .mapping(var pairs, let origin):
+            guard let index = pairs.firstIndex(where: { $0.key == head }) else { return nil }
+            if rest.isEmpty {
+                pairs.remove(at: index)
+            } else {
+                guard let child = pairs[index].value.removing(rest) else {
+                    // Nothing deeper can go: the whole value at this key does.
+                    pairs.remove(at: index)
+                    return .mapping(pairs, origin: origin)
+                }
+                pairs[index].value = child
+            }
+            return .mapping(pairs, origin: origin)
+        case .sequence(var items, let origin):
+            guard head.hasPrefix("["), let index = Int(head.dropFirst().dropLast()), items.indices.contains(index) else {
+                return nil
+            }
+            if rest.isEmpty {
+                items.remove(at: index)
+            } else if let child = items[index].removing(rest) {
+                items[index] = child
+            } else {
+                items.remove(at: index)
+            }
+            return .sequence(items, origin: origin)
+        case .scalar:
+            return nil
+        }
+    }
+}
