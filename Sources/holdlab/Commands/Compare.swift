@@ -27,6 +27,8 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var view: RowFormatOptions
+
     @Option(help: ArgumentHelp("Also write each design's simulate row (a design column first) to this file.", valueName: "file"))
     var summaries: String?
 
@@ -58,6 +60,7 @@ struct Compare: ParsableCommand {
         try reportingErrors {
             let resolved = try comparison.resolve(source)
             let out = OutputFile(argument: output.out)
+            try view.checkColumns(known: ComparisonCSV.columns.map(\.name))
             try out.checkWritable()
             let summaryFile = try summaries.map { path throws -> PartialFile in try PartialFile(path: path) }
             let perUserFile = try perUser.map { path throws -> PartialFile in try PartialFile(path: path) }
@@ -74,7 +77,7 @@ struct Compare: ParsableCommand {
                 try summaryFile.flush()
             }
             try perUserFile?.flush()
-            try out.write(text)
+            try out.write(view.render(text, for: out))
             try summaryFile?.commit()
             try perUserFile?.commit()
         }
