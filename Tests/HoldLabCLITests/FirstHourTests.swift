@@ -167,7 +167,7 @@ struct FirstHourTests {
         try "version: 1\nname: bad\ndescription: d\ngesture:\n  minimumDuraton: 1\nfill:\n  curv: linear\n  duration: abc\n"
             .write(to: bad, atomically: true, encoding: .utf8)
         let result = try CLI.run(["profiles", "check", bad.path, "Profiles/hig-linear-bar.yaml"])
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("holdlab: error: ") }
         #expect(errors.count == 3, "\(result.stderr)")
         #expect(errors[0].contains("bad.yaml:5:19: gesture.minimumDuraton: unknown key"))

@@ -335,7 +335,7 @@ enum HostileCases {
                 files: ["n.yaml": HostileFixtures.profile(replacing: "minimumDuration: 1.0", with: "minimumDuration: 1e400")]),
         Hostile("profile billion laughs under a memory cap", ["trace", "--profile", "bomb.yaml"], 65, "anchors and aliases",
                 files: ["bomb.yaml": .text(F.billionLaughs)], memoryKiB: 600_000),
-        Hostile("profile billion laughs in profiles check", ["profiles", "check", "bomb.yaml"], 1, "anchors and aliases",
+        Hostile("profile billion laughs in profiles check", ["profiles", "check", "bomb.yaml"], 65, "anchors and aliases",
                 files: ["bomb.yaml": .text(F.billionLaughs)], memoryKiB: 600_000),
         Hostile("profile anchor on one value", ["trace", "--profile", "a.yaml"], 65, "anchors and aliases",
                 files: ["a.yaml": HostileFixtures.profile(replacing: "maximumDistance: 10", with: "maximumDistance: &d 10")]),
@@ -377,7 +377,7 @@ enum HostileCases {
         Hostile("population weights sum to infinity", ["simulate", "--population", "p.yaml"] + quick, 65, "weights",
                 files: ["p.yaml": .text(F.population.replacingOccurrences(of: "weight: 1", with: "weight: 1e308")
                     + "  - {name: other, weight: 1e308, behavior: hold, hold: {dist: constant, value: 1}}\n")]),
-        Hostile("profiles check: invalid is 'no'", ["profiles", "check", "u.yaml"], 1, "unknown key",
+        Hostile("profiles check: invalid is bad data (65)", ["profiles", "check", "u.yaml"], 65, "unknown key",
                 files: ["u.yaml": HostileFixtures.profile(replacing: "population: default", with: "colour: red")]),
         Hostile("profiles check: missing is 66", ["profiles", "check", "./gone.yaml"], 66, "no such profile file"),
         Hostile("profiles list of a missing directory", ["profiles", "list", "--profiles-dir", "nowhere"], 66, "nowhere: no such profile directory"),

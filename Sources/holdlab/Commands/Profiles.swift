@@ -80,7 +80,7 @@ struct Profiles: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate profile files; print every problem, exit 1 if any is invalid (66 if one cannot be opened).",
+            abstract: "Validate profile files; print every problem, exit 65 if any is invalid (66 if one cannot be opened).",
             discussion: """
                 Every problem of a file is reported (file:line:column, key path, what is allowed): after a problem the \
                 key is taken as absent (its default) and the file checked again. '-' reads standard input.
@@ -132,7 +132,7 @@ struct Profiles: ParsableCommand {
             }
             // The check ran: "no" is status 1; a file that cannot be opened is 66.
             if missing > 0 { throw ExitStatus.noInput }
-            if invalid > 0 { throw ExitStatus.answerIsNo }
+            if invalid > 0 { throw ExitStatus.dataError }
         }
     }
 }

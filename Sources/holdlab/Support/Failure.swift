@@ -11,13 +11,14 @@ import HoldSimulation
 /// same table.
 enum ExitStatus: Int32, Error {
     case success = 0
-    /// The command ran and the answer is "no": `profiles check` found an invalid profile, `check` a failing rule, `tune` no point
-    /// that meets the constraints.
+    /// The command ran and the answer is "no": `check` found a failing rule, `tune` no point that meets the
+    /// constraints.
     case answerIsNo = 1
     /// A bad command line: an unknown option, a malformed or out-of-range value (a `--set` value included),
     /// conflicting options, a repeated `--param`, two outputs that are the same file.
     case usage = 64
-    /// Bad content: a profile, population, CSV or review file that is invalid, or degenerate data.
+    /// Bad content: a profile, population, CSV or review file that is invalid (`profiles check` included), or
+    /// degenerate data.
     case dataError = 65
     /// An input cannot be opened: missing, unreadable, a directory.
     case noInput = 66
