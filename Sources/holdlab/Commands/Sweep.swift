@@ -53,9 +53,16 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the points (param columns only) without simulating.")
     var dryRun = false
 
+    @OptionGroup(title: "Sharding (README.md: Running on a cluster)") var sharding: ShardOptions
+
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
         if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume") }
+        try sharding.validate(out: output)
+        if resume && (sharding.shard != nil || sharding.emit != nil) {
+            throw ValidationError("--resume goes with an unsharded sweep; a shard is rerun whole (merge says which are missing)")
+        }
+        if dryRun && sharding.emit != nil { throw ValidationError("--dry-run and --emit: give one") }
         try refuseRepeatedKeys(vary, option: "--vary")
         try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
         let library = source.library
@@ -71,11 +78,15 @@ struct SweepCommand: ParsableCommand {
             _ = try library.loadProfile(profile)  // a clear error for a missing or invalid profile
             let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
             let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: simulation.seed)
+            let shard = try sharding.parsedShard
+            if let shard { try shard.check(units: plan.points.count, what: "points") }
+            if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points") }
             if dryRun {
                 var text = plan.parameters.map(\.column).joined(separator: ",") + "\n"
-                for point in plan.points { text += point.map(CSV.field).joined(separator: ",") + "\n" }
+                let range = shard?.range(of: plan.points.count) ?? 0..<plan.points.count
+                for point in plan.points[range] { text += point.map(CSV.field).joined(separator: ",") + "\n" }
                 try emit(text)
-                printNote("\(plan.points.count) points (\(plan.design.rawValue)); nothing simulated")
+                printNote("\(range.count) points (\(plan.design.rawValue)\(shard.map { ", shard \($0)" } ?? "")); nothing simulated")
                 return
             }
             let baseOverrides = try source.parsedOverrides()
@@ -86,8 +97,16 @@ struct SweepCommand: ParsableCommand {
                 baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
                 threads: simulation.workerThreads)
             let profiles = try Sweep.profiles(request)
+            if let script = sharding.script(command: "sweep", out: output.out) {
+                try emit(script)
+                return
+            }
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
+            if let shard {
+                try runShard(shard, request: request, profiles: profiles, base: base, out: out)
+                return
+            }
 
             var rows: [String] = []
             if resume, case .file(let file) = out, Self.isRegularFile(file) {
@@ -129,6 +148,22 @@ struct SweepCommand: ParsableCommand {
             let columns = Sweep.header(plan).split(separator: ",").map(String.init)
             noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
         }
+    }
+
+    /// Simulates shard `shard`'s points and writes its shard file once, complete (`holdlab merge` refuses a shard
+    /// without its end line, so a partial shard is never mistaken for a whole one).
+    private func runShard(_ shard: ShardSpec, request: SweepRequest, profiles: [Profile], base: Profile, out: OutputFile) throws {
+        let points = try ShardRun.sweepPoints(request, shard: shard)
+        let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "users")
+        var rows: [String] = []
+        try Sweep.run(request, profiles: Array(profiles[..<points.upperBound]), from: points.lowerBound,
+                      onRows: { rows += $0 }, progress: { bar.update($0) })
+        bar.finish()
+        try out.write(ShardRun.sweepFile(
+            request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: commandLineWithoutThreads(),
+            planCommand: planCommandLine(), rows: rows))
+        let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
+        noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
     }
 
     /// Whether `path` is an existing regular file: only such a file holds rows to resume (a device such as
