@@ -38,7 +38,7 @@ enum TallyCoding {
         .count("accidental_users", \.accidentalUsers), .count("false_activations", \.falseActivations),
         .sum("completion_time_sum_us", \.completionTimeSum), .quantiles("completion_time_us", \.completionTime),
         .quantiles("hold_time_us", \.holdTime),
-        .count("pulses_sum", \.pulsesSum), .quantiles("pulses", \.pulses), .count("pulses_max", \.pulsesMax),
+        .count("pulses_sum", \.pulsesSum), .quantiles("pulses_per_hold", \.pulses), .count("pulses_max", \.pulsesMax),
         .count("dropped_pulses_sum", \.droppedPulsesSum), .optionalReal("peak_pulse_rate_hz", \.peakPulseRateHz),
         .sum("mismatch_sum_us", \.mismatchSum), .signedQuantiles("mismatch_us", \.mismatch), .real("mismatch_max_s", \.mismatchMax),
         .sum("progress_at_trigger_sum_e9", \.progressAtTriggerSum), .count("progress_at_trigger_count", \.progressAtTriggerCount),
