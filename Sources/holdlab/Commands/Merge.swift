@@ -14,9 +14,10 @@ struct Merge: ParsableCommand {
             the file and the reason, exit status 65, and nothing is written. README.md: Running on a cluster.
 
             Examples:
-              holdlab sweep --design sobol --points 64 --vary fill.duration=0.5:1.5 --shard 2/8 --out s2.csv
-              holdlab merge --out rates.csv s1.csv s2.csv s3.csv s4.csv s5.csv s6.csv s7.csv s8.csv
-              holdlab merge --out summary.csv rates.csv.shards/shard-*-of-8.csv
+              holdlab sweep --design sobol --points 64 \\
+                --vary fill.duration=0.5:1.5 --shard 2/3 --out s2.csv
+              holdlab merge --out rates.csv s1.csv s2.csv s3.csv
+              holdlab merge --out sim.csv sim.csv.shards/shard-*-of-8.csv
             """)
 
     @Argument(help: ArgumentHelp("The shard files (written by --shard K/N), in any order.", valueName: "shard-file"))

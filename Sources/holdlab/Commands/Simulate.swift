@@ -35,7 +35,7 @@ struct Simulate: ParsableCommand {
     @Flag(name: .customLong("list-columns"), help: "Print the summary columns with their units and definitions, then exit.")
     var listColumns = false
 
-    @OptionGroup(title: "Sharding (README.md: Running on a cluster)") var sharding: ShardOptions
+    @OptionGroup(title: "Running on a cluster (README.md)") var sharding: ShardOptions
 
     func validate() throws {
         if perUser == "-" || perUser == "" {
