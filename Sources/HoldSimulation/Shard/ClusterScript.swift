@@ -61,17 +61,27 @@ public enum ClusterScript {
     }
 
     private static func header(_ plan: Plan, engine: String) -> String {
-        """
-        #!/bin/bash
-        # Made by holdlab \(HoldLabVersion.current): \(plan.madeBy)
-        #
-        # Runs `holdlab \(plan.command)` as \(plan.shards) shards (--shard K/\(plan.shards): each computes a contiguous block of
-        # the \(plan.what), exactly as the unsharded run would) with \(engine), then `holdlab merge` checks that every
-        # shard is there, complete and of this plan, and writes \(plan.out): data rows byte-identical to the unsharded
-        # run. The shards are kept in \(plan.shardDirectory)/. Relative paths are relative to the directory this
-        # script runs in. HOLDLAB=/path/to/holdlab overrides the executable below.
+        let paragraph = "Runs `holdlab \(plan.command)` as \(plan.shards) shards with \(engine) (--shard K/\(plan.shards): each "
+            + "computes a contiguous block of the \(plan.what), exactly as the unsharded run would), then `holdlab merge` "
+            + "checks that every shard is there, complete and of this plan, and writes \(plan.out): data rows "
+            + "byte-identical to the unsharded run. The shards are kept in \(plan.shardDirectory)/. Relative paths are "
+            + "relative to the directory this script runs in. HOLDLAB=/path/to/holdlab overrides the executable below."
+        return "#!/bin/bash\n# Made by holdlab \(HoldLabVersion.current): \(plan.madeBy)\n#\n" + comment(paragraph)
+    }
 
-        """
+    /// Text as `# ` comment lines of at most 100 characters.
+    static func comment(_ text: String) -> String {
+        var lines: [String] = []
+        var line = "#"
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > 100 && line != "#" {
+                lines.append(line)
+                line = "#"
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n") + "\n"
     }
 
     private static func slurm(_ plan: Plan) -> String {

@@ -39,11 +39,12 @@ public enum Sweep {
         try Profile.load(yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides)
     }
 
-    /// The profile of every point, validated before anything is simulated.
-    public static func profiles(_ request: SweepRequest) throws -> [Profile] {
+    /// The profile of every point (or of the points in `range`: a shard's), validated before anything is simulated.
+    public static func profiles(_ request: SweepRequest, points range: Range<Int>? = nil) throws -> [Profile] {
+        let range = range ?? request.plan.points.indices
         var profiles: [Profile] = []
-        profiles.reserveCapacity(request.plan.points.count)
-        for (index, values) in request.plan.points.enumerated() {
+        profiles.reserveCapacity(range.count)
+        for (index, values) in zip(range, request.plan.points[range]) {
             let assignments = zip(request.plan.parameters, values).map { "\($0.keyPath)=\($1)" }
             do {
                 let overrides = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
@@ -84,12 +85,21 @@ public enum Sweep {
         _ request: SweepRequest, profiles: [Profile], from first: Int = 0,
         onRows: ([String]) throws -> Void, progress: ((Int) -> Void)? = nil
     ) throws {
-        var start = first
-        while start < profiles.count {
-            let end = min(profiles.count, start + batchSize)
-            let done = (start - first) * request.users
+        try run(request, profiles: Array(profiles[first...]), points: first..<profiles.count, onRows: onRows, progress: progress)
+    }
+
+    /// Simulates the points in `range`, whose profiles are `profiles` (one per point of the range), in batches.
+    public static func run(
+        _ request: SweepRequest, profiles: [Profile], points range: Range<Int>,
+        onRows: ([String]) throws -> Void, progress: ((Int) -> Void)? = nil
+    ) throws {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(range.upperBound, start + batchSize)
+            let done = (start - range.lowerBound) * request.users
+            let batch = profiles[(start - range.lowerBound)..<(end - range.lowerBound)]
             let summaries = try Simulator.run(
-                SimulationRequest(profiles: Array(profiles[start..<end]), population: request.population,
+                SimulationRequest(profiles: Array(batch), population: request.population,
                                   users: request.users, seed: request.seed, threads: request.threads),
                 progress: { users in progress?(done + users * (end - start)) })
             try onRows(zip(request.plan.points[start..<end], summaries).map { row(values: $0, summary: $1) })

@@ -96,6 +96,15 @@ struct SweepCommand: ParsableCommand {
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
                 baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
                 threads: simulation.workerThreads)
+            if let shard {
+                // A shard validates and simulates its own points only (the script --emit prints checked them all).
+                let out = OutputFile(argument: output.out)
+                let points = try ShardRun.sweepPoints(request, shard: shard)
+                let profiles = try Sweep.profiles(request, points: points)
+                try out.checkWritable()
+                try runShard(shard, request: request, profiles: profiles, base: base, out: out)
+                return
+            }
             let profiles = try Sweep.profiles(request)
             if let script = sharding.script(command: "sweep", out: output.out) {
                 try emit(script)
@@ -103,10 +112,6 @@ struct SweepCommand: ParsableCommand {
             }
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
-            if let shard {
-                try runShard(shard, request: request, profiles: profiles, base: base, out: out)
-                return
-            }
 
             var rows: [String] = []
             if resume, case .file(let file) = out, Self.isRegularFile(file) {
@@ -156,8 +161,7 @@ struct SweepCommand: ParsableCommand {
         let points = try ShardRun.sweepPoints(request, shard: shard)
         let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "users")
         var rows: [String] = []
-        try Sweep.run(request, profiles: Array(profiles[..<points.upperBound]), from: points.lowerBound,
-                      onRows: { rows += $0 }, progress: { bar.update($0) })
+        try Sweep.run(request, profiles: profiles, points: points, onRows: { rows += $0 }, progress: { bar.update($0) })
         bar.finish()
         try out.write(ShardRun.sweepFile(
             request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: commandLineWithoutThreads(),
