@@ -94,8 +94,9 @@ struct Simulate: ParsableCommand {
             identity.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
             let writeUser = perUserFile.map { file in { (text: String) throws in try file.write(text) } }
             if let shard {
-                let users = shard.range(of: Simulator.chunkCount(users: simulation.users)).count * Simulator.chunkSize
-                let bar = ProgressBar(label: "simulate \(shard)", total: min(users, simulation.users), unit: "users")
+                let chunks = shard.range(of: Simulator.chunkCount(users: simulation.users))
+                let users = min(chunks.upperBound * Simulator.chunkSize, simulation.users) - chunks.lowerBound * Simulator.chunkSize
+                let bar = ProgressBar(label: "simulate \(shard)", total: max(0, users), unit: "users")
                 let text = try ShardRun.simulation(
                     request, shard: shard, identity: identity, command: commandLineWithoutThreads(),
                     planCommand: planCommandLine(), perUser: writeUser, progress: { bar.update($0) })
