@@ -57,6 +57,25 @@ public enum Simulator {
         perUser: ((String) throws -> Void)? = nil,
         progress: ((Int) -> Void)? = nil
     ) throws -> [SimulationSummary] {
+        let tallies = try tallies(request, chunks: 0..<chunkCount(users: request.users), perUser: perUser, progress: progress)
+        return zip(request.profiles, tallies).map { profile, tally in
+            SimulationSummary(profile: profile.name, population: request.population.name, seed: request.seed, tally: tally)
+        }
+    }
+
+    /// The number of chunks `users` users make.
+    public static func chunkCount(users: Int) -> Int { (users + chunkSize - 1) / chunkSize }
+
+    /// The tallies of the chunks in `chunkRange` only (a shard of the run; `run` takes every chunk): one per
+    /// profile, finished. Chunk c is the same people and streams whatever the range, so merging the tallies of
+    /// ranges that cover every chunk once gives exactly `run`'s tallies.
+    ///
+    /// - Parameter progress: users done so far in this range, per profile.
+    static func tallies(
+        _ request: SimulationRequest, chunks chunkRange: Range<Int>,
+        perUser: ((String) throws -> Void)? = nil,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> [Tally] {
         let population = PreparedPopulation(request.population)
         var prepared: [(PreparedControl, [Movement?])] = []
         for profile in request.profiles {
@@ -82,16 +101,16 @@ public enum Simulator {
             }
             prepared.append((control, movements))
         }
-        let chunks = (request.users + chunkSize - 1) / chunkSize
+        let chunks = chunkRange.upperBound
         // More workers than chunks would only allocate tallies that stay empty.
-        let threads = max(1, min(request.threads, chunks))
+        let threads = max(1, min(request.threads, chunkRange.count))
         let workers = (0..<threads).map { _ in
             Worker(profiles: request.profiles, prepared: prepared, population: population, seed: request.seed,
                    perUser: perUser != nil)
         }
         let batch = threads * 4
         var done = 0
-        var first = 0
+        var first = chunkRange.lowerBound
         while first < chunks {
             let last = min(chunks, first + batch)
             let start = first
@@ -109,7 +128,7 @@ public enum Simulator {
                     try perUser(worker.takeRows(chunk: chunk))
                 }
             }
-            done = min(request.users, last * chunkSize)
+            done = min(request.users, last * chunkSize) - chunkRange.lowerBound * chunkSize
             progress?(done)
             first = last
         }
@@ -121,9 +140,7 @@ public enum Simulator {
         for worker in workers.dropFirst() {
             for index in tallies.indices { tallies[index].merge(worker.tallies[index]) }
         }
-        return zip(request.profiles, tallies).map { profile, tally in
-            SimulationSummary(profile: profile.name, population: request.population.name, seed: request.seed, tally: tally)
-        }
+        return tallies
     }
 }
 

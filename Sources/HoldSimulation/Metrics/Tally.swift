@@ -115,6 +115,21 @@ struct Quantiles {
 
     var count: UInt64 { (allocated ? histogram.totalCount : 0) + pending.total + runLength }
 
+    /// The histogram with every value recorded (the pending run included), or nil without values: what a shard
+    /// file stores (`TallyCoding.swift`).
+    var recordedHistogram: Histogram<UInt64>? {
+        var copy = self
+        copy.finish()
+        return copy.allocated ? copy.histogram : nil
+    }
+
+    /// Quantiles holding `histogram` (made with this `highest` and `digits`): a shard file read back.
+    init(highest: UInt64, digits: SignificantDigits, histogram: Histogram<UInt64>) {
+        self.init(highest: highest, digits: digits)
+        self.histogram = histogram
+        allocated = true
+    }
+
     /// The value at `percentile` (0–100), or nil without values. Call `finish()` first.
     func value(atPercentile percentile: Double) -> Int64? {
         count == 0 ? nil : Int64(histogram.valueAtPercentile(percentile))
@@ -221,6 +236,14 @@ struct SignedQuantiles {
     }
 
     var count: UInt64 { negative.count + positive.count }
+
+    /// The two histograms of magnitudes, for shard files (`TallyCoding.swift`).
+    var parts: (negative: Quantiles, positive: Quantiles) { (negative, positive) }
+
+    init(negative: Quantiles, positive: Quantiles) {
+        self.negative = negative
+        self.positive = positive
+    }
 
     /// The value at `percentile` (0–100) of all recorded values, or nil without values.
     func value(atPercentile percentile: Double) -> Int64? {

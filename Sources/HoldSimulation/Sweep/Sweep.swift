@@ -50,11 +50,12 @@ public enum Sweep {
         try Profile.load(yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides)
     }
 
-    /// The profile of every point, validated before anything is simulated.
-    public static func profiles(_ request: SweepRequest) throws -> [Profile] {
+    /// The profile of every point (or of the points in `range`: a shard's), validated before anything is simulated.
+    public static func profiles(_ request: SweepRequest, points range: Range<Int>? = nil) throws -> [Profile] {
+        let range = range ?? request.plan.points.indices
         var profiles: [Profile] = []
-        profiles.reserveCapacity(request.plan.points.count)
-        for (index, values) in request.plan.points.enumerated() {
+        profiles.reserveCapacity(range.count)
+        for (index, values) in zip(range, request.plan.points[range]) {
             let assignments = zip(request.plan.parameters, values).map { "\($0.keyPath)=\($1)" }
             do {
                 let overrides = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
@@ -99,19 +100,32 @@ public enum Sweep {
         _ request: SweepRequest, profiles: [Profile], from first: Int = 0,
         onRows: ([String]) throws -> Void, progress: ((Int) -> Void)? = nil
     ) throws {
-        let points = profiles.count
+        try run(request, profiles: profiles, points: 0..<profiles.count, from: first, onRows: onRows, progress: progress)
+    }
+
+    /// Simulates the points in `range` (`profiles[i]` is point `range.lowerBound + i`) against each population,
+    /// population by population, from the `first`-th of those rows on, in batches within a population. A shard
+    /// (`--shard`) is such a range with one population.
+    public static func run(
+        _ request: SweepRequest, profiles: [Profile], points range: Range<Int>, from first: Int = 0,
+        onRows: ([String]) throws -> Void, progress: ((Int) -> Void)? = nil
+    ) throws {
+        let width = range.count
+        guard width > 0 else { return }
+        let total = width * request.populations.count
         var start = first
-        while start < rowCount(request) {
-            let population = request.populations[start / points]
-            let point = start % points
-            let end = min(points, point + batchSize)
+        while start < total {
+            let population = request.populations[start / width]
+            let offset = start % width
+            let end = min(width, offset + batchSize)
             let done = (start - first) * request.users
             let summaries = try Simulator.run(
-                SimulationRequest(profiles: Array(profiles[point..<end]), population: population,
+                SimulationRequest(profiles: Array(profiles[offset..<end]), population: population,
                                   users: request.users, seed: request.seed, threads: request.threads),
-                progress: { users in progress?(done + users * (end - point)) })
-            try onRows(zip(request.plan.points[point..<end], summaries).map { row(values: $0, summary: $1) })
-            start += end - point
+                progress: { users in progress?(done + users * (end - offset)) })
+            let points = request.plan.points[(range.lowerBound + offset)..<(range.lowerBound + end)]
+            try onRows(zip(points, summaries).map { row(values: $0, summary: $1) })
+            start += end - offset
         }
     }
 

@@ -41,6 +41,8 @@ struct Simulate: ParsableCommand {
     @Flag(name: .customLong("list-columns"), help: "Print the summary columns with their units and definitions, then exit.")
     var listColumns = false
 
+    @OptionGroup(title: "Running on a cluster (README.md)") var sharding: ShardOptions
+
     func validate() throws {
         if perUser == "" || perUser == "-" && output.file == nil {
             throw ValidationError("--per-user - needs --out FILE: standard output cannot carry both the summary and the users")
@@ -48,6 +50,13 @@ struct Simulate: ParsableCommand {
         try view.checkColumns(known: SimulationCSV.columns.map(\.name))
         try refuseTwoReadsOfStandardInput(profile.map { ("--profile", $0) } + [("--population", simulation.population)])
         try source.refuseRepeatedKeys()
+        try sharding.validate(out: output)
+        if sharding.emit != nil && perUser != nil {
+            throw ValidationError("--per-user goes with a run or a --shard, not with --emit")
+        }
+        if sharding.shard != nil && !view.isPlainCSV(for: OutputFile(argument: output.out)) {
+            throw ValidationError("a shard file is CSV for holdlab merge: drop --format, --columns and --no-comments")
+        }
         try refuseSameOutputs([("--out", output.file), ("--per-user", perUser)])
         let library = source.library
         try refuseOutputsOverInputs(
@@ -70,26 +79,48 @@ struct Simulate: ParsableCommand {
             }
             let populationName = try choosePopulation(profiles)
             let population = try library.loadPopulation(populationName)
+            let shard = try sharding.parsedShard
+            if let shards = sharding.shards {
+                try ShardSpec(index: 1, count: shards).check(
+                    units: Simulator.chunkCount(users: simulation.users),
+                    what: "user chunks of \(Simulator.chunkSize) (--users \(simulation.users))")
+            }
+            if let script = sharding.script(command: "simulate", out: output.out) {
+                try emit(script)
+                return
+            }
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let perUserFile = try perUser.map { path throws -> StreamedOutput in try StreamedOutput(argument: path) }
 
-            var provenance: [(String, String)] = [
+            var identity: [(String, String)] = [("population", "\(population.name) fnv1a64:\(population.contentHash)")]
+            identity += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
+            identity.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
+            let provenance: [(String, String)] = [
                 ("holdlab", "\(HoldLabVersion.current) simulate"),
                 ("command", commandLineWithoutThreads()),
-                ("population", "\(population.name) fnv1a64:\(population.contentHash)"),
-            ]
-            provenance += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
-            provenance.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
+            ] + identity
             try perUserFile?.write(CSV.provenance(provenance) + Simulator.perUserColumns.joined(separator: ",") + "\n")
 
             let request = SimulationRequest(
                 profiles: profiles, population: population, users: simulation.users, seed: simulation.seed,
                 threads: simulation.workerThreads)
+            let writeUser = perUserFile.map { file in { (text: String) throws in try file.write(text) } }
+            if let shard {
+                let chunks = shard.range(of: Simulator.chunkCount(users: simulation.users))
+                let users = min(chunks.upperBound * Simulator.chunkSize, simulation.users) - chunks.lowerBound * Simulator.chunkSize
+                let bar = ProgressBar(label: "simulate \(shard)", total: max(0, users), unit: "users")
+                let text = try ShardRun.simulation(
+                    request, shard: shard, identity: identity, command: commandLineWithoutThreads(),
+                    planCommand: planCommandLine(), perUser: writeUser, progress: { bar.update($0) })
+                bar.finish()
+                try perUserFile?.flush()
+                try out.write(text)
+                try perUserFile?.commit()
+                return
+            }
             let bar = ProgressBar(label: "simulate", total: simulation.users, unit: "users")
-            let summaries = try Simulator.run(
-                request, perUser: perUserFile.map { file in { text in try file.write(text) } },
-                progress: { bar.update($0) })
+            let summaries = try Simulator.run(request, perUser: writeUser, progress: { bar.update($0) })
             bar.finish()
 
             var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"

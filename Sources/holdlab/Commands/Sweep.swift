@@ -58,6 +58,8 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the points (param columns only) without simulating.")
     var dryRun = false
 
+    @OptionGroup(title: "Running on a cluster (README.md)") var sharding: ShardOptions
+
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
         if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume") }
@@ -65,6 +67,14 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--resume reads back the CSV it wrote: drop --format, --columns and --no-comments")
         }
         try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
+        try sharding.validate(out: output)
+        if resume && (sharding.shard != nil || sharding.emit != nil) {
+            throw ValidationError("--resume goes with an unsharded sweep; a shard is rerun whole (merge says which are missing)")
+        }
+        if dryRun && sharding.emit != nil { throw ValidationError("--dry-run and --emit: give one") }
+        if sharding.shard != nil && !view.isPlainCSV(for: OutputFile(argument: output.out)) {
+            throw ValidationError("a shard file is CSV for holdlab merge: drop --format, --columns and --no-comments")
+        }
         try refuseRepeatedKeys(vary, option: "--vary")
         try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
         let library = source.library
@@ -85,11 +95,15 @@ struct SweepCommand: ParsableCommand {
             let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
             let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: simulation.seed)
             let out = OutputFile(argument: output.out)
+            let shard = try sharding.parsedShard
+            if let shard { try shard.check(units: plan.points.count, what: "points") }
+            if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points") }
             if dryRun {
                 var text = plan.parameters.map(\.column).joined(separator: ",") + "\n"
-                for point in plan.points { text += point.map(CSV.field).joined(separator: ",") + "\n" }
+                let range = shard?.range(of: plan.points.count) ?? 0..<plan.points.count
+                for point in plan.points[range] { text += point.map(CSV.field).joined(separator: ",") + "\n" }
                 try emit(view.render(text, for: .standardOutput))
-                printNote("\(plan.points.count) points (\(plan.design.rawValue)); nothing simulated")
+                printNote("\(range.count) points (\(plan.design.rawValue)\(shard.map { ", shard \($0)" } ?? "")); nothing simulated")
                 return
             }
             let baseOverrides = try source.parsedOverrides()
@@ -102,12 +116,28 @@ struct SweepCommand: ParsableCommand {
                 }
                 populations.append(population)
             }
+            if populations.count > 1 && (shard != nil || sharding.shards != nil || sharding.emit != nil) {
+                throw UsageError("--shard, --shards and --emit take one population; run one sharded sweep per population")
+            }
             let request = SweepRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 threads: simulation.workerThreads)
+            if let shard {
+                // A shard validates and simulates its own points only (the script --emit prints checked them all).
+                let out = OutputFile(argument: output.out)
+                let points = try ShardRun.sweepPoints(request, shard: shard)
+                let profiles = try Sweep.profiles(request, points: points)
+                try out.checkWritable()
+                try runShard(shard, request: request, profiles: profiles, base: base, out: out)
+                return
+            }
             let profiles = try Sweep.profiles(request)
             try view.checkColumns(known: Sweep.header(plan).split(separator: ",").map(String.init))
+            if let script = sharding.script(command: "sweep", out: output.out) {
+                try emit(script)
+                return
+            }
             try out.checkWritable()
             // The CSV streams to standard output as points finish; another view needs every row, so it is written
             // once at the end (and a file is rewritten in that view as points finish).
@@ -156,6 +186,21 @@ struct SweepCommand: ParsableCommand {
             let columns = Sweep.header(plan).split(separator: ",").map(String.init)
             noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
         }
+    }
+
+    /// Simulates shard `shard`'s points and writes its shard file once, complete (`holdlab merge` refuses a shard
+    /// without its end line, so a partial shard is never mistaken for a whole one).
+    private func runShard(_ shard: ShardSpec, request: SweepRequest, profiles: [Profile], base: Profile, out: OutputFile) throws {
+        let points = try ShardRun.sweepPoints(request, shard: shard)
+        let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "users")
+        var rows: [String] = []
+        try Sweep.run(request, profiles: profiles, points: points, onRows: { rows += $0 }, progress: { bar.update($0) })
+        bar.finish()
+        try out.write(ShardRun.sweepFile(
+            request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: commandLineWithoutThreads(),
+            planCommand: planCommandLine(), rows: rows))
+        let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
+        noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
     }
 
     /// Whether `path` is an existing regular file: only such a file holds rows to resume (a device such as

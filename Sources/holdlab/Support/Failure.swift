@@ -96,6 +96,8 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         }
     case let error as SweepError:
         return (error.kind == .usage ? .usage : .dataError, error.description)
+    case let error as ShardError:
+        return (error.kind == .usage ? .usage : .dataError, error.description)
     case let error as FitError:
         return (error.kind == .missingInput ? .noInput : .dataError, error.description)
     case let error as GSLError:

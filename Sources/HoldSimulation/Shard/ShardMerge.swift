@@ -1,0 +1,158 @@
+/// `holdlab merge`: shard files back into the unsharded run's CSV.
+///
+/// Shards are added one at a time. Every one must be complete and unchanged (`ShardFile`), of the same kind,
+/// plan and N as the first; none may come twice, and `finish` names any missing. Sweep rows are kept (they are
+/// the output); a simulation shard's tallies are merged into one tally per profile as it is added, so memory does
+/// not grow with users or with the number of shards.
+public final class ShardMerge {
+    /// The merged file's parts.
+    public struct Result: Sendable {
+        public let kind: ShardFormat.Kind
+        public let text: String
+        public let columns: [String]
+        public let rows: [String]
+        /// N, and what the shards held ("64 points", "2442 chunks").
+        public let shards: Int
+        public let units: String
+    }
+
+    private struct First {
+        let path: String
+        let file: ShardFile
+    }
+
+    private var first: First?
+    private var seen: [Int: String] = [:]
+    private var sweepRows: [Int: [String]] = [:]
+    private var profiles: [String] = []
+    private var tallies: [Tally] = []
+
+    public init() {}
+
+    /// Checks and takes in one shard file's text.
+    public func add(path: String, text: String) throws(ShardError) {
+        let file = try ShardFile(path: path, text: text)
+        if let first {
+            let reference = first.file
+            guard file.kind == reference.kind else {
+                throw ShardError("\(path) is a \(file.kind.rawValue) shard but \(first.path) is a \(reference.kind.rawValue) shard; merge the shards of one run")
+            }
+            guard file.plan == reference.plan else {
+                throw ShardError("\(path) is from another plan than \(first.path) (\(Self.difference(file, reference))); merge the shards of one run")
+            }
+            guard file.shard.count == reference.shard.count else {
+                throw ShardError("\(path) is shard \(file.shard) but \(first.path) is shard \(reference.shard); the run was cut into different numbers of shards")
+            }
+        } else {
+            first = First(path: path, file: file)
+        }
+        if let earlier = seen[file.shard.index] {
+            throw ShardError("shard \(file.shard) is given twice: \(earlier) and \(path)")
+        }
+        seen[file.shard.index] = path
+        switch file.kind {
+        case .sweep:
+            sweepRows[file.shard.index] = file.rows
+        case .simulate:
+            try addTallies(file)
+        }
+    }
+
+    private func addTallies(_ file: ShardFile) throws(ShardError) {
+        let expected = (["profile"] + TallyCoding.columns).joined(separator: ",")
+        guard file.header == expected else {
+            throw ShardError("\(file.path): the tally header is not shard format \(ShardFormat.version)'s")
+        }
+        let names = file.provenance.filter { $0.0 == "profile" }.map { Self.name($0.1) }
+        guard file.rows.count == names.count else {
+            throw ShardError("\(file.path) has \(file.rows.count) tally rows for \(names.count) profiles")
+        }
+        let columns = ["profile"] + TallyCoding.columns
+        for (index, row) in file.rows.enumerated() {
+            guard let fields = CSV.splitRecord(row), fields.count == columns.count else {
+                throw ShardError("\(file.path): tally row \(index + 1) does not have the \(columns.count) fields of the header")
+            }
+            guard fields[0] == names[index] else {
+                throw ShardError("\(file.path): tally row \(index + 1) is profile '\(fields[0])' where the provenance names '\(names[index])'")
+            }
+            let tally: Tally
+            do {
+                tally = try TallyCoding.decode(Array(fields.dropFirst()))
+            } catch {
+                throw ShardError("\(file.path): tally row \(index + 1) (\(fields[0])), column \(error.column): \(error.reason)")
+            }
+            if tallies.count <= index {
+                tallies.append(tally)
+                profiles.append(fields[0])
+            } else {
+                tallies[index].merge(tally)
+            }
+        }
+    }
+
+    /// The merged CSV: the unsharded run's provenance (its command is the plan's command plus `outputArguments`),
+    /// a `merged` line, the header, and the rows.
+    public func finish(outputArguments: String, mergeCommand: String) throws(ShardError) -> Result {
+        guard let first else { throw ShardError("no shard files given", kind: .usage) }
+        let file = first.file
+        let count = file.shard.count
+        let missing = (1...count).filter { seen[$0] == nil }
+        if !missing.isEmpty {
+            let list = missing.count > 10 ? missing.prefix(10).map(String.init).joined(separator: ", ") + ", …" : missing.map(String.init).joined(separator: ", ")
+            throw ShardError("shard\(missing.count == 1 ? "" : "s") \(list) of \(count) \(missing.count == 1 ? "is" : "are") missing (\(missing.count) of \(count)); run \(missing.count == 1 ? "it" : "them") and merge again")
+        }
+        let identity = Array(file.provenance.drop { $0.0 == "holdlab" || $0.0 == "command" })
+        let command = file.planCommand + (outputArguments.isEmpty ? "" : " " + outputArguments)
+        let head = ShardRun.head(kind: file.kind, command: command, identity: identity)
+        let units: String
+        var rows: [String] = []
+        let header: String
+        switch file.kind {
+        case .sweep:
+            header = file.header
+            for index in 1...count { rows += sweepRows[index] ?? [] }
+            guard rows.count == file.total else {
+                throw ShardError("the shards hold \(rows.count) rows for \(file.total) points")
+            }
+            units = "\(file.total) points"
+        case .simulate:
+            header = SimulationCSV.header
+            guard let population = identity.first(where: { $0.0 == "population" }).map({ Self.name($0.1) }),
+                  let usersLine = identity.first(where: { $0.0 == "users" })?.1,
+                  let users = Int(usersLine.prefix { $0.isNumber }),
+                  let seed = usersLine.split(separator: " ").last.flatMap({ UInt64($0) }) else {
+                throw ShardError("\(first.path): no '# population:' or '# users: N per profile, seed S' line")
+            }
+            for (name, tally) in zip(profiles, tallies) {
+                guard tally.users == users else {
+                    throw ShardError("the shards hold \(tally.users) users of profile \(name) where the run has \(users)")
+                }
+                rows.append(SimulationCSV.row(SimulationSummary(profile: name, population: population, seed: seed, tally: tally)))
+            }
+            units = "\(file.total) chunks"
+        }
+        var entries = head
+        entries.append(("merged", "\(count) shards (\(units)) of plan \(file.plan), by \(mergeCommand)"))
+        var text = CSV.provenance(entries) + header + "\n"
+        for row in rows { text += row + "\n" }
+        return Result(kind: file.kind, text: text, columns: header.split(separator: ",").map(String.init), rows: rows,
+                      shards: count, units: units)
+    }
+
+    /// "default fnv1a64:…" → "default".
+    private static func name(_ value: String) -> String {
+        guard let range = value.range(of: " fnv1a64:", options: .backwards) else { return value }
+        return String(value[..<range.lowerBound])
+    }
+
+    /// What tells two plans apart, for the message.
+    private static func difference(_ file: ShardFile, _ reference: ShardFile) -> String {
+        let a = Dictionary(file.provenance, uniquingKeysWith: { $0 + "; " + $1 })
+        let b = Dictionary(reference.provenance, uniquingKeysWith: { $0 + "; " + $1 })
+        if let version = a["holdlab"], version != b["holdlab"] { return "holdlab \(version) vs \(b["holdlab"] ?? "?")" }
+        for (key, _) in file.provenance where key != "command" && a[key] != b[key] {
+            return "\(key) '\(a[key] ?? "none")' vs '\(b[key] ?? "none")'"
+        }
+        return "'\(file.planCommand)' vs '\(reference.planCommand)'"
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+
+@Suite("holdlab --shard and merge")
+struct ShardCommandTests {
+    static let sweep = ["sweep", "--design", "sobol", "--points", "64", "--vary", "gesture.minimumDuration=0.3:1.2",
+                        "--vary", "fill.duration=0.4:1.4", "--users", "300", "--seed", "9"]
+    static let simulate = ["simulate", "--profile", "hig-linear-bar", "--profile", "kikocard-article-latency",
+                           "--users", "33000", "--seed", "4"]
+
+    /// Runs every shard of `arguments` cut into `count` and merges them; returns the merged file and the shards.
+    static func shardAndMerge(_ arguments: [String], count: Int, in directory: URL) throws -> (String, [String]) {
+        var files: [String] = []
+        for index in 1...count {
+            let file = "shard-\(index)-of-\(count).csv"
+            let run = try CLI.run(arguments + ["--shard", "\(index)/\(count)", "--threads", "\(1 + index % 2)", "--out", file], in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            files.append(file)
+        }
+        let merge = try CLI.run(["merge", "--out", "merged-\(count).csv"] + files.reversed(), in: directory)
+        #expect(merge.status == 0, "\(merge.stderr)")
+        return (try String(contentsOf: directory.appendingPathComponent("merged-\(count).csv"), encoding: .utf8), files)
+    }
+
+    /// Everything but the `# command:` and `# merged:` lines.
+    static func withoutCommand(_ text: String) -> [Substring] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("# command:") && !$0.hasPrefix("# merged:") }
+    }
+
+    @Test("a 64-point Sobol sweep cut into 1, 3 and 8 shards merges to the unsharded file's rows, byte for byte")
+    func sweepShards() throws {
+        let directory = try CLI.temporaryDirectory()
+        let whole = try CLI.run(Self.sweep + ["--out", "whole.csv"], in: directory)
+        #expect(whole.status == 0)
+        let expected = try String(contentsOf: directory.appendingPathComponent("whole.csv"), encoding: .utf8)
+        #expect(CLI.dataLines(expected).count == 65)
+        for count in [1, 3, 8] {
+            let (merged, _) = try Self.shardAndMerge(Self.sweep, count: count, in: directory)
+            #expect(CLI.dataLines(merged) == CLI.dataLines(expected), "\(count) shards")
+            #expect(Self.withoutCommand(merged) == Self.withoutCommand(expected))
+            #expect(merged.contains("# command: holdlab sweep --design sobol --points 64 --vary gesture.minimumDuration=0.3:1.2 --vary fill.duration=0.4:1.4 --users 300 --seed 9 --out merged-\(count).csv\n"))
+            #expect(merged.contains("# merged: \(count) shards (64 points) of plan fnv1a64:"))
+        }
+        // The merged file is a sweep file: --resume finds every point done.
+        let resume = try CLI.run(Self.sweep + ["--out", "merged-8.csv", "--resume"], in: directory)
+        #expect(resume.status == 0 && resume.stderr.contains("64 of 64 points done"), "\(resume.stderr)")
+    }
+
+    @Test("a simulation cut into 1, 3 and 8 shards of its user chunks merges to the unsharded rows, byte for byte")
+    func simulateShards() throws {
+        let directory = try CLI.temporaryDirectory()
+        #expect(try CLI.run(Self.simulate + ["--out", "whole.csv"], in: directory).status == 0)
+        let expected = try String(contentsOf: directory.appendingPathComponent("whole.csv"), encoding: .utf8)
+        for count in [1, 3, 8] {
+            let (merged, files) = try Self.shardAndMerge(Self.simulate, count: count, in: directory)
+            #expect(CLI.dataLines(merged) == CLI.dataLines(expected), "\(count) shards")
+            #expect(Self.withoutCommand(merged) == Self.withoutCommand(expected))
+            let first = try String(contentsOf: directory.appendingPathComponent(files[0]), encoding: .utf8)
+            #expect(first.contains("# shard_format: holdlab-shard 1 simulate\n# shard: 1/\(count)\n"))
+            #expect(first.contains("completion_time_us_hdr"))
+        }
+    }
+
+    /// Makes three shards of a small sweep in a fresh directory.
+    static func threeShards() throws -> URL {
+        let directory = try CLI.temporaryDirectory()
+        let arguments = ["sweep", "--vary", "gesture.minimumDuration=0.4:1.0:0.2", "--users", "200"]
+        for index in 1...3 {
+            #expect(try CLI.run(arguments + ["--shard", "\(index)/3", "--out", "s\(index).csv"], in: directory).status == 0)
+        }
+        return directory
+    }
+
+    /// `merge` exits 65 with one line containing `message`, and writes nothing.
+    static func refuses(_ files: [String], in directory: URL, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try CLI.run(["merge", "--out", "merged.csv"] + files, in: directory)
+        #expect(run.status == 65, sourceLocation: sourceLocation)
+        #expect(run.stderr.contains(message), "\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(run.stderr.split(separator: "\n").count == 1, sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("merged.csv").path), sourceLocation: sourceLocation)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "temporaries left: \(left)", sourceLocation: sourceLocation)
+    }
+
+    @Test("merge refuses a missing, duplicated, foreign, truncated or corrupted shard: one line, 65, nothing written")
+    func refusals() throws {
+        let directory = try Self.threeShards()
+        func write(_ name: String, _ text: String) throws {
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let s2 = try String(contentsOf: directory.appendingPathComponent("s2.csv"), encoding: .utf8)
+        try Self.refuses(["s1.csv", "s3.csv"], in: directory, "shard 2 of 3 is missing")
+        try Self.refuses(["s1.csv", "s2.csv", "s2.csv", "s3.csv"], in: directory, "shard 2/3 is given twice: s2.csv and s2.csv")
+        try write("copy.csv", s2)
+        try Self.refuses(["s1.csv", "s2.csv", "copy.csv", "s3.csv"], in: directory, "shard 2/3 is given twice: s2.csv and copy.csv")
+        // Truncated: cut at every eighth byte, including just before the final newline and inside the end line.
+        let bytes = Array(s2.utf8)
+        for cut in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 8)) + [bytes.count - 1, bytes.count - 20] {
+            try write("cut.csv", String(decoding: bytes[..<cut], as: UTF8.self))
+            let run = try CLI.run(["merge", "--out", "merged.csv", "s1.csv", "cut.csv", "s3.csv"], in: directory)
+            #expect(run.status == 65 && (run.stderr.contains("truncated") || run.stderr.contains("not a holdlab shard")), "cut \(cut): \(run.stderr)")
+        }
+        try write("cut.csv", s2.components(separatedBy: "# shard_end:")[0])
+        try Self.refuses(["s1.csv", "cut.csv", "s3.csv"], in: directory, "cut.csv: is truncated (no '# shard_end:' line")
+        // Corrupted: one digit of a data row changed.
+        let row = try #require(s2.split(separator: "\n").first { $0.hasPrefix("0.6,") })
+        let changed = row.replacingOccurrences(of: ",200,", with: ",201,")
+        try write("bad.csv", s2.replacingOccurrences(of: String(row), with: changed))
+        try Self.refuses(["s1.csv", "bad.csv", "s3.csv"], in: directory, "bad.csv: is corrupted")
+        // Foreign: another plan (seed), another N, a plain sweep CSV, and a CSV that is not holdlab's at all.
+        #expect(try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:1.0:0.2", "--users", "200", "--seed", "2",
+                             "--shard", "2/3", "--out", "seed2.csv"], in: directory).status == 0)
+        try Self.refuses(["s1.csv", "seed2.csv", "s3.csv"], in: directory, "seed2.csv is from another plan than s1.csv (sweep_users '200 per point, seed 2' vs '200 per point, seed 1')")
+        #expect(try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:1.0:0.2", "--users", "200",
+                             "--shard", "2/2", "--out", "n2.csv"], in: directory).status == 0)
+        try Self.refuses(["s1.csv", "n2.csv", "s3.csv"], in: directory, "n2.csv is shard 2/2 but s1.csv is shard 1/3")
+        #expect(try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:1.0:0.2", "--users", "200", "--out", "plain.csv"], in: directory).status == 0)
+        try Self.refuses(["s1.csv", "plain.csv"], in: directory, "plain.csv: is not a holdlab shard")
+        try write("other.csv", "a,b\n1,2\n")
+        try Self.refuses(["other.csv"], in: directory, "other.csv: is not a holdlab shard")
+        try write("empty.csv", "")
+        try Self.refuses(["empty.csv"], in: directory, "empty.csv: is empty")
+        let simulation = try CLI.run(["simulate", "--users", "5000", "--shard", "1/1", "--out", "sim.csv"], in: directory)
+        #expect(simulation.status == 0)
+        try Self.refuses(["s1.csv", "sim.csv"], in: directory, "sim.csv is a simulate shard but s1.csv is a sweep shard")
+        // A missing file is an input that cannot be opened (66), and still nothing is written.
+        let missing = try CLI.run(["merge", "--out", "merged.csv", "s1.csv", "s2.csv", "nope.csv"], in: directory)
+        #expect(missing.status == 66 && missing.stderr.contains("nope.csv: no such shard file"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("merged.csv").path))
+    }
+
+    @Test("a simulate shard whose tallies were edited consistently (hash recomputed) is still checked column by column")
+    func resealedTally() throws {
+        let directory = try CLI.temporaryDirectory()
+        #expect(try CLI.run(["simulate", "--users", "5000", "--shard", "1/1", "--out", "sim.csv"], in: directory).status == 0)
+        let text = try String(contentsOf: directory.appendingPathComponent("sim.csv"), encoding: .utf8)
+        let body = text.components(separatedBy: "# shard_end:")[0]
+        // Change the histogram's count column so it disagrees with its encoded counts, then reseal with a valid hash.
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("profile,") }).split(separator: ",")
+        let column = try #require(header.firstIndex(of: "hold_time_us_count"))
+        let rowIndex = try #require(lines.firstIndex { $0.hasPrefix("hig-linear-bar,") })
+        var fields = lines[rowIndex].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[column] = String((Int(fields[column]) ?? 0) + 1)
+        var edited = lines
+        edited[rowIndex] = fields.joined(separator: ",")
+        let newBody = edited.joined(separator: "\n")
+        let resealed = newBody + "# shard_end: 1 rows fnv1a64:\(fnv1a64(newBody))\n"
+        try resealed.write(to: directory.appendingPathComponent("edited.csv"), atomically: true, encoding: .utf8)
+        try Self.refuses(["edited.csv"], in: directory, "edited.csv: tally row 1 (hig-linear-bar), column hold_time_us_hdr:")
+    }
+
+    /// FNV-1a 64 as 16 hex digits (the shard_end hash).
+    func fnv1a64(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16).leftPadded(to: 16)
+    }
+
+    @Test("--shard and --shards are checked before anything runs")
+    func usageErrors() throws {
+        for (arguments, message) in [
+            (["simulate", "--shard", "3/2"], "--shard 3/2: K must be from 1 to N (2)"),
+            (["simulate", "--shard", "x"], "--shard x: expected K/N"),
+            (["simulate", "--users", "5000", "--shard", "3/3"], "the run has 2 user chunks of 4096 (--users 5000); use at most 2 shards"),
+            (["sweep", "--vary", "fill.duration=0.5,1", "--shard", "1/3"], "--shard 1/3: the run has 2 points; use at most 2 shards"),
+            (["sweep", "--vary", "fill.duration=0.5,1", "--shards", "2"], "--shards N needs --emit slurm or --emit parallel"),
+            (["sweep", "--vary", "fill.duration=0.5,1", "--shards", "2", "--emit", "slurm"], "--emit needs --out FILE"),
+            (["sweep", "--vary", "fill.duration=0.5,1", "--shard", "1/2", "--shards", "2", "--emit", "slurm"], "give one"),
+            (["sweep", "--vary", "fill.duration=0.5,1", "--out", "x.csv", "--resume", "--shard", "1/2"], "--resume goes with an unsharded sweep"),
+            (["simulate", "--shards", "2", "--emit", "parallel", "--out", "x.csv", "--partition", "p"], "--partition goes with --emit slurm"),
+            (["simulate", "--shards", "2", "--emit", "slurm", "--out", "x.csv", "--jobs", "2"], "--jobs goes with --emit parallel"),
+            (["merge"], "Name the shard files to merge"),
+        ] {
+            let run = try CLI.run(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test("--emit slurm and parallel print scripts that bash accepts, with the shard and merge commands")
+    func scripts() throws {
+        let directory = try CLI.temporaryDirectory()
+        let slurm = try CLI.run(Self.sweep + ["--shards", "8", "--emit", "slurm", "--out", "rates.csv", "--cpus-per-task", "2",
+                                              "--partition", "short", "--time", "30:00", "--threads", "3"], in: directory)
+        #expect(slurm.status == 0, "\(slurm.stderr)")
+        for piece in [
+            "#!/bin/bash\n# Made by holdlab ", "#SBATCH --job-name=holdlab-sweep-submit",
+            "--array=1-8 --cpus-per-task=2 --partition=short --time=30:00",
+            "--dependency=afterok:\"$array\" --kill-on-invalid-dep=yes",
+            "--shard \"$SLURM_ARRAY_TASK_ID/8\" --threads \"${SLURM_CPUS_PER_TASK:-1}\" --out \"$SHARDS/shard-$SLURM_ARRAY_TASK_ID-of-8.csv\"",
+            "merge --out \"$MERGED\" \"$SHARDS\"/shard-*-of-8.csv", "export SHARDS=rates.csv.shards",
+        ] {
+            #expect(slurm.stdout.contains(piece), "missing: \(piece)")
+        }
+        let task = try #require(slurm.stdout.split(separator: "\n").first { $0.hasPrefix("  exec \"$HOLDLAB\" sweep") })
+        #expect(!task.contains("--threads 3"), "each task's threads follow SLURM_CPUS_PER_TASK, not --threads")
+        let parallel = try CLI.run(["simulate", "--set", "fill.timer.latency={dist: exponential, mean: 0.004}", "--shards", "4",
+                                    "--emit", "parallel", "--jobs", "4", "--sshloginfile", "nodes.txt", "--out", "sim.csv"], in: directory)
+        #expect(parallel.status == 0, "\(parallel.stderr)")
+        for piece in [
+            "parallel --halt now,fail=1 --quote --jobs 4 --sshloginfile nodes.txt --workdir \"$PWD\"",
+            "simulate --set 'fill.timer.latency={dist: exponential, mean: 0.004}' --shard {}/4 --threads 1 --out \"$SHARDS\"/shard-{}-of-4.csv",
+            "::: $(seq 1 4)", "\"$HOLDLAB\" merge --out sim.csv \"$SHARDS\"/shard-*-of-4.csv",
+        ] {
+            #expect(parallel.stdout.contains(piece), "missing: \(piece)")
+        }
+        for (name, script) in [("slurm.sh", slurm.stdout), ("parallel.sh", parallel.stdout)] {
+            let url = directory.appendingPathComponent(name)
+            try script.write(to: url, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-n", url.path]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "bash -n \(name)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["parallel.sh", "slurm.sh"])
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
