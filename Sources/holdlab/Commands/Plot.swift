@@ -12,7 +12,8 @@ struct Plot: ParsableCommand {
             warnings and errors are shown on standard error as gnuplot prints them.
 
             NOTEBOOK is a name from the Notebooks folder ($HOLDLAB_NOTEBOOKS, else ./Notebooks, else this package's): \
-            trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap. \
+            trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap, \
+            sensitivity. \
             An argument with a '/' or ending in .gp is a script path. Notebooks/README.md lists the commands behind \
             each figure.
 

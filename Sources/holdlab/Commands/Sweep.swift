@@ -3,7 +3,14 @@ import Foundation
 import HoldProfiles
 import HoldSimulation
 
-extension SweepDesign: ExpressibleByArgument {}
+extension SweepDesign: ExpressibleByArgument {
+    /// Only the sweep designs: Saltelli and Morris designs belong to `holdlab sensitivity`.
+    public init?(argument: String) {
+        guard let design = SweepDesign(rawValue: argument), Self.sweepDesigns.contains(design) else { return nil }
+        self = design
+    }
+    public static var allValueStrings: [String] { sweepDesigns.map(\.rawValue) }
+}
 
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,9 +73,7 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = source.library
-            let path = library.profilePath(profile)
-            _ = try library.loadProfile(profile)  // a clear error for a missing or invalid profile
+            _ = try source.library.loadProfile(profile)  // a clear error for a missing or invalid profile
             let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
             let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: simulation.seed)
             if dryRun {
@@ -78,66 +83,21 @@ struct SweepCommand: ParsableCommand {
                 printNote("\(plan.points.count) points (\(plan.design.rawValue)); nothing simulated")
                 return
             }
-            let baseOverrides = try source.parsedOverrides()
-            let base = try library.loadProfile(profile, overrides: baseOverrides)
-            let population = try library.loadPopulation(simulation.population ?? base.population)
-            let request = SweepRequest(
-                profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
-                baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
-                threads: simulation.workerThreads)
+            let (request, base) = try sweepRequest(plan: plan, profile: profile, source: source, simulation: simulation)
             let profiles = try Sweep.profiles(request)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
 
             var rows: [String] = []
-            if resume, case .file(let file) = out, Self.isRegularFile(file) {
-                let existing = try ProfileLibrary.read(file, what: "sweep output", limit: Self.maximumResumeBytes)
-                let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: base)
-                rows = resumption.rows
-                if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
-                printNote("resuming \(file): \(rows.count) of \(plan.points.count) points done")
+            if resume, case .file(let file) = out {
+                rows = try resumedRows(file, request: request, baseProfile: base, what: "sweep output")
             }
             var head = CSV.provenance([
                 ("holdlab", "\(HoldLabVersion.current) sweep"),
                 ("command", commandLineWithoutThreads()),
             ] + Sweep.identity(request, baseProfile: base))
             head += Sweep.header(plan) + "\n"
-            if out == .standardOutput { try out.write(head) }
-
-            let remaining = plan.points.count - rows.count
-            let bar = ProgressBar(label: "sweep", total: remaining * simulation.users, unit: "users")
-            let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
-            // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted
-            // sweep loses at most the last second's points, and a long sweep does not spend its time rewriting.
-            var lastWrite = Date.distantPast
-            try Sweep.run(request, profiles: profiles, from: rows.count, onRows: { batch in
-                rows += batch
-                let dying = killAfter.map { rows.count >= $0 } ?? false
-                switch out {
-                case .standardOutput:
-                    try out.write(batch.map { $0 + "\n" }.joined())
-                case .file:
-                    if rows.count == plan.points.count || dying || Date().timeIntervalSince(lastWrite) >= 1 {
-                        try out.write(head + rows.map { $0 + "\n" }.joined())
-                        lastWrite = Date()
-                    }
-                }
-                // Test seam: die as a killed process would, right after a batch reached the file.
-                if dying { kill(getpid(), SIGKILL) }
-            }, progress: { bar.update($0) })
-            bar.finish()
-            let columns = Sweep.header(plan).split(separator: ",").map(String.init)
-            noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
+            try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: out, label: "sweep")
         }
     }
-
-    /// Whether `path` is an existing regular file: only such a file holds rows to resume (a device such as
-    /// /dev/null is written in place and never read).
-    static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
-
-    /// The largest sweep file `--resume` reads: 100,000 points of about 700 bytes.
-    static let maximumResumeBytes = 256 << 20
 }
