@@ -122,8 +122,8 @@ struct SensitivityCommandTests {
             (["sensitivity", "--method", "morris", "--vary", "gesture.minimumDuration=0.4:1.5:0.1", "--out", out], "a Morris range is start:stop"),
             (["sensitivity", "--method", "morris", "--levels", "5", "--vary", "gesture.minimumDuration=0.4:1.5", "--out", out], "--levels must be an even number"),
             (["sensitivity", "--method", "morris", "--second-order", "x.csv", "--vary", "gesture.minimumDuration=0.4:1.5", "--out", out], "--second-order goes with --method sobol"),
-            (["sensitivity", "--points", "20000", "--vary", "gesture.minimumDuration=0.4:1.5", "--vary", "fill.delay=0:1", "--out", out], "at most 100000"),
-            (["sensitivity", "--vary", "display.refreshRate=0:60", "--points", "4", "--out", out], "display.refreshRate=0"),
+            (["sensitivity", "--points", "40000", "--vary", "gesture.minimumDuration=0.4:1.5", "--vary", "fill.delay=0:1", "--out", out], "at most 100000"),
+            (["sensitivity", "--vary", "display.refreshRate=0:0.5", "--points", "4", "--out", out], "point 1 (display.refreshRate=0.046875)"),
             (["sweep", "--design", "saltelli", "--points", "4", "--vary", "fill.delay=0:1", "--out", out], "--design"),
         ]
         for (arguments, message) in cases {

@@ -89,45 +89,56 @@ public struct SobolIndices: Sendable, Equatable {
         let ab = (0..<d).map { j in (0..<rows).map { y[$0 * step + 1 + j] } }
         let ba = design.secondOrder ? (0..<d).map { j in (0..<rows).map { y[$0 * step + 1 + d + j] } } : []
         let all = Array(0..<rows)
+        let pairs = design.secondOrder ? (0..<d).flatMap { j in ((j + 1)..<d).map { (j, $0) } } : []
         guard variance(a, b, all) > 0 else { return .failure(UndefinedIndices(.constant)) }
-        let resamples = bootstrap.indices(count: rows)
+        let estimates = statistics(a: a, b: b, ab: ab, ba: ba, pairs: pairs, rows: all)
+        let replicates = bootstrap.indices(count: rows).map {
+            statistics(a: a, b: b, ab: ab, ba: ba, pairs: pairs, rows: $0)
+        }
+        func interval(_ index: Int) -> IntervalEstimate {
+            IntervalEstimate(value: estimates[index], halfWidth: SensitivityBootstrap.halfWidth(replicates.map { $0[index] }))
+        }
+        return .success(SobolIndices(first: (0..<d).map(interval), total: (d..<(2 * d)).map(interval),
+                                     second: (0..<pairs.count).map { interval(2 * d + $0) }))
+    }
 
-        func estimate(_ statistic: ([Int]) -> Double) -> IntervalEstimate {
-            IntervalEstimate(value: statistic(all),
-                             halfWidth: SensitivityBootstrap.halfWidth(resamples.map(statistic)))
-        }
-        let first = (0..<d).map { j in estimate { firstOrder(a, ab[j], b, $0) } }
-        let total = (0..<d).map { j in estimate { totalOrder(a, ab[j], b, $0) } }
-        var second: [IntervalEstimate] = []
-        if design.secondOrder {
-            for j in 0..<d {
-                for k in (j + 1)..<max(j + 1, d) {
-                    second.append(estimate { rows in
-                        let v = variance(a, b, rows)
-                        let vjk = rows.reduce(0.0) { $0 + ba[j][$1] * ab[k][$1] - a[$1] * b[$1] } / Double(rows.count)
-                        return ratio(vjk, v) - firstOrder(a, ab[j], b, rows) - firstOrder(a, ab[k], b, rows)
-                    })
-                }
+    /// S1 for every parameter, then ST for every parameter, then S2 for every pair, over the given base rows (with
+    /// repeats, for a bootstrap resample): one variance per call, one pass per index.
+    static func statistics(
+        a: [Double], b: [Double], ab: [[Double]], ba: [[Double]], pairs: [(Int, Int)], rows: [Int]
+    ) -> [Double] {
+        let v = variance(a, b, rows)
+        let n = Double(rows.count)
+        var first: [Double] = []
+        var total: [Double] = []
+        for abj in ab {
+            var s1 = 0.0
+            var st = 0.0
+            for row in rows {
+                s1 += b[row] * (abj[row] - a[row])
+                st += (a[row] - abj[row]) * (a[row] - abj[row])
             }
+            first.append(ratio(s1 / n, v))
+            total.append(ratio(0.5 * st / n, v))
         }
-        return .success(SobolIndices(first: first, total: total, second: second))
+        var second: [Double] = []
+        for (j, k) in pairs {
+            var vjk = 0.0
+            for row in rows { vjk += ba[j][row] * ab[k][row] - a[row] * b[row] }
+            second.append(ratio(vjk / n, v) - first[j] - first[k])
+        }
+        return first + total + second
     }
 
     /// The variance (1/n) of the A and B outputs of the given base rows (with repeats).
     static func variance(_ a: [Double], _ b: [Double], _ rows: [Int]) -> Double {
         let n = Double(2 * rows.count)
-        let mean = rows.reduce(0.0) { $0 + a[$1] + b[$1] } / n
-        return rows.reduce(0.0) { $0 + (a[$1] - mean) * (a[$1] - mean) + (b[$1] - mean) * (b[$1] - mean) } / n
-    }
-
-    static func firstOrder(_ a: [Double], _ abj: [Double], _ b: [Double], _ rows: [Int]) -> Double {
-        let v = variance(a, b, rows)
-        return ratio(rows.reduce(0.0) { $0 + b[$1] * (abj[$1] - a[$1]) } / Double(rows.count), v)
-    }
-
-    static func totalOrder(_ a: [Double], _ abj: [Double], _ b: [Double], _ rows: [Int]) -> Double {
-        let v = variance(a, b, rows)
-        return ratio(0.5 * rows.reduce(0.0) { $0 + (a[$1] - abj[$1]) * (a[$1] - abj[$1]) } / Double(rows.count), v)
+        var sum = 0.0
+        for row in rows { sum += a[row] + b[row] }
+        let mean = sum / n
+        var squares = 0.0
+        for row in rows { squares += (a[row] - mean) * (a[row] - mean) + (b[row] - mean) * (b[row] - mean) }
+        return squares / n
     }
 
     /// SALib's division: 0 when the (resampled) variance is not above machine epsilon.
