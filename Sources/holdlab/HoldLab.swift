@@ -15,7 +15,7 @@ struct HoldLab: ParsableCommand {
             temporary left), 141 standard output's reader went away. README.md has the table.
             """,
         version: HoldLabVersion.current,
-        subcommands: [Simulate.self, Compare.self, Report.self, GuidelineCheck.self, SweepCommand.self, Merge.self, Trace.self, Preview.self, Haptics.self, Plot.self, Profiles.self, Fit.self, FitCurve.self, Tune.self, Benchmark.self]
+        subcommands: [Simulate.self, Compare.self, Report.self, GuidelineCheck.self, SweepCommand.self, SensitivityCommand.self, Merge.self, Trace.self, Preview.self, Haptics.self, Plot.self, Profiles.self, Fit.self, FitCurve.self, Tune.self, Benchmark.self]
     )
 
     /// Parses, runs and exits with HoldLab's status policy (`ExitStatus`): every error is one line on standard
@@ -106,6 +106,7 @@ struct HoldLab: ParsableCommand {
     /// ArgumentParser would silently keep the last.
     static let repeatableOptions: [String: Set<String>] = [
         "simulate": ["--profile", "--set"], "compare": ["--profile", "--variant", "--population", "--set"], "check": ["--set"], "report": ["--profile", "--variant", "--population", "--set", "--sweep"], "sweep": ["--vary", "--set"], "merge": [], "trace": ["--set"],
+        "sensitivity": ["--vary", "--set", "--metric"],
         "preview": ["--profile", "--variant", "--set"], "haptics": ["--set"],
         "tune": ["--param", "--constraint", "--set"], "fit": ["--where", "--censored-value"], "fit-curve": [],
         "plot": ["--data", "--var"], "benchmark": ["--threads", "--set", "--case", "--fit-rows"],

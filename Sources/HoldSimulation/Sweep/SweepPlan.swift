@@ -130,6 +130,13 @@ public enum SweepDesign: String, Sendable, CaseIterable {
     case lhs
     /// GSL's Sobol sequence mapped onto the ranges.
     case sobol
+    /// Saltelli's scheme for Sobol' indices (`holdlab sensitivity --method sobol`; not a `sweep --design`).
+    case saltelli
+    /// Morris trajectories (`holdlab sensitivity --method morris`; not a `sweep --design`).
+    case morris
+
+    /// The designs `holdlab sweep --design` takes.
+    public static let sweepDesigns: [SweepDesign] = [.grid, .lhs, .sobol]
 }
 
 /// The points of a sweep: for each point, one value per parameter, as text for `--set`.
@@ -144,12 +151,17 @@ public struct SweepPlan: Sendable, Equatable {
     /// The stream of the master seed that draws the Latin hypercube (far from the simulation's chunk streams).
     static let hypercubeStream: UInt64 = 0xD1CE_0000_0000_0000
 
-    public init(parameters: [SweepParameter], design: SweepDesign, points requested: Int?, seed: UInt64) throws(SweepError) {
+    /// Refuses no parameters, or a key varied twice.
+    static func checkParameters(_ parameters: [SweepParameter]) throws(SweepError) {
         guard !parameters.isEmpty else { throw SweepError("name at least one --vary key=values") }
         var seen: Set<String> = []
         for parameter in parameters where !seen.insert(parameter.keyPath).inserted {
             throw SweepError("--vary \(parameter.keyPath) is given twice")
         }
+    }
+
+    public init(parameters: [SweepParameter], design: SweepDesign, points requested: Int?, seed: UInt64) throws(SweepError) {
+        try Self.checkParameters(parameters)
         self.parameters = parameters
         self.design = design
         switch design {
@@ -172,6 +184,8 @@ public struct SweepPlan: Sendable, Equatable {
                 ? Self.latinHypercube(points: count, dimensions: parameters.count, seed: seed)
                 : try Self.sobol(points: count, dimensions: parameters.count)
             points = unit.map { row in zip(parameters, row).map { $0.value(at: $1) } }
+        case .saltelli, .morris:
+            throw SweepError("--design \(design.rawValue) is a sensitivity design; run holdlab sensitivity --method \(design == .saltelli ? "sobol" : "morris")")
         }
     }
 

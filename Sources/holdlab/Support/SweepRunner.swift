@@ -1,0 +1,83 @@
+import Foundation
+import HoldProfiles
+import HoldSimulation
+
+/// Simulates a sweep's remaining points (`sweep`, `sensitivity`) and keeps `out` current: standard output gets
+/// the head and then each batch's rows as they come; a file is rewritten whole and atomically at most once a
+/// second and after the last point, so an interrupted run keeps what it finished and `--resume` completes it.
+///
+/// - Parameters:
+///   - rows: the rows already done (from `--resume`); on return, every point's row.
+///   - head: provenance lines and the header.
+///   - out: where the rows go, or nil to keep them in memory only.
+func runSweepPoints(
+    _ request: SweepRequest, profiles: [Profile], rows: inout [String], head: String, out: OutputFile?, label: String
+) throws {
+    if out == .standardOutput { try out?.write(head) }
+    let total = request.plan.points.count
+    let bar = ProgressBar(label: label, total: (total - rows.count) * request.users, unit: "users")
+    let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
+    // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted run
+    // loses at most the last second's points, and a long run does not spend its time rewriting.
+    var lastWrite = Date.distantPast
+    var done = rows
+    try Sweep.run(request, profiles: profiles, from: rows.count, onRows: { batch in
+        done += batch
+        let dying = killAfter.map { done.count >= $0 } ?? false
+        switch out {
+        case .standardOutput?:
+            try OutputFile.standardOutput.write(batch.map { $0 + "\n" }.joined())
+        case .file?:
+            if done.count == total || dying || Date().timeIntervalSince(lastWrite) >= 1 {
+                try out?.write(head + done.map { $0 + "\n" }.joined())
+                lastWrite = Date()
+            }
+        case nil:
+            break
+        }
+        // Test seam: die as a killed process would, right after a batch reached the file.
+        if dying { kill(getpid(), SIGKILL) }
+    }, progress: { bar.update($0) })
+    bar.finish()
+    rows = done
+    let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
+    noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
+}
+
+/// The rows an earlier run left in `file` for `--resume` (none when it is not a regular file yet), with notes
+/// about what was dropped and how far it got.
+func resumedRows(_ file: String, request: SweepRequest, baseProfile: Profile, what: String) throws -> [String] {
+    guard isRegularFile(file) else { return [] }
+    let existing = try ProfileLibrary.read(file, what: what, limit: maximumResumeBytes)
+    let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: baseProfile)
+    if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
+    printNote("resuming \(file): \(resumption.rows.count) of \(request.plan.points.count) points done")
+    return resumption.rows
+}
+
+/// Whether `path` is an existing regular file: only such a file holds rows to resume (a device such as
+/// /dev/null is written in place and never read).
+func isRegularFile(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+}
+
+/// The largest sweep file `--resume` reads: 100,000 points of about 700 bytes.
+let maximumResumeBytes = 256 << 20
+
+/// The request of a sweep over `plan`: the profile with `--set` applied (its file read once), the population it
+/// names or `--population`, and the run options; and the base profile, for provenance and `--resume`.
+func sweepRequest(
+    plan: SweepPlan, profile: String, source: ProfileSourceOptions, simulation: RunOptions
+) throws -> (request: SweepRequest, base: Profile) {
+    let library = source.library
+    let path = library.profilePath(profile)
+    let baseOverrides = try source.parsedOverrides()
+    let base = try library.loadProfile(profile, overrides: baseOverrides)
+    let population = try library.loadPopulation(simulation.population ?? base.population)
+    let request = SweepRequest(
+        profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
+        baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
+        threads: simulation.workerThreads)
+    return (request, base)
+}
