@@ -79,7 +79,7 @@ public enum Guidelines {
         GuidelineRule(
             id: "fill-matches-action",
             checks: "the bar looks full before the action fires (mismatch = trigger − first frame displayed full)",
-            source: "DOMAIN §1: a bar that looks full and does nothing loses users who let go on seeing it full",
+            source: "docs/DOMAIN.md §1: a bar that looks full and does nothing loses users who let go on seeing it full",
             option: "--mismatch-frames",
             criterion: { "fail: mismatch p95 > \(format($0.mismatchFrames)) frame(s); warn: its maximum is more" }),
         GuidelineRule(
@@ -91,7 +91,7 @@ public enum Guidelines {
         GuidelineRule(
             id: "haptic-rate",
             checks: "the peak pulse rate of completed holds against what the haptics engine plays",
-            source: "DOMAIN §6: no platform documents a minimum interval; the threshold is an assumption (U) for your engine",
+            source: "docs/DOMAIN.md §6: no platform documents a minimum interval; the threshold is an assumption (U) for your engine",
             option: "--max-pulse-rate",
             criterion: { "fail: above \(format($0.maxPulseRateHz)) Hz" }),
         GuidelineRule(
@@ -109,7 +109,7 @@ public enum Guidelines {
         GuidelineRule(
             id: "motor-impaired-completion",
             checks: "the completion rate of the motor-impaired population",
-            source: "DOMAIN §7 (per-user touch times 58–1,563 ms, CHI EA 2026); the population's other numbers are assumptions (U)",
+            source: "docs/DOMAIN.md §7 (per-user touch times 58–1,563 ms, CHI EA 2026); the population's other numbers are assumptions (U)",
             option: "--min-impaired-completion",
             criterion: { "fail: below \(format($0.minImpairedCompletion)) (the rate; its 95 % Wilson interval is shown)" }),
     ]
