@@ -105,7 +105,7 @@ struct HoldLab: ParsableCommand {
     /// The options each command takes more than once; any other option given twice is refused (64), since
     /// ArgumentParser would silently keep the last.
     static let repeatableOptions: [String: Set<String>] = [
-        "simulate": ["--profile", "--set"], "compare": ["--profile", "--variant", "--population", "--set"], "check": ["--set"], "report": ["--profile", "--variant", "--population", "--set", "--sweep"], "sweep": ["--vary", "--set"], "merge": [], "trace": ["--set"],
+        "simulate": ["--profile", "--population", "--set"], "compare": ["--profile", "--variant", "--population", "--set"], "check": ["--set"], "report": ["--profile", "--variant", "--population", "--set", "--sweep"], "sweep": ["--vary", "--set"], "merge": [], "trace": ["--set"],
         "sensitivity": ["--vary", "--set", "--metric"],
         "preview": ["--profile", "--variant", "--set"], "haptics": ["--set"],
         "tune": ["--param", "--constraint", "--set"], "fit": ["--where", "--censored-value"], "fit-curve": [],

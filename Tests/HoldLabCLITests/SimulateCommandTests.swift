@@ -99,4 +99,59 @@ struct OutputFileTests {
         #expect(try CLI.run(["trace", "--out", "/dev/null"]).status == 0)
         #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
     }
+
+    @Test("--population a,b (or repeated): one row per profile and population, population by population, each the single-population row")
+    func populations() throws {
+        let profiles = ["--profile", "hig-linear-bar", "--profile", "static-long-press", "--users", "3000", "--seed", "4"]
+        let listed = try CLI.run(["simulate"] + profiles + ["--population", "default,motor-impaired", "--threads", "2"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let repeated = try CLI.run(["simulate"] + profiles + ["--population", "default", "--population", "motor-impaired"])
+        #expect(CLI.dataLines(repeated.stdout) == CLI.dataLines(listed.stdout))
+        let rows = CLI.dataLines(listed.stdout)
+        #expect(rows.count == 5)
+        var expected: [Substring] = []
+        for population in ["default", "motor-impaired"] {
+            let single = CLI.dataLines(try CLI.run(["simulate"] + profiles + ["--population", population]).stdout)
+            #expect(single[0] == rows[0])
+            expected += single.dropFirst()
+        }
+        #expect(Array(rows.dropFirst()) == expected)
+        #expect(rows.dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == [
+            "hig-linear-bar,default", "static-long-press,default", "hig-linear-bar,motor-impaired", "static-long-press,motor-impaired",
+        ])
+        #expect(listed.stdout.contains("# population: default fnv1a64:") && listed.stdout.contains("# population: motor-impaired fnv1a64:"))
+        #expect(listed.stdout.contains("# users: 3000 per profile and population, seed 4"))
+
+        // --per-user gains a population column first; each population's rows are its single run's.
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let both = directory.appendingPathComponent("both.csv").path, one = directory.appendingPathComponent("one.csv").path
+        let small = ["simulate", "--users", "50", "--out", directory.appendingPathComponent("s.csv").path]
+        #expect(try CLI.run(small + ["--population", "default,hurried", "--per-user", both]).status == 0)
+        #expect(try CLI.run(small + ["--population", "hurried", "--per-user", one]).status == 0)
+        let bothLines = CLI.dataLines(try String(contentsOfFile: both, encoding: .utf8))
+        let oneLines = CLI.dataLines(try String(contentsOfFile: one, encoding: .utf8))
+        #expect(bothLines.first == "population," + (oneLines.first ?? ""))
+        #expect(bothLines.filter { $0.hasPrefix("hurried,") }.map { $0.dropFirst("hurried,".count) } == oneLines.dropFirst().map { $0[...] })
+        #expect(bothLines.filter { $0.hasPrefix("default,") }.count == 50)
+
+        let twice = try CLI.run(["simulate", "--population", "default,default", "--users", "10"])
+        #expect(twice.status == 64 && twice.stderr.contains("given twice"), "\(twice.stderr)")
+        let shard = try CLI.run(["simulate", "--population", "default,hurried", "--users", "10", "--shard", "1/2", "--out",
+                                 directory.appendingPathComponent("shard.csv").path])
+        #expect(shard.status == 64 && shard.stderr.contains("one population"), "\(shard.stderr)")
+        let tune = try CLI.run(["check", "hig-linear-bar", "--population", "default,hurried", "--users", "10"])
+        #expect(tune.status == 64 && tune.stderr.contains("one population"), "\(tune.stderr)")
+    }
+
+    @Test("golden: one population's output is byte-identical to before population lists (named or the profiles' own)")
+    func singlePopulationGolden() throws {
+        let golden = try String(contentsOf: CLI.root.appendingPathComponent("Tests/HoldLabCLITests/Golden/simulate-two-profiles.csv"),
+                                encoding: .utf8)
+        let arguments = ["simulate", "--profile", "hig-linear-bar", "--profile", "static-long-press", "--users", "2000", "--seed", "3"]
+        let named = try CLI.run(arguments + ["--population", "default"])
+        #expect(named.status == 0 && named.stdout == golden)
+        let own = try CLI.run(arguments)
+        #expect(CLI.dataLines(own.stdout) == CLI.dataLines(golden))
+    }
 }

@@ -82,6 +82,7 @@ struct GuidelineCheck: ParsableCommand {
 
     func validate() throws {
         if profiles.isEmpty && !listRules { throw ValidationError("Name at least one profile, e.g. holdlab check hig-linear-bar") }
+        try simulation.refuseSeveralPopulations("check")
         try source.refuseRepeatedKeys()
         let library = source.library
         try refuseOutputsOverInputs([("--out", output.file)], inputs: profiles.map { ("profile", library.profilePath($0)) })

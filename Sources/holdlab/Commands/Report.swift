@@ -16,11 +16,17 @@ struct Report: ParsableCommand {
             destination and renamed into place when complete: a failed report leaves no half folder. An existing \
             report folder is replaced; any other non-empty folder is refused (73). Needs gnuplot (69 without).
 
+            --review FILE reads the designs, populations, users, seed, baseline, question and sweeps from a YAML \
+            review file (see Profiles/reviews/ and README.md) instead of those options; the report is the one the \
+            equivalent options write, byte for byte, and records (and reproduce.sh runs) that command line, so the \
+            folder does not need the file.
+
             Examples:
               holdlab report --profile hig-linear-bar \\
                 --variant fast="fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8" \\
                 --population default,motor-impaired --out review
               sh review/reproduce.sh
+              holdlab report --review Profiles/reviews/fast-fill.yaml --out review
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -40,6 +46,15 @@ struct Report: ParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"))
     var out: String
 
+    @Option(help: ArgumentHelp(
+        "A YAML review file naming the designs, populations, users, seed, baseline, question and sweeps (instead of those options).",
+        valueName: "file"))
+    var review: String?
+
+    /// The options a review file gives, refused beside `--review`.
+    static let reviewOptions = ["--question", "--profile", "--set", "--variant", "--population", "--baseline", "--users",
+                                "--seed", "--sweep"]
+
     func validate() throws {
         if out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
         try source.refuseRepeatedKeys()
@@ -47,14 +62,14 @@ struct Report: ParsableCommand {
         for text in sweep {
             do { _ = try SweepParameter(parsing: text) } catch { throw ValidationError("--sweep \(text): \(error)") }
         }
-        try refuseOutputsOverInputs([("--out", out)], inputs: comparison.inputs(source))
+        try refuseOutputsOverInputs([("--out", out)], inputs: comparison.inputs(source) + [("--review", review)])
     }
 
     /// The command line without `--out DIR` and `--threads N`: what the CSVs record and reproduce.sh runs.
-    static func reproducibleArguments() -> [String] {
+    static func reproducibleArguments(_ commandLine: [String]) -> [String] {
         var arguments: [String] = []
         var skipNext = false
-        for argument in CommandLine.arguments.dropFirst() {
+        for argument in commandLine {
             if skipNext { skipNext = false; continue }
             if argument == "--out" || argument == "--threads" { skipNext = true; continue }
             if argument.hasPrefix("--out=") || argument.hasPrefix("--threads=") { continue }
@@ -64,10 +79,49 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors { try write() }
+        try reportingErrors {
+            let commandLine = Array(CommandLine.arguments.dropFirst())
+            guard let review else { return try write(arguments: Self.reproducibleArguments(commandLine)) }
+            let expanded = try Self.expand(commandLine, review: ReviewFile.load(path: review))
+            let report: Report
+            do {
+                report = try Report.parse(Array(expanded.dropFirst()))
+            } catch {
+                throw UsageError("\(review): \(Report.message(for: error))")
+            }
+            try report.write(arguments: Self.reproducibleArguments(expanded))
+        }
     }
 
-    private func write() throws {
+    /// The command line with `--review FILE` replaced by the options the file gives; those options are refused
+    /// beside it, and each sweep is checked where the file writes it.
+    static func expand(_ commandLine: [String], review: ReviewFile) throws -> [String] {
+        for argument in commandLine {
+            for option in reviewOptions where argument == option || argument.hasPrefix(option + "=") {
+                throw UsageError("\(option) is given by the review file; write it there, or drop --review")
+            }
+        }
+        for sweep in review.sweeps {
+            do { _ = try SweepParameter(parsing: sweep.text) } catch {
+                throw ProfileError(origin: sweep.origin, keyPath: sweep.keyPath, message: "\(error)")
+            }
+        }
+        var expanded: [String] = []
+        var index = 0
+        while index < commandLine.count {
+            let argument = commandLine[index]
+            if argument == "--review" {
+                expanded += review.arguments
+                index += 2
+                continue
+            }
+            if argument.hasPrefix("--review=") { expanded += review.arguments } else { expanded.append(argument) }
+            index += 1
+        }
+        return expanded
+    }
+
+    private func write(arguments: [String]) throws {
         guard Gnuplot.executable() != nil else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
@@ -79,7 +133,6 @@ struct Report: ParsableCommand {
         let resolved = try comparison.resolve(source)
         let threads = comparison.threads ?? ProcessInfo.processInfo.activeProcessorCount
         let directory = try PartialDirectory(path: out, marker: "report.md")
-        let arguments = Self.reproducibleArguments()
         let command = CSV.commandLine(["holdlab"] + arguments)
         let head = CSV.provenance([("holdlab", "\(HoldLabVersion.current) report"), ("command", command)]
                                   + resolved.provenance(users: comparison.users, seed: comparison.seed))

@@ -8,13 +8,16 @@ struct Simulate: ParsableCommand {
         abstract: "Simulate synthetic users against profiles and write one CSV summary row per profile.",
         discussion: """
             Every profile in one call sees the same synthetic people (common random numbers), so differences between \
-            rows are not sampling noise. Data rows are byte-identical for any --threads. Rates carry 95 % Wilson \
-            intervals; NaN marks a statistic with no data. The columns are documented in README.md.
+            rows are not sampling noise. --population a,b (or repeated) runs every profile against each population: \
+            one row per profile and population, population by population (the population column says which; \
+            --per-user then gains a population column first). Data rows are byte-identical for any --threads. Rates \
+            carry 95 % Wilson intervals; NaN marks a statistic with no data. The columns are documented in README.md.
 
             Examples:
               holdlab simulate
               holdlab simulate --profile hig-linear-bar --profile static-long-press \\
                 --population hurried --users 200000
+              holdlab simulate --profile hig-linear-bar --population default,motor-impaired
               holdlab simulate --profile kikocard-accelerating \\
                 --set haptics.minInterval=0.03 --per-user users.csv
               holdlab simulate --format table --columns profile,completion_rate,false_activation_rate
@@ -48,7 +51,7 @@ struct Simulate: ParsableCommand {
             throw ValidationError("--per-user - needs --out FILE: standard output cannot carry both the summary and the users")
         }
         try view.checkColumns(known: SimulationCSV.columns.map(\.name))
-        try refuseTwoReadsOfStandardInput(profile.map { ("--profile", $0) } + [("--population", simulation.population)])
+        try refuseTwoReadsOfStandardInput(profile.map { ("--profile", $0) } + simulation.populationNames.map { ("--population", $0) })
         try source.refuseRepeatedKeys()
         try sharding.validate(out: output)
         if sharding.emit != nil && perUser != nil {
@@ -61,7 +64,7 @@ struct Simulate: ParsableCommand {
         let library = source.library
         try refuseOutputsOverInputs(
             [("--out", output.file), ("--per-user", perUser == "-" ? nil : perUser)],
-            inputs: profile.map { ("--profile", library.profilePath($0)) } + [("--population", simulation.population.map(library.populationPath))])
+            inputs: profile.map { ("--profile", library.profilePath($0)) } + simulation.populationNames.map { ("--population", library.populationPath($0)) })
     }
 
     func run() throws {
@@ -77,8 +80,19 @@ struct Simulate: ParsableCommand {
             let profiles = try (profile.isEmpty ? ["hig-linear-bar"] : profile).map { name throws -> Profile in
                 try library.loadProfile(name, overrides: overrides)
             }
-            let populationName = try choosePopulation(profiles)
-            let population = try library.loadPopulation(populationName)
+            var populations: [Population] = []
+            for name in try choosePopulations(profiles) {
+                let population = try library.loadPopulation(name)
+                if populations.contains(where: { $0.name == population.name }) {
+                    throw UsageError("--population \(population.name) is given twice")
+                }
+                populations.append(population)
+            }
+            let several = populations.count > 1
+            if several && (sharding.shard != nil || sharding.shards != nil || sharding.emit != nil) {
+                throw UsageError("--shard, --shards and --emit run one population; give one --population per sharded run")
+            }
+            let population = populations[0]
             let shard = try sharding.parsedShard
             if let shards = sharding.shards {
                 try ShardSpec(index: 1, count: shards).check(
@@ -93,14 +107,16 @@ struct Simulate: ParsableCommand {
             try out.checkWritable()
             let perUserFile = try perUser.map { path throws -> StreamedOutput in try StreamedOutput(argument: path) }
 
-            var identity: [(String, String)] = [("population", "\(population.name) fnv1a64:\(population.contentHash)")]
+            var identity: [(String, String)] = populations.map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") }
             identity += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
-            identity.append(("users", "\(simulation.users) per profile, seed \(simulation.seed)"))
+            identity.append(("users", "\(simulation.users) per profile\(several ? " and population" : ""), seed \(simulation.seed)"))
             let provenance: [(String, String)] = [
                 ("holdlab", "\(HoldLabVersion.current) simulate"),
                 ("command", commandLineWithoutThreads()),
             ] + identity
-            try perUserFile?.write(CSV.provenance(provenance) + Simulator.perUserColumns.joined(separator: ",") + "\n")
+            // Several populations: per-user rows say which, as holdlab compare --per-user does.
+            try perUserFile?.write(CSV.provenance(provenance)
+                                   + ((several ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n")
 
             let request = SimulationRequest(
                 profiles: profiles, population: population, users: simulation.users, seed: simulation.seed,
@@ -119,8 +135,16 @@ struct Simulate: ParsableCommand {
                 try perUserFile?.commit()
                 return
             }
-            let bar = ProgressBar(label: "simulate", total: simulation.users, unit: "users")
-            let summaries = try Simulator.run(request, perUser: writeUser, progress: { bar.update($0) })
+            let users = simulation.users
+            let bar = ProgressBar(label: "simulate", total: users * populations.count, unit: "users")
+            var summaries: [SimulationSummary] = []
+            for (index, population) in populations.enumerated() {
+                var request = request
+                request.population = population
+                summaries += try Simulator.run(
+                    request, perUser: several ? perUserFile.map { populationRows(population.name, write: $0.write) } : writeUser,
+                    progress: { bar.update(index * users + $0) })
+            }
             bar.finish()
 
             var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"
@@ -135,15 +159,15 @@ struct Simulate: ParsableCommand {
         }
     }
 
-    /// Every profile must name the same population unless --population chooses one.
-    private func choosePopulation(_ profiles: [Profile]) throws -> String {
-        if let population = simulation.population { return population }
+    /// The populations --population names; without it, every profile must name the same one.
+    private func choosePopulations(_ profiles: [Profile]) throws -> [String] {
+        if !simulation.populationNames.isEmpty { return simulation.populationNames }
         let named = Set(profiles.map(\.population))
         guard named.count == 1, let only = named.first else {
             let list = profiles.map { "\($0.name): \($0.population)" }.joined(separator: ", ")
             throw ValidationError("The profiles name different populations (\(list)); choose one with --population.")
         }
-        return only
+        return [only]
     }
 }
 

@@ -84,7 +84,7 @@ struct SweepCommand: ParsableCommand {
 
     /// `--population a,b`: every point runs against each, rows population by population.
     var populationNames: [String] {
-        (simulation.population ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        simulation.populationNames
     }
 
     func run() throws {

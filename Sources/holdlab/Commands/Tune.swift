@@ -71,6 +71,7 @@ struct Tune: ParsableCommand {
 
     func validate() throws {
         if param.isEmpty { throw ValidationError("Name at least one --param key=lo:hi.") }
+        try simulation.refuseSeveralPopulations("tune")
         if [minimize, maximize, target].compactMap({ $0 }).count != 1 {
             throw ValidationError("Give exactly one of --minimize, --maximize and --target.")
         }

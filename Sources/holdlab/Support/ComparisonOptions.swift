@@ -58,7 +58,7 @@ struct ComparisonOptions: ParsableArguments {
     }
 
     static func checkLabel(_ label: String, option: String) throws {
-        guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+        guard ReviewFile.isLabel(label) else {
             throw ValidationError("\(option) '\(label)': a label is letters, digits, '-', '_' and '.'")
         }
     }
@@ -178,16 +178,8 @@ struct ResolvedComparison {
         for (index, population) in populations.enumerated() {
             let request = ComparisonRequest(
                 designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads)
-            let prefix = CSV.field(population.name) + ","
             let result = try PairedComparison.run(
-                request,
-                perUser: perUser.map { file in
-                    { text in
-                        var lines = ""
-                        for line in text.split(separator: "\n") { lines += prefix + line + "\n" }
-                        try file.write(lines)
-                    }
-                },
+                request, perUser: perUser.map { populationRows(population.name, write: $0.write) },
                 progress: { bar.update(index * users + $0) })
             results.append(result)
         }
@@ -207,5 +199,15 @@ struct ResolvedComparison {
         lines.append(("method", "rates: \(ComparedMetric.rateMethod) (Newcombe 1998, method 10); means: \(ComparedMetric.meanMethod) "
                       + "(delta method over the same people); unpaired: Newcombe's independent hybrid score, Welch"))
         return lines
+    }
+}
+
+/// A per-user writer that puts a `population` field before every line (for runs over several populations).
+func populationRows(_ population: String, write: @escaping (String) throws -> Void) -> (String) throws -> Void {
+    let prefix = CSV.field(population) + ","
+    return { text in
+        var lines = ""
+        for line in text.split(separator: "\n") { lines += prefix + line + "\n" }
+        try write(lines)
     }
 }

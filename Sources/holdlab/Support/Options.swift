@@ -84,8 +84,25 @@ struct OutputOptions: ParsableArguments {
 
 /// The options of every command that runs simulations (simulate, sweep, tune).
 struct RunOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Population name or YAML file. Default: the one the profiles name.", valueName: "name|file"))
-    var population: String?
+    @Option(name: .customLong("population"), help: ArgumentHelp(
+        "Population name or YAML file (simulate and sweep: several, comma-separated or repeated). Default: the one the profiles name.",
+        valueName: "name|file"))
+    var populations: [String] = []
+
+    /// The `--population` arguments, commas split, in order.
+    var populationNames: [String] {
+        populations.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+    }
+
+    /// The one population of a command that runs against one; nil when `--population` is not given.
+    var population: String? { populationNames.first }
+
+    /// Refuses several populations for a command that runs against one (`tune`, `check`).
+    func refuseSeveralPopulations(_ command: String) throws {
+        if populationNames.count > 1 {
+            throw ValidationError("\(command) runs against one population (got --population \(populationNames.joined(separator: ","))); run it once per population")
+        }
+    }
 
     @Option(parsing: .unconditional, help: "Synthetic users per simulation (per profile, sweep point or tune evaluation).")
     var users: Int = 100_000

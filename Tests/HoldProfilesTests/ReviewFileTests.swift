@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import HoldProfiles
+
+private func failure(_ yaml: String) -> String {
+    do {
+        _ = try ReviewFile.parse(yaml, path: "review.yaml")
+        return "loaded without error"
+    } catch {
+        return "\(error)"
+    }
+}
+
+@Suite("Review files")
+struct ReviewFileTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test("the shipped review gives the issue's question as report options, in file order")
+    func shipped() throws {
+        let path = Self.root.appendingPathComponent("Profiles/reviews/fast-fill.yaml").path
+        let review = try ReviewFile.load(path: path)
+        #expect(review.arguments == [
+            "--question", "A 1.0 s linear fill, or a 0.6 s easeIn fill with the action at 0.8 s, for default and motor-impaired users?",
+            "--profile", "hig-linear-bar",
+            "--variant", "fast=fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8",
+            "--population", "default,motor-impaired", "--baseline", "hig-linear-bar", "--users", "20000", "--seed", "1",
+            "--sweep", "fill.duration=0.6,0.8,1.0,1.2",
+        ])
+        #expect(review.sweeps.first?.origin == .file(path: path, line: 17, column: 5))
+    }
+
+    @Test("scalars or lists; common sets; values with spaces quoted and flow values kept; every key optional")
+    func forms() throws {
+        let review = try ReviewFile.parse("""
+            profiles: hig-linear-bar
+            set: {haptics.enabled: true}
+            variants:
+              calm: {fill.curve: "cubic-bezier(0.4, 0, 0.2, 1)", fill.timer.latency: '{dist: constant, value: 0}'}
+            populations: default
+            users: 1_000
+            seed: 18446744073709551615
+            """, path: "review.yaml")
+        #expect(review.arguments == [
+            "--profile", "hig-linear-bar", "--set", "haptics.enabled=true",
+            "--variant", "calm=fill.curve=\"cubic-bezier(0.4, 0, 0.2, 1)\" fill.timer.latency={dist: constant, value: 0}",
+            "--population", "default", "--users", "1000", "--seed", "18446744073709551615",
+        ])
+        #expect(try ReviewFile.parse("{}", path: "review.yaml").arguments.isEmpty)
+    }
+
+    @Test("bad input names the file, line, column and key path, and what is allowed")
+    func errors() {
+        #expect(failure("profiles: [a]\nusers: 100\nuser: 3\n")
+                == "review.yaml:3:7: user: unknown key (did you mean 'users'?); allowed here: baseline, populations, profiles, question, seed, set, sweeps, users, variants")
+        #expect(failure("users: lots\n") == "review.yaml:1:8: users: must be a whole number from 1 to 10000000000 (got 'lots')")
+        #expect(failure("users: 0\n").hasPrefix("review.yaml:1:8: users: must be a whole number"))
+        #expect(failure("seed: -1\n").hasPrefix("review.yaml:1:7: seed: must be a whole number from 0 to 18446744073709551615"))
+        #expect(failure("question: [a, b]\n") == "review.yaml:1:11: question: must be a single value (got a list)")
+        #expect(failure("populations: [default, {a: 1}]\n")
+                == "review.yaml:1:24: populations[1]: must be a name or a list of names (got a mapping)")
+        #expect(failure("variants:\n  fast:\n    fill.timer.latency: {dist: constant, value: 0}\n")
+                .hasPrefix("review.yaml:3:25: variants.fast.fill.timer.latency: must be a single value (got a mapping); write a distribution as quoted text"))
+        #expect(failure("variants:\n  \"fast one\": {fill.curve: easeIn}\n")
+                == "review.yaml:2:15: variants.fast one: a variant label is letters, digits, '-', '_' and '.'")
+        #expect(failure("variants: [fast]\n") == "review.yaml:1:11: variants: must be a mapping (got a list)")
+        #expect(failure("sweeps: [fill.duration]\n")
+                == "review.yaml:1:10: sweeps[0]: a sweep is key=values, e.g. fill.duration=0.6:1.4:0.2 (got 'fill.duration')")
+        #expect(failure("question: ''\n") == "review.yaml:1:11: question: needs text")
+        #expect(failure("set: {fill.curve: }\n").hasPrefix("review.yaml:1:"))
+        #expect(failure("profiles: [a\n").hasPrefix("review.yaml:"))
+    }
+
+    @Test("a missing review file cannot be opened (not invalid content)")
+    func missing() {
+        #expect(throws: ProfileError.self) { try ReviewFile.load(path: "/nonexistent/review.yaml") }
+        do {
+            _ = try ReviewFile.load(path: "/nonexistent/review.yaml")
+        } catch {
+            #expect(error.cannotOpen && error.description.contains("no such review file"))
+        }
+    }
+}
