@@ -174,24 +174,5 @@ public enum HapticPattern {
     }
 
     /// A JSON string literal.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let digits = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func json(_ text: String) -> String { RowFormatter.jsonString(text) }
 }

@@ -283,7 +283,8 @@ public enum RowFormatter {
 
     enum JSONKind { case number, boolean, string }
 
-    static func jsonString(_ text: String) -> String {
+    /// A JSON string literal (RFC 8259 escapes; other control characters as \u00XX).
+    public static func jsonString(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
