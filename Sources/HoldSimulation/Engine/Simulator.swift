@@ -165,27 +165,49 @@ private final class Worker: @unchecked Sendable {
         tallies = Array(repeating: Tally(), count: profiles.count)
     }
 
+    /// The chunk's people, drawn once for every profile.
+    @exclusivity(unchecked) private var drawn: [DrawnUser] = []
+    /// Per profile, the chunk's per-user rows (with `--per-user`).
+    @exclusivity(unchecked) private var rowsByControl: [[String]] = []
+
+    /// Runs one chunk: its people are drawn first (user by user, as ever), then each profile runs them all in a
+    /// tight loop into its own tally. A profile's Timer latencies come from its own generator on the chunk's
+    /// latency stream, so the order of the loops changes no draw.
     func run(chunk: Int, users: Int) {
         let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
-        var latencies = latencyDistributions.map {
-            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
-        }
-        var text = ""
+        if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
+        for _ in 0..<users { drawn.append(population.draw(people)) }
         let classes = population.population.classes
-        for offset in 0..<users {
-            let user = population.draw(people)
-            let traits = population.traits[user.classIndex]
-            for index in controls.indices {
-                let run = controls[index].run(user, traits: traits, latencies: &latencies[index])
-                tallies[index].add(run)
-                if keepsRows {
-                    text += PerUserRow.format(
-                        profile: controls[index].profile.name, user: chunk * Simulator.chunkSize + offset + 1,
-                        userClass: classes[user.classIndex], drawn: user, run: run)
+        if keepsRows { rowsByControl = controls.map { _ in [] } }
+        tallies.withUnsafeMutableBufferPointer { tallies in
+            drawn.withUnsafeBufferPointer { drawn in
+                population.traits.withUnsafeBufferPointer { traits in
+                    for index in controls.indices {
+                        let control = controls[index]
+                        var latencies = DrawnLatencies(
+                            latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                        for offset in 0..<users {
+                            let user = drawn[offset]
+                            let run = control.run(user, traits: traits[user.classIndex], latencies: &latencies)
+                            tallies[index].add(run)
+                            if keepsRows {
+                                rowsByControl[index].append(PerUserRow.format(
+                                    profile: control.profile.name, user: chunk * Simulator.chunkSize + offset + 1,
+                                    userClass: classes[user.classIndex], drawn: user, run: run))
+                            }
+                        }
+                    }
                 }
             }
         }
-        if keepsRows { rows[chunk] = text }
+        if keepsRows {
+            // User order, the profiles of a user together.
+            var text = ""
+            for offset in 0..<users {
+                for index in controls.indices { text += rowsByControl[index][offset] }
+            }
+            rows[chunk] = text
+        }
     }
 
     func takeRows(chunk: Int) -> String {
