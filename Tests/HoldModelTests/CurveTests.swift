@@ -305,3 +305,51 @@ struct CurveTests {
         #expect(seen.count == cases.count)  // every message is distinct
     }
 }
+
+@Suite("UnitBezierBounds: table bounds on the solver's value")
+struct UnitBezierBoundsTests {
+    static let curves: [UnitBezier] = [
+        .easeIn, .easeOut, .easeInOut, .ease, UnitBezier(x1: 0.05, y1: 0.9, x2: 0.1, y2: 1),
+        UnitBezier(x1: 0.9, y1: 0, x2: 0.95, y2: 0.1), UnitBezier(x1: 0, y1: 1, x2: 1, y2: 0), .linear,
+    ]
+
+    @Test("value(at:) of every time within reach − 2e-7 lies inside the bounds, and the bounds are narrow")
+    func boundsHold() throws {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / 9_007_199_254_740_992
+        }
+        let reach = UnitBezierBounds.reach + 1e-7
+        let slack = reach - 2e-7
+        for curve in Self.curves {
+            let bounds = try #require(UnitBezierBounds(curve))
+            var widest = 0.0
+            for trial in 0..<60_000 {
+                // Uniform times, times on and next to the table's grid, and times just outside [0, 1].
+                var x = uniform()
+                if trial % 3 == 1 { x = Double(Int(x * Double(UnitBezierBounds.cells))) / Double(UnitBezierBounds.cells) }
+                if trial % 3 == 2 { x = x.nextUp.nextUp }
+                if trial % 1000 == 0 { x = -1e-7 * uniform() }
+                if trial % 1000 == 1 { x = 1 + 1e-7 * uniform() }
+                let (lower, upper) = bounds.bounds(at: x, reach: reach)
+                widest = max(widest, upper - lower)
+                for offset in [-slack, -slack / 2, 0, slack / 2, slack] {
+                    let value = curve.value(at: x + offset)
+                    #expect(lower <= value && value <= upper, "\(curve) at \(x + offset): \(value) outside [\(lower), \(upper)] of \(x)")
+                }
+            }
+            // About reach + 1/cells in time times the steepest slope (below 30 for these curves, except where a
+            // vertical end tangent makes the curve a square root there), plus the margins.
+            if curve.slope(at: 0).isFinite && curve.slope(at: 1).isFinite {
+                #expect(widest < 30 * (2 * reach + 2.0 / Double(UnitBezierBounds.cells)) + 4e-6, "\(curve): \(widest)")
+            }
+        }
+    }
+
+    @Test("curves that can decrease get no table")
+    func decreasingCurves() {
+        #expect(UnitBezierBounds(UnitBezier(x1: 0.3, y1: -0.4, x2: 0.7, y2: 1)) == nil)
+        #expect(UnitBezierBounds(UnitBezier(x1: 0.3, y1: 0.2, x2: 0.7, y2: 1.5)) == nil)
+    }
+}

@@ -179,13 +179,16 @@ struct FidelityTests {
 
 @Suite("Speed paths give the frame-by-frame answers")
 struct SpeedPathTests {
-    @Test("progress pulses found by jumping through the fill's inverse equal a frame-by-frame check", arguments: [
-        TimingCurve.linear, .easeIn, .easeOut, .easeInOut, .ease,
-    ])
-    func pulsesByJumps(curve: TimingCurve) throws {
+    @Test("progress pulses found by jumping through the fill's inverse, judged on table bounds, equal a frame-by-frame check",
+          arguments: [
+              TimingCurve.linear, .easeIn, .easeOut, .easeInOut, .ease,
+              .bezier(UnitBezier(x1: 0.05, y1: 0.9, x2: 0.1, y2: 1)), .bezier(UnitBezier(x1: 0.9, y1: 0, x2: 0.95, y2: 0.1)),
+          ], [0.9, 0.0043, 7.3])
+    func pulsesByJumps(curve: TimingCurve, duration: Double) throws {
+        let end = Instant.nanoseconds(duration)
         for threshold in [0.01, 0.047, 0.05, 0.2] {
             var control = Fixture.linearBar()
-            control.fill.model = .animation(curve: curve, durationSeconds: 0.9)
+            control.fill.model = .animation(curve: curve, durationSeconds: duration)
             control.haptics = Haptics(threshold: threshold, minIntervalSeconds: 0, onComplete: false)
             let evaluator = try Fixture.evaluator(control)
             for step in 0..<40 {
@@ -204,7 +207,7 @@ struct SpeedPathTests {
                         last = progress
                         expected.append(time)
                     }
-                    if time >= 900_000_000 { break }
+                    if time >= end { break }
                     index += 1
                 }
                 #expect(evaluator.pulseRequests.map(\.time) == expected, "\(curve) \(threshold) \(phase)")

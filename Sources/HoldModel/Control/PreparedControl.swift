@@ -51,6 +51,9 @@ public struct PreparedControl: Sendable {
     /// table gives every threshold search a safe start; nil for other fills.
     let fillInverse: [Int64]?
     static let fillInverseCells = 4096
+    /// Bounds on the value of a never-decreasing Bézier fill's curve without solving it (`UnitBezierBounds`); nil for
+    /// other fills.
+    let fillBounds: UnitBezierBounds?
     /// Whether the held fill's progress never decreases (linear, a Bézier with y1, y2 in [0, 1], a Timer).
     let fillNeverDecreases: Bool
     /// Displayed progress at or above this looks full.
@@ -119,6 +122,11 @@ public struct PreparedControl: Sendable {
             }
         } else {
             fillInverse = nil
+        }
+        if case .bezier(let bezier?, _) = shape, fillNeverDecreases {
+            fillBounds = UnitBezierBounds(bezier)
+        } else {
+            fillBounds = nil
         }
         let cells = Self.retractInverseCells
         switch (control.retract.mode, control.retract.curve) {

@@ -272,4 +272,66 @@ public struct UnitBezier: Sendable, Hashable {
         }
         return .infinity
     }
+
+    /// The exact curve at x ∈ [0, 1]: Y(t) at the t with X(t) = x found by bisection to the last bit of t (not the
+    /// WebKit solver, whose 1e-7 tolerance `value(at:)` keeps). For tables built once per control.
+    func exactValue(at x: Double) -> Double {
+        if x <= 0 { return 0 }
+        if x >= 1 { return 1 }
+        if isIdentity { return x }
+        var low = 0.0, high = 1.0
+        while true {
+            let mid = 0.5 * (low + high)
+            if mid <= low || mid >= high { break }
+            if sampleX(mid) < x { low = mid } else { high = mid }
+        }
+        return sampleY(0.5 * (low + high))
+    }
+}
+
+/// Certified bounds on `UnitBezier.value(at:)` from a table, for curves that never decrease (y1, y2 in [0, 1]):
+/// most decisions a simulation takes on a curve's value ("has the fill reached this step?") are clear by far, and a
+/// table lookup settles them without the solver; only a value near the level asks for `value(at:)` itself.
+///
+/// Why the bounds hold: `value(at: x)` is Y(t̂) for a t̂ the solver accepts when |X(t̂) − x| < 1e-7 (its bisection
+/// fallback ends even closer). X never decreases, so t̂ lies between the exact parameters of x − 1e-7 and x + 1e-7,
+/// and Y never decreases either, so Y(t̂) lies between the exact curve G at those two times. G never decreases, so
+/// G(i/N) at the grid point at or below x − `reach` and G(j/N) at or above x + `reach` bound it; `reach` (1e-6)
+/// is ten times the solver's tolerance, far more than the rounding of x or of the index. The table holds G
+/// (`exactValue`) rounded to single precision, to halve its footprint in the cache; `margin` (10⁻⁶ of progress)
+/// covers that rounding (at most 6·10⁻⁸ in [0, 1]) and the rounding of X and Y.
+public struct UnitBezierBounds: Sendable {
+    /// G(i / `cells`), i = 0 … cells; empty for the identity curve (whose value is x exactly).
+    private let values: [Float]
+    /// Grid cells of the table (2^14: 64 KiB, a bound about 6·10⁻⁵ × slope wide).
+    public static let cells = 16_384
+    /// How far beyond the solver's tolerance (1e-7) a normalised time may be from the one evaluated.
+    public static let reach = 1e-6
+    static let margin = 1e-6
+
+    /// nil for a curve that can decrease (its value may leave the bounds a monotone table gives).
+    public init?(_ curve: UnitBezier) {
+        guard (0...1).contains(curve.y1), (0...1).contains(curve.y2) else { return nil }
+        if curve.x1 == curve.y1 && curve.x2 == curve.y2 {
+            values = []
+        } else {
+            values = (0...Self.cells).map { Float(curve.exactValue(at: Double($0) / Double(Self.cells))) }
+        }
+    }
+
+    /// Bounds on `curve.value(at: x′)` for every x′ within `reach` of x, where `curve.value` is taken as 0 below 0
+    /// and 1 above 1 (as a fill's progress is): x may be an approximation of a normalised time, off by less than
+    /// `reach` − 2·10⁻⁷ (the solver's tolerance, doubled), and any double. Two table reads, no rounding calls.
+    @inline(__always)
+    public func bounds(at x: Double, reach: Double) -> (lower: Double, upper: Double) {
+        let cells = Double(Self.cells)
+        if values.isEmpty { return (Swift.min(1, Swift.max(0, x - reach)), Swift.min(1, Swift.max(0, x + reach))) }
+        // Truncation rounds toward zero: down for the lower index (and anything below 0 reads G(0) = 0, still a lower
+        // bound), and one more than it for the upper index (at least the ceiling).
+        let below = Int(Swift.min(cells, Swift.max(0, (x - reach) * cells)))
+        let above = Int(Swift.min(cells, Swift.max(0, (x + reach) * cells))) &+ 1
+        return values.withUnsafeBufferPointer { table in
+            (Double(table[below]) - Self.margin, Double(table[Swift.min(above, Self.cells)]) + Self.margin)
+        }
+    }
 }

@@ -48,7 +48,7 @@ public struct FrameClock: Sendable, Hashable {
     public func firstFrame(atOrAfter instant: Int64) -> Int {
         let position = Double(instant) * framesPerNanosecond - phase
         if position > 0 && instant < Self.fastPathLimit {
-            let k = position.rounded(.up)
+            let k = Rounding.up(position)
             let after = (k - position) * intervalNanoseconds
             if after >= Self.fastPathMargin && intervalNanoseconds - after >= Self.fastPathMargin { return Int(k) }
         }
@@ -68,7 +68,7 @@ public struct FrameClock: Sendable, Hashable {
         if position <= 0 { return 0 }
         // Beyond the index limit (an instant ~10⁹ s away: an undamped spring's "never"), the limit itself.
         if position >= Self.indexLimit { return Int(Self.indexLimit) }
-        var index = Int(position.rounded(.up))
+        var index = Int(Rounding.up(position))
         while index > 0 && time(ofFrame: index - 1) >= instant { index -= 1 }
         while time(ofFrame: index) < instant { index += 1 }
         return index
@@ -80,7 +80,7 @@ public struct FrameClock: Sendable, Hashable {
         guard time(ofFrame: 0) <= instant else { return nil }
         let position = Double(instant) / intervalNanoseconds - phase
         if position >= Self.indexLimit { return Int(Self.indexLimit) }
-        var index = Int(Swift.max(0, position.rounded(.down)))
+        var index = Int(Swift.max(0, Rounding.down(position)))
         while time(ofFrame: index + 1) <= instant { index += 1 }
         while index > 0 && time(ofFrame: index) > instant { index -= 1 }
         return index
