@@ -283,6 +283,47 @@ struct SpeedPathTests {
         }
     }
 
+    @Test("retract searches judged on the retract curve's table bounds find the frame-by-frame first empty and full frames",
+          arguments: [
+              TimingCurve.easeOut, .easeIn, .ease, .bezier(UnitBezier(x1: 0.2, y1: 0.9, x2: 0.3, y2: 1)),
+          ], [0.2, 0.0031, 1.7])
+    func retractByBounds(retractCurve: TimingCurve, retractDuration: Double) throws {
+        for interruption in [Retract.Interruption.swiftui, .additive, .fromCurrent] {
+            for fillCurve in [TimingCurve.linear, .easeInOut] {
+                var control = Fixture.linearBar(interruption: interruption)
+                control.fill.model = .animation(curve: fillCurve, durationSeconds: 1.0)
+                control.retract.curve = retractCurve
+                control.retract.durationSeconds = retractDuration
+                let evaluator = try Fixture.evaluator(control)
+                let resolution = control.display.resolution
+                for step in 0..<90 {
+                    let phase = Double(step % 11) / 11 + 0.004
+                    var ticks = OnTimeTicks()
+                    evaluator.hold(framePhase: phase, latencies: &ticks)
+                    let end = Int64(step) * 12_300_000 + 400_000
+                    let outcome = evaluator.resolve(pressEnd: end)
+                    let empty = try #require(outcome.firstEmptyFrame)
+                    let clock = FrameClock(refreshRateHz: control.display.refreshRateHz, phase: phase)
+                    func shown(_ index: Int) -> Double { HoldEvaluator.displayed(evaluator.progress(at: clock.time(ofFrame: index))) }
+                    // The definitions: the first frame from the release on drawn empty, and the first frame of the
+                    // hold drawn full before it.
+                    let last = clock.firstFrame(atOrAfter: outcome.rest)
+                    var index = clock.firstFrame(atOrAfter: end)
+                    while index < last, shown(index) >= resolution { index += 1 }
+                    let context = "\(retractCurve) \(retractDuration) \(interruption) \(fillCurve) \(phase) \(end)"
+                    #expect(empty == clock.time(ofFrame: index), "\(context)")
+                    var full: Int64?
+                    var frame = 0
+                    while clock.time(ofFrame: frame) < empty {
+                        if shown(frame) >= 1 - resolution { full = clock.time(ofFrame: frame); break }
+                        frame += 1
+                    }
+                    #expect(outcome.firstFullFrameSeen == full, "\(context)")
+                }
+            }
+        }
+    }
+
     @Test("a linear fill's first started and full frames, from one clock per control, equal the frame-by-frame check")
     func linearThresholdFrames() throws {
         for (duration, refresh) in [(0.3, 120.0), (1.0, 120), (1.7, 60), (0.0123, 144), (0.9, 59.94)] {

@@ -176,6 +176,11 @@ public final class HoldEvaluator {
     /// The same, unwrapped (see `fillCurve`).
     private let retractCurve: UnitBezier
     private let retractIsBezier: Bool
+    /// Bounds on the retract curve's value from a table, for a never-decreasing Bézier retract animation (else nil).
+    private let retractBounds: UnitBezierBounds?
+    /// 1 / the retract animation's duration, and `UnitBezierBounds.reach` plus a nanosecond of it.
+    private let retractRate: Double
+    private let retractBoundsReach: Double
     private let retractSpring: Spring?
     private let resolution: Double
     private let visibleLevel: Double
@@ -267,6 +272,9 @@ public final class HoldEvaluator {
             reverseRate = 1
         }
         retractSolverMargin = Int64((2e-7 * Double(retractDurationNanoseconds)).rounded(.up)) + 2
+        retractBounds = control.retract.mode == .animation ? retractBezier.flatMap(UnitBezierBounds.init) : nil
+        retractRate = retractDurationNanoseconds > 0 ? 1 / Double(retractDurationNanoseconds) : 0
+        retractBoundsReach = UnitBezierBounds.reach + retractRate
         if control.retract.mode == .animation, let inverse = prepared.retractInverse, prepared.fillNeverDecreases {
             // Looking full needs fl(model) ≥ fullLevel with model ≤ 1 − done, so done ≤ 1 − fullLevel (plus rounding);
             // the table's next cell above that level is a later instant of the exact curve.
@@ -357,7 +365,9 @@ public final class HoldEvaluator {
             if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
         }
         schedulePulses(completion: onComplete ? timeline.trigger : nil)
-        timeline.firstPlayedPulse = pulseRequests.first { $0.kind == .progress && $0.status == .played }?.time
+        if !progressRequests.isEmpty {
+            timeline.firstPlayedPulse = pulseRequests.first { $0.kind == .progress && $0.status == .played }?.time
+        }
         held = timeline
         return timeline
     }
@@ -468,6 +478,11 @@ public final class HoldEvaluator {
 
     /// Merges the progress requests with the completion request and applies the throttle (see the type's rule).
     private func schedulePulses(completion: Int64?) {
+        if progressRequests.isEmpty {
+            // The completion pulse alone (no progress steps): the first request always plays.
+            if let completion { pulseRequests.append(PulseRequest(time: completion, kind: .completion, status: .played)) }
+            return
+        }
         var lastRequest: Int64?
         var lastPlayed: Int64?
         var pendingCompletion = completion
@@ -722,6 +737,10 @@ public final class HoldEvaluator {
         var index = first
         while index < last {
             let time = clock.time(ofFrame: index)
+            if let (lower, upper) = retractProgressBounds(at: time) {
+                if Self.displayed(lower) >= fullLevel { return time }
+                if Self.displayed(upper) < fullLevel { index += 1; continue }
+            }
             if Self.displayed(progress(at: time)) >= fullLevel { return time }
             index += 1
         }
@@ -779,6 +798,10 @@ public final class HoldEvaluator {
         let last = min(clock.firstFrame(atOrAfter: rest), index + Self.frameScanLimit)
         while index < last {
             let time = clock.time(ofFrame: index)
+            if let (lower, upper) = retractProgressBounds(at: time) {
+                if Self.displayed(upper) < visibleLevel { return time }
+                if Self.displayed(lower) >= visibleLevel { index += 1; continue }
+            }
             if Self.displayed(progress(at: time)) < visibleLevel { return time }
             index += 1
         }
@@ -789,7 +812,8 @@ public final class HoldEvaluator {
     private func retractEnd(pressEnd end: Int64, start: Int64) -> Int64 {
         let fillEnd = held.fillComplete ?? end
         let progress = heldProgress(at: end)
-        retractFrom = (progress, heldVelocity(at: end), min(end, fillEnd) - start)
+        // The velocity carries into a spring retract only.
+        retractFrom = (progress, retractSpring == nil ? 0 : heldVelocity(at: end), min(end, fillEnd) - start)
         switch retractMode {
         case .instant:
             return end
@@ -839,6 +863,35 @@ public final class HoldEvaluator {
             case .additive: return heldProgress(at: time) - done
             case .fromCurrent: return current * (1 - done)
             }
+        }
+    }
+
+    /// Bounds on `progress(at:)` after the press end of a retract animation along a never-decreasing Bézier, without
+    /// solving the retract curve (`UnitBezierBounds`); nil where they do not apply (then `progress(at:)` decides).
+    ///
+    /// `progress(at:)` computes c·(1 − done), h·(1 − done) or h − done in floating point, with c, h exact and done the
+    /// solver's value. Rounding is monotone and each form is monotone in done for fixed c or h, so the same
+    /// expressions at the two bounds of done bound the exact result.
+    @inline(__always)
+    private func retractProgressBounds(at time: Int64) -> (lower: Double, upper: Double)? {
+        guard retracting, let bounds = retractBounds else { return nil }
+        let end = outcome.pressEnd
+        guard time >= end else { return nil }
+        let elapsed = time - end
+        // The ends are exact in retractDone: no bounds needed.
+        guard elapsed > 0 && elapsed < retractDurationNanoseconds else { return nil }
+        let done = bounds.bounds(at: Double(elapsed) * retractRate, reach: retractBoundsReach)
+        func scaled(_ factor: Double) -> (lower: Double, upper: Double) {
+            let a = factor * (1 - done.upper), b = factor * (1 - done.lower)
+            return (Swift.min(a, b), Swift.max(a, b))
+        }
+        if isTimer { return scaled(retractFrom.progress) }
+        switch interruption {
+        case .swiftui: return scaled(heldProgress(at: time))
+        case .additive:
+            let held = heldProgress(at: time)
+            return (held - done.upper, held - done.lower)
+        case .fromCurrent: return scaled(retractFrom.progress)
         }
     }
 

@@ -301,7 +301,6 @@ struct Tally {
     @inline(__always)
     mutating func add(_ run: UserRun) {
         users += 1
-        let hold = run.hold
         switch run.outcome {
         case .falseActivation, .noActivation:
             accidentalUsers += 1
@@ -314,37 +313,37 @@ struct Tally {
         case .movementCancel: movementCancels += 1
         }
         intentUsers += 1
-        holdTime.record(microseconds(nanoseconds: hold.pressEnd))
-        if let feedback = hold.feedback {
+        holdTime.record(microseconds(nanoseconds: run.hold.pressEnd))
+        if let feedback = run.hold.feedback {
             firstFeedbackSum += Int128(microseconds(nanoseconds: feedback))
             firstFeedbackCount += 1
         } else {
             noFeedback += 1
         }
-        if let empty = hold.firstEmptyFrame {
-            retractSum += Int128(microseconds(nanoseconds: empty - hold.pressEnd))
+        if let empty = run.hold.firstEmptyFrame {
+            retractSum += Int128(microseconds(nanoseconds: empty - run.hold.pressEnd))
             retractCount += 1
         }
-        guard hold.completed, let trigger = run.timeline.trigger else { return }
+        guard run.hold.completed, let trigger = run.timeline.trigger else { return }
         if run.timeline.fillStart != nil {
             completedWithFill += 1
-            if hold.firstFullFrameSeen == nil { completedUnseen += 1 }
+            if run.hold.firstFullFrameSeen == nil { completedUnseen += 1 }
         }
         let time = microseconds(nanoseconds: trigger)
         completionTimeSum += Int128(time)
         completionTime.record(time)
-        pulsesSum += hold.pulses
-        pulses.record(Int64(hold.pulses))
-        pulsesMax = max(pulsesMax, hold.pulses)
-        droppedPulsesSum += hold.droppedPulses
-        if let rate = hold.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
-        if let gap = hold.mismatch {
+        pulsesSum += run.hold.pulses
+        pulses.record(Int64(run.hold.pulses))
+        pulsesMax = max(pulsesMax, run.hold.pulses)
+        droppedPulsesSum += run.hold.droppedPulses
+        if let rate = run.hold.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
+        if let gap = run.hold.mismatch {
             let value = microseconds(nanoseconds: gap)
             mismatchSum += Int128(value)
             mismatch.record(value)
             mismatchMax = max(mismatchMax, Instant.seconds(gap))
         }
-        if let progress = hold.displayedProgressAtTrigger {
+        if let progress = run.hold.displayedProgressAtTrigger {
             progressAtTriggerSum += Int128(billionths(progress))
             progressAtTriggerCount += 1
             progressAtTriggerMin = min(progressAtTriggerMin, progress)
