@@ -1,4 +1,3 @@
-import Dispatch
 import GSL
 import HoldModel
 import HoldProfiles
@@ -79,35 +78,14 @@ public enum PairedComparison {
         precondition(request.designs.indices.contains(request.baseline), "the baseline is one of the designs")
         let population = PreparedPopulation(request.population)
         let profiles = request.designs.map(\.profile)
-        var controls: [(PreparedControl, [Movement?])] = []
-        for profile in profiles {
-            controls.append(try prepare(profile, population: request.population))
-        }
-        let chunks = (request.users + Simulator.chunkSize - 1) / Simulator.chunkSize
+        let controls = try profiles.map { try ChunkRunner.prepare($0, population: request.population) }
+        let chunks = Simulator.chunkCount(users: request.users)
         let threads = max(1, min(request.threads, chunks))
         let workers = (0..<threads).map { _ in
             PairedWorker(designs: request.designs, prepared: controls, baseline: request.baseline, population: population,
                          seed: request.seed, perUser: perUser != nil)
         }
-        let batch = threads * 4
-        var first = 0
-        while first < chunks {
-            let last = min(chunks, first + batch)
-            let start = first
-            DispatchQueue.concurrentPerform(iterations: threads) { index in
-                let worker = workers[index]
-                var chunk = start + index
-                while chunk < last {
-                    worker.run(chunk: chunk, users: min(Simulator.chunkSize, request.users - chunk * Simulator.chunkSize))
-                    chunk += threads
-                }
-            }
-            if let perUser {
-                for chunk in first..<last { try perUser(workers[(chunk - first) % threads].takeRows(chunk: chunk)) }
-            }
-            progress?(min(request.users, last * Simulator.chunkSize))
-            first = last
-        }
+        try ChunkRunner.run(0..<chunks, users: request.users, workers: workers, perUser: perUser, progress: progress)
         for worker in workers {
             for index in worker.tallies.indices { worker.tallies[index].finish() }
         }
@@ -131,36 +109,11 @@ public enum PairedComparison {
         }
         return DesignComparison(summaries: summaries, rows: rows)
     }
-
-    /// A profile's control and each class's movement sampler for the population, or the reason they cannot be made.
-    static func prepare(_ profile: Profile, population: Population) throws -> (PreparedControl, [Movement?]) {
-        let control: PreparedControl
-        do {
-            control = try profile.prepared()
-        } catch {
-            throw SimulationError(message: "profile \(profile.name): \(error)")
-        }
-        var movements: [Movement?] = []
-        for userClass in population.classes {
-            guard let movement = userClass.movement else {
-                movements.append(nil)
-                continue
-            }
-            do {
-                movements.append(try Movement(
-                    driftPointsPerSqrtSecond: movement.driftPointsPerSqrtSecond, touchRateHz: movement.touchRateHz,
-                    maximumDistancePoints: control.control.gesture.maximumDistancePoints))
-            } catch {
-                throw SimulationError(message: "population \(population.name), class \(userClass.name): \(error)")
-            }
-        }
-        return (control, movements)
-    }
 }
 
 /// One thread's state for a comparison: its evaluators, a `Tally` per design and a `PairTally` per design (the
 /// baseline's stays empty).
-private final class PairedWorker: @unchecked Sendable {
+private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     let controls: [ControlUnderTest]
     let labels: [String]
     let baseline: Int

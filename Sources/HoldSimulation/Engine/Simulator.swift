@@ -1,4 +1,3 @@
-import Dispatch
 import GSL
 import HoldModel
 import HoldProfiles
@@ -77,61 +76,14 @@ public enum Simulator {
         progress: ((Int) -> Void)? = nil
     ) throws -> [Tally] {
         let population = PreparedPopulation(request.population)
-        var prepared: [(PreparedControl, [Movement?])] = []
-        for profile in request.profiles {
-            let control: PreparedControl
-            do {
-                control = try profile.prepared()
-            } catch {
-                throw SimulationError(message: "profile \(profile.name): \(error)")
-            }
-            var movements: [Movement?] = []
-            for userClass in request.population.classes {
-                guard let movement = userClass.movement else {
-                    movements.append(nil)
-                    continue
-                }
-                do {
-                    movements.append(try Movement(
-                        driftPointsPerSqrtSecond: movement.driftPointsPerSqrtSecond, touchRateHz: movement.touchRateHz,
-                        maximumDistancePoints: control.control.gesture.maximumDistancePoints))
-                } catch {
-                    throw SimulationError(message: "population \(request.population.name), class \(userClass.name): \(error)")
-                }
-            }
-            prepared.append((control, movements))
-        }
-        let chunks = chunkRange.upperBound
+        let prepared = try request.profiles.map { try ChunkRunner.prepare($0, population: request.population) }
         // More workers than chunks would only allocate tallies that stay empty.
         let threads = max(1, min(request.threads, chunkRange.count))
         let workers = (0..<threads).map { _ in
             Worker(profiles: request.profiles, prepared: prepared, population: population, seed: request.seed,
                    perUser: perUser != nil)
         }
-        let batch = threads * 4
-        var done = 0
-        var first = chunkRange.lowerBound
-        while first < chunks {
-            let last = min(chunks, first + batch)
-            let start = first
-            DispatchQueue.concurrentPerform(iterations: threads) { index in
-                let worker = workers[index]
-                var chunk = start + index
-                while chunk < last {
-                    worker.run(chunk: chunk, users: min(chunkSize, request.users - chunk * chunkSize))
-                    chunk += threads
-                }
-            }
-            if let perUser {
-                for chunk in first..<last {
-                    let worker = workers[(chunk - first) % threads]
-                    try perUser(worker.takeRows(chunk: chunk))
-                }
-            }
-            done = min(request.users, last * chunkSize) - chunkRange.lowerBound * chunkSize
-            progress?(done)
-            first = last
-        }
+        try ChunkRunner.run(chunkRange, users: request.users, workers: workers, perUser: perUser, progress: progress)
         // Each worker's pending runs of equal values go into its own histograms (unshared: no copy), then merge.
         for worker in workers {
             for index in worker.tallies.indices { worker.tallies[index].finish() }
@@ -145,7 +97,7 @@ public enum Simulator {
 }
 
 /// One thread's state: its own evaluators and tallies; touched by one thread at a time.
-private final class Worker: @unchecked Sendable {
+private final class Worker: ChunkWorker, @unchecked Sendable {
     let controls: [ControlUnderTest]
     let population: PreparedPopulation
     let latencyDistributions: [Distribution]
