@@ -145,46 +145,16 @@ struct SweepCommand: ParsableCommand {
             func rendered(_ text: String) throws -> String { try view.render(text, for: out, hints: SimulationCSV.formatHints) }
 
             var rows: [String] = []
-            if resume, case .file(let file) = out, Self.isRegularFile(file) {
-                let existing = try ProfileLibrary.read(file, what: "sweep output", limit: Self.maximumResumeBytes)
-                let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: base)
-                rows = resumption.rows
-                if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
-                let unit = request.populations.count == 1 ? "points" : "rows (points × populations)"
-                printNote("resuming \(file): \(rows.count) of \(Sweep.rowCount(request)) \(unit) done")
+            if resume, case .file(let file) = out {
+                rows = try resumedRows(file, request: request, baseProfile: base, what: "sweep output")
             }
             var head = CSV.provenance([
                 ("holdlab", "\(HoldLabVersion.current) sweep"),
                 ("command", commandLineWithoutThreads()),
             ] + Sweep.identity(request, baseProfile: base))
             head += Sweep.header(plan) + "\n"
-            if out == .standardOutput && streaming { try out.write(head) }
-
-            let remaining = Sweep.rowCount(request) - rows.count
-            let bar = ProgressBar(label: "sweep", total: remaining * simulation.users, unit: "users")
-            let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
-            // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted
-            // sweep loses at most the last second's points, and a long sweep does not spend its time rewriting.
-            var lastWrite = Date.distantPast
-            try Sweep.run(request, profiles: profiles, from: rows.count, onRows: { batch in
-                rows += batch
-                let dying = killAfter.map { rows.count >= $0 } ?? false
-                switch out {
-                case .standardOutput:
-                    if streaming { try out.write(batch.map { $0 + "\n" }.joined()) }
-                case .file:
-                    if rows.count == Sweep.rowCount(request) || dying || Date().timeIntervalSince(lastWrite) >= 1 {
-                        try out.write(rendered(head + rows.map { $0 + "\n" }.joined()))
-                        lastWrite = Date()
-                    }
-                }
-                // Test seam: die as a killed process would, right after a batch reached the file.
-                if dying { kill(getpid(), SIGKILL) }
-            }, progress: { bar.update($0) })
-            bar.finish()
-            if out == .standardOutput && !streaming { try out.write(rendered(head + rows.map { $0 + "\n" }.joined())) }
-            let columns = Sweep.header(plan).split(separator: ",").map(String.init)
-            noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
+            try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: out, label: "sweep",
+                               streaming: streaming, render: rendered)
         }
     }
 
@@ -202,14 +172,4 @@ struct SweepCommand: ParsableCommand {
         let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
         noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
     }
-
-    /// Whether `path` is an existing regular file: only such a file holds rows to resume (a device such as
-    /// /dev/null is written in place and never read).
-    static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
-
-    /// The largest sweep file `--resume` reads: 100,000 points of about 700 bytes.
-    static let maximumResumeBytes = 256 << 20
 }

@@ -7,14 +7,18 @@ import HoldSimulation
 /// second and after the last point, so an interrupted run keeps what it finished and `--resume` completes it.
 ///
 /// - Parameters:
-///   - rows: the rows already done (from `--resume`); on return, every point's row.
+///   - rows: the rows already done (from `--resume`); on return, every row.
 ///   - head: provenance lines and the header.
 ///   - out: where the rows go, or nil to keep them in memory only.
+///   - streaming: whether the rows reach standard output as CSV as they come; otherwise (another `--format`) they
+///     are written once, at the end.
+///   - render: the view of the whole CSV text written to `out` (the identity for plain CSV).
 func runSweepPoints(
-    _ request: SweepRequest, profiles: [Profile], rows: inout [String], head: String, out: OutputFile?, label: String
+    _ request: SweepRequest, profiles: [Profile], rows: inout [String], head: String, out: OutputFile?, label: String,
+    streaming: Bool = true, render: (String) throws -> String = { $0 }
 ) throws {
-    if out == .standardOutput { try out?.write(head) }
-    let total = request.plan.points.count
+    if out == .standardOutput && streaming { try out?.write(head) }
+    let total = Sweep.rowCount(request)
     let bar = ProgressBar(label: label, total: (total - rows.count) * request.users, unit: "users")
     let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
     // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted run
@@ -26,10 +30,10 @@ func runSweepPoints(
         let dying = killAfter.map { done.count >= $0 } ?? false
         switch out {
         case .standardOutput?:
-            try OutputFile.standardOutput.write(batch.map { $0 + "\n" }.joined())
+            if streaming { try OutputFile.standardOutput.write(batch.map { $0 + "\n" }.joined()) }
         case .file?:
             if done.count == total || dying || Date().timeIntervalSince(lastWrite) >= 1 {
-                try out?.write(head + done.map { $0 + "\n" }.joined())
+                try out?.write(render(head + done.map { $0 + "\n" }.joined()))
                 lastWrite = Date()
             }
         case nil:
@@ -40,6 +44,7 @@ func runSweepPoints(
     }, progress: { bar.update($0) })
     bar.finish()
     rows = done
+    if out == .standardOutput && !streaming { try out?.write(render(head + rows.map { $0 + "\n" }.joined())) }
     let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
     noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
 }
@@ -51,7 +56,8 @@ func resumedRows(_ file: String, request: SweepRequest, baseProfile: Profile, wh
     let existing = try ProfileLibrary.read(file, what: what, limit: maximumResumeBytes)
     let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: baseProfile)
     if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
-    printNote("resuming \(file): \(resumption.rows.count) of \(request.plan.points.count) points done")
+    let unit = request.populations.count == 1 ? "points" : "rows (points × populations)"
+    printNote("resuming \(file): \(resumption.rows.count) of \(Sweep.rowCount(request)) \(unit) done")
     return resumption.rows
 }
 
