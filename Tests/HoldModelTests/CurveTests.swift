@@ -347,6 +347,30 @@ struct UnitBezierBoundsTests {
         }
     }
 
+    @Test("the table is the exact curve: Bernstein-form bisection agrees within 1e-11")
+    func tableIsExact() {
+        for curve in Self.curves {
+            let cells = 2048
+            let table = curve.exactValues(cells: cells)
+            #expect(table.count == cells + 1)
+            for index in stride(from: 0, through: cells, by: 7) {
+                let x = Double(index) / Double(cells)
+                // The curve in Bernstein form, solved by plain bisection to the last bit of t.
+                func bernstein(_ t: Double, _ p1: Double, _ p2: Double) -> Double {
+                    let s = 1 - t
+                    return 3 * s * s * t * p1 + 3 * s * t * t * p2 + t * t * t
+                }
+                var low = 0.0, high = 1.0
+                for _ in 0..<200 {
+                    let mid = 0.5 * (low + high)
+                    if bernstein(mid, curve.x1, curve.x2) < x { low = mid } else { high = mid }
+                }
+                let expected = bernstein(0.5 * (low + high), curve.y1, curve.y2)
+                #expect(abs(table[index] - expected) < 1e-11, "\(curve) at \(x): \(table[index]) vs \(expected)")
+            }
+        }
+    }
+
     @Test("curves that can decrease get no table")
     func decreasingCurves() {
         #expect(UnitBezierBounds(UnitBezier(x1: 0.3, y1: -0.4, x2: 0.7, y2: 1)) == nil)

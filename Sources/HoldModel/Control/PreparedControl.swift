@@ -45,6 +45,8 @@ public struct PreparedControl: Sendable {
     /// can draw the bar empty. nil otherwise.
     let retractInverse: [Double]?
     static let retractInverseCells = 4096
+    /// Bounds on the value of a retract animation's never-decreasing Bézier (`UnitBezierBounds`); nil otherwise.
+    let retractBounds: UnitBezierBounds?
     /// For a Bézier (or linear) fill that never decreases: `fillInverse[i]` is the first instant after the fill's
     /// start (nanoseconds) at which its progress is ≥ i/`fillInverseCells`, found exactly by bisection on the
     /// integer clock. A level between two grid points is reached no earlier than the lower one's instant, so the
@@ -136,6 +138,11 @@ public struct PreparedControl: Sendable {
             retractInverse = (0...cells).map { curve.inverse(y: Double($0) / Double(cells)) }
         default:
             retractInverse = nil
+        }
+        if control.retract.mode == .animation, case .bezier(let curve) = control.retract.curve {
+            retractBounds = UnitBezierBounds(curve)
+        } else {
+            retractBounds = nil
         }
         if let nominal = nominalFillSeconds, !(nominal <= Self.maximumSeconds) {
             throw ControlError(

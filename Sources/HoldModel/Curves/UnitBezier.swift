@@ -273,19 +273,35 @@ public struct UnitBezier: Sendable, Hashable {
         return .infinity
     }
 
-    /// The exact curve at x ∈ [0, 1]: Y(t) at the t with X(t) = x found by bisection to the last bit of t (not the
-    /// WebKit solver, whose 1e-7 tolerance `value(at:)` keeps). For tables built once per control.
-    func exactValue(at x: Double) -> Double {
-        if x <= 0 { return 0 }
-        if x >= 1 { return 1 }
-        if isIdentity { return x }
-        var low = 0.0, high = 1.0
-        while true {
-            let mid = 0.5 * (low + high)
-            if mid <= low || mid >= high { break }
-            if sampleX(mid) < x { low = mid } else { high = mid }
+    /// The exact curve at x = i/`cells`, i = 0 … cells: Y(t) at the t with X(t) = x found to within 10⁻¹³ (not the
+    /// WebKit solver, whose 1e-7 tolerance `value(at:)` keeps), for tables built once per control. X never
+    /// decreases, so each root brackets the next from below; safeguarded Newton inside the bracket, with a probe
+    /// across the root once Newton has converged, closes the bracket in a few evaluations.
+    func exactValues(cells: Int) -> [Double] {
+        if isIdentity { return (0...cells).map { Double($0) / Double(cells) } }
+        var values = [0.0]
+        values.reserveCapacity(cells + 1)
+        var low = 0.0
+        var t = 0.0
+        for index in 1..<cells {
+            let x = Double(index) / Double(cells)
+            var a = low, b = 1.0
+            for _ in 0..<200 {
+                let error = sampleX(t) - x
+                if error < 0 { a = Swift.max(a, t) } else { b = Swift.min(b, t) }
+                if b - a <= 1e-13 { break }
+                let slope = derivativeX(t)
+                var next = slope > 0 ? t - error / slope : .nan
+                if abs(next - t) < 1e-14 { next = error < 0 ? t + 5e-14 : t - 5e-14 }
+                if !(next > a && next < b) { next = 0.5 * (a + b) }
+                t = next
+            }
+            low = a
+            t = 0.5 * (a + b)
+            values.append(sampleY(t))
         }
-        return sampleY(0.5 * (low + high))
+        values.append(1)
+        return values
     }
 }
 
@@ -298,7 +314,7 @@ public struct UnitBezier: Sendable, Hashable {
 /// and Y never decreases either, so Y(t̂) lies between the exact curve G at those two times. G never decreases, so
 /// G(i/N) at the grid point at or below x − `reach` and G(j/N) at or above x + `reach` bound it; `reach` (1e-6)
 /// is ten times the solver's tolerance, far more than the rounding of x or of the index. The table holds G
-/// (`exactValue`) rounded to single precision, to halve its footprint in the cache; `margin` (10⁻⁶ of progress)
+/// (`exactValues`) rounded to single precision, to halve its footprint in the cache; `margin` (10⁻⁶ of progress)
 /// covers that rounding (at most 6·10⁻⁸ in [0, 1]) and the rounding of X and Y.
 public struct UnitBezierBounds: Sendable {
     /// G(i / `cells`), i = 0 … cells; empty for the identity curve (whose value is x exactly).
@@ -315,7 +331,7 @@ public struct UnitBezierBounds: Sendable {
         if curve.x1 == curve.y1 && curve.x2 == curve.y2 {
             values = []
         } else {
-            values = (0...Self.cells).map { Float(curve.exactValue(at: Double($0) / Double(Self.cells))) }
+            values = curve.exactValues(cells: Self.cells).map { Float($0) }
         }
     }
 

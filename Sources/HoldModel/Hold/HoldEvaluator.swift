@@ -272,7 +272,7 @@ public final class HoldEvaluator {
             reverseRate = 1
         }
         retractSolverMargin = Int64((2e-7 * Double(retractDurationNanoseconds)).rounded(.up)) + 2
-        retractBounds = control.retract.mode == .animation ? retractBezier.flatMap(UnitBezierBounds.init) : nil
+        retractBounds = prepared.retractBounds
         retractRate = retractDurationNanoseconds > 0 ? 1 / Double(retractDurationNanoseconds) : 0
         retractBoundsReach = UnitBezierBounds.reach + retractRate
         if control.retract.mode == .animation, let inverse = prepared.retractInverse, prepared.fillNeverDecreases {
