@@ -273,7 +273,9 @@ struct Tally {
     var falseActivations = 0
 
     var completionTimeSum: Int128 = 0
-    /// Σy² beside each Σy of a mean, in the same integer units, for the mean's interval (`SampleMean`).
+    /// Σy² beside each Σy of a mean, in the same integer units, for the mean's interval (`SampleMean`). A profile's
+    /// durations are at most an hour each, so a mean's values are hours at most (10¹⁰ µs): 10¹⁰ users make 10³⁰, far
+    /// below Int128's 1.7·10³⁸.
     var completionTimeSquares: Int128 = 0
     var completionTime = Quantiles(highest: 3_600_000_000, digits: .four)
     /// Every reported quantile keeps the 4 significant digits README.md promises.
