@@ -56,7 +56,7 @@ struct ShardCommandTests {
             #expect(CLI.dataLines(merged) == CLI.dataLines(expected), "\(count) shards")
             #expect(Self.withoutCommand(merged) == Self.withoutCommand(expected))
             let first = try String(contentsOf: directory.appendingPathComponent(files[0]), encoding: .utf8)
-            #expect(first.contains("# shard_format: holdlab-shard 1 simulate\n# shard: 1/\(count)\n"))
+            #expect(first.contains("# shard_format: holdlab-shard 2 simulate\n# shard: 1/\(count)\n"))
             #expect(first.contains("completion_time_us_hdr"))
         }
     }
@@ -145,13 +145,13 @@ struct ShardCommandTests {
         var edited = lines
         edited[rowIndex] = fields.joined(separator: ",")
         let newBody = edited.joined(separator: "\n")
-        let resealed = newBody + "# shard_end: 1 rows fnv1a64:\(fnv1a64(newBody))\n"
+        let resealed = newBody + "# shard_end: 1 rows fnv1a64:\(Self.fnv1a64(newBody))\n"
         try resealed.write(to: directory.appendingPathComponent("edited.csv"), atomically: true, encoding: .utf8)
         try Self.refuses(["edited.csv"], in: directory, "edited.csv: tally row 1 (hig-linear-bar), column hold_time_us_hdr:")
     }
 
     /// FNV-1a 64 as 16 hex digits (the shard_end hash).
-    func fnv1a64(_ text: String) -> String {
+    static func fnv1a64(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16).leftPadded(to: 16)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("holdlab simulate")
 struct SimulateCommandTests {
-    /// The columns issues 3 and 13 name, in order (more may follow them).
+    /// The columns issues 3 and 13 name, in order (more may follow or sit between them: the means' `_lo`/`_hi`).
     static let requiredColumns = """
         profile,population,users,seed,intent_users,completed,completion_rate,completion_rate_lo,completion_rate_hi,\
         premature_release_rate,premature_impatience_rate,premature_mismatch_rate,movement_cancel_rate,accidental_users,\
@@ -20,7 +20,14 @@ struct SimulateCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let data = CLI.dataLines(result.stdout)
         #expect(data.count == 2)
-        #expect(data[0].hasPrefix(Self.requiredColumns))
+        let required = Self.requiredColumns.split(separator: ",")
+        let header = data[0].split(separator: ",")
+        #expect(header.filter { required.contains($0) } == required)
+        // Any other column is a mean's interval bound, right after the mean (and its other bound).
+        for (index, name) in header.enumerated() where !required.contains(name) {
+            #expect(name.hasSuffix("_lo") && header[index - 1] == name.dropLast(3)
+                    || name.hasSuffix("_hi") && header[index - 1] == name.dropLast(3) + "_lo", "\(name)")
+        }
         #expect(data[1].hasPrefix("hig-linear-bar,default,100000,1,"))
         #expect(!data[1].contains("nan") && !data[1].contains("inf"))
         #expect(result.stdout.contains("# population: default fnv1a64:"))

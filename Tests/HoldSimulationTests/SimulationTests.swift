@@ -16,6 +16,17 @@ enum Make {
         try Population.load(yaml: "version: 1\nname: q\ndescription: test\nclasses:\n" + classes, path: "q.yaml")
     }
 
+    /// A 0.8 s linear fill under a 1.0 s gesture trigger at 120 Hz (display resolution 0.001): the bar looks full
+    /// at t* = 0.7992 s, a frame-quantised instant before the action.
+    static func earlyFill() throws -> Profile {
+        try profile("""
+            gesture: {minimumDuration: 1.0}
+            fill: {model: animation, curve: linear, duration: 0.8}
+            retract: {mode: instant}
+            display: {refreshRate: 120, resolution: 0.001}
+            """)
+    }
+
     static var library: ProfileLibrary {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -62,12 +73,7 @@ struct ClosedFormTests {
         // first displayed full at t* + δ, δ uniform on [0, 1/120) because touch-down is uniform against vsync.
         // A person who lets go r = 0.1966 s after that misses the action iff t* + δ + r < 1.0, i.e. δ < 0.0042 s:
         // probability 0.0042 · 120 = 0.504.
-        let profile = try Make.profile("""
-            gesture: {minimumDuration: 1.0}
-            fill: {model: animation, curve: linear, duration: 0.8}
-            retract: {mode: instant}
-            display: {refreshRate: 120, resolution: 0.001}
-            """)
+        let profile = try Make.earlyFill()
         let population = try Make.population("""
               - {name: r, weight: 1, intent: confirm, behavior: react, reaction: {dist: constant, value: 0.1966}, patience: {dist: constant, value: 100}}
             """)

@@ -158,8 +158,8 @@ struct PairedMeanTally: Sendable {
         let diff = r1 - r2
         result.diff = diff / scale
         // Σ(y − Rz)² = Σy² − (Σy)²/Σz, exactly in integers when the product fits, and never below 0.
-        let spread1 = Self.centredSquares(squares: squares1, sum: sum1, count: count1)
-        let spread2 = Self.centredSquares(squares: squares2, sum: sum2, count: count2)
+        let spread1 = SampleMean.centredSquares(squares: squares1, sum: sum1, count: count1)
+        let spread2 = SampleMean.centredSquares(squares: squares2, sum: sum2, count: count2)
         // Σ(y₁ − R₁z₁)(y₂ − R₂z₂) = Σy₁y₂ − R₂Σy₁z₂ − R₁Σz₁y₂ + R₁R₂Σz₁z₂.
         let cross = Double(products) - r2 * Double(sum1WhereBoth) - r1 * Double(sum2WhereBoth) + r1 * r2 * Double(countBoth)
         let unpairedVariance = spread1 / (z1 * z1) + spread2 / (z2 * z2)
@@ -172,12 +172,5 @@ struct PairedMeanTally: Sendable {
         result.unpairedLower = (diff - unpairedHalf) / scale
         result.unpairedUpper = (diff + unpairedHalf) / scale
         return result
-    }
-
-    private static func centredSquares(squares: Int128, sum: Int128, count: Int) -> Double {
-        let (scaled, overflow) = squares.multipliedReportingOverflow(by: Int128(count))
-        let (square, overflow2) = sum.multipliedReportingOverflow(by: sum)
-        if !overflow && !overflow2 { return max(0, Double(scaled - square) / Double(count)) }
-        return max(0, Double(squares) - Double(sum) * Double(sum) / Double(count))
     }
 }

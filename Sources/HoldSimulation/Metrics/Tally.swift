@@ -273,26 +273,36 @@ struct Tally {
     var falseActivations = 0
 
     var completionTimeSum: Int128 = 0
+    /// Σy² beside each Σy of a mean, in the same integer units, for the mean's interval (`SampleMean`). A profile's
+    /// durations are at most an hour each, so a mean's values are hours at most (10¹⁰ µs): 10¹⁰ users make 10³⁰, far
+    /// below Int128's 1.7·10³⁸.
+    var completionTimeSquares: Int128 = 0
     var completionTime = Quantiles(highest: 3_600_000_000, digits: .four)
     /// Every reported quantile keeps the 4 significant digits README.md promises.
     var holdTime = Quantiles(highest: 3_600_000_000, digits: .four)
     var pulsesSum = 0
+    var pulsesSquares: Int128 = 0
     var pulses = Quantiles(highest: 10_000_000, digits: .four)
     var pulsesMax = 0
     var droppedPulsesSum = 0
+    var droppedPulsesSquares: Int128 = 0
     /// Over completed holds with at least two pulses; nil when there were none.
     var peakPulseRateHz: Double?
     var mismatchSum: Int128 = 0
+    var mismatchSquares: Int128 = 0
     var mismatch = SignedQuantiles(highest: 3_600_000_000, digits: .four)
     var mismatchMax = -Double.infinity
     var progressAtTriggerSum: Int128 = 0
+    var progressAtTriggerSquares: Int128 = 0
     var progressAtTriggerCount = 0
     var progressAtTriggerMin = Double.infinity
     var firstFeedbackSum: Int128 = 0
+    var firstFeedbackSquares: Int128 = 0
     var firstFeedbackCount = 0
     /// Intent users who let go (or were cancelled) before any feedback.
     var noFeedback = 0
     var retractSum: Int128 = 0
+    var retractSquares: Int128 = 0
     var retractCount = 0
     /// Completed holds of controls with a fill, and those among them whose bar never looked full.
     var completedWithFill = 0
@@ -315,13 +325,17 @@ struct Tally {
         intentUsers += 1
         holdTime.record(microseconds(nanoseconds: run.hold.pressEnd))
         if let feedback = run.hold.feedback {
-            firstFeedbackSum += Int128(microseconds(nanoseconds: feedback))
+            let value = Int128(microseconds(nanoseconds: feedback))
+            firstFeedbackSum += value
+            firstFeedbackSquares += value * value
             firstFeedbackCount += 1
         } else {
             noFeedback += 1
         }
         if let empty = run.hold.firstEmptyFrame {
-            retractSum += Int128(microseconds(nanoseconds: empty - run.hold.pressEnd))
+            let value = Int128(microseconds(nanoseconds: empty - run.hold.pressEnd))
+            retractSum += value
+            retractSquares += value * value
             retractCount += 1
         }
         guard run.hold.completed, let trigger = run.timeline.trigger else { return }
@@ -331,20 +345,26 @@ struct Tally {
         }
         let time = microseconds(nanoseconds: trigger)
         completionTimeSum += Int128(time)
+        completionTimeSquares += Int128(time) * Int128(time)
         completionTime.record(time)
         pulsesSum += run.hold.pulses
+        pulsesSquares += Int128(run.hold.pulses) * Int128(run.hold.pulses)
         pulses.record(Int64(run.hold.pulses))
         pulsesMax = max(pulsesMax, run.hold.pulses)
         droppedPulsesSum += run.hold.droppedPulses
+        droppedPulsesSquares += Int128(run.hold.droppedPulses) * Int128(run.hold.droppedPulses)
         if let rate = run.hold.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
         if let gap = run.hold.mismatch {
             let value = microseconds(nanoseconds: gap)
             mismatchSum += Int128(value)
+            mismatchSquares += Int128(value) * Int128(value)
             mismatch.record(value)
             mismatchMax = max(mismatchMax, Instant.seconds(gap))
         }
         if let progress = run.hold.displayedProgressAtTrigger {
-            progressAtTriggerSum += Int128(billionths(progress))
+            let value = Int128(billionths(progress))
+            progressAtTriggerSum += value
+            progressAtTriggerSquares += value * value
             progressAtTriggerCount += 1
             progressAtTriggerMin = min(progressAtTriggerMin, progress)
         }
@@ -370,25 +390,32 @@ struct Tally {
         accidentalUsers += other.accidentalUsers
         falseActivations += other.falseActivations
         completionTimeSum += other.completionTimeSum
+        completionTimeSquares += other.completionTimeSquares
         completionTime.merge(other.completionTime)
         holdTime.merge(other.holdTime)
         pulsesSum += other.pulsesSum
+        pulsesSquares += other.pulsesSquares
         pulses.merge(other.pulses)
         pulsesMax = max(pulsesMax, other.pulsesMax)
         droppedPulsesSum += other.droppedPulsesSum
+        droppedPulsesSquares += other.droppedPulsesSquares
         if let rate = other.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
         mismatchSum += other.mismatchSum
+        mismatchSquares += other.mismatchSquares
         mismatch.merge(other.mismatch)
         mismatchMax = max(mismatchMax, other.mismatchMax)
         progressAtTriggerSum += other.progressAtTriggerSum
+        progressAtTriggerSquares += other.progressAtTriggerSquares
         progressAtTriggerCount += other.progressAtTriggerCount
         progressAtTriggerMin = min(progressAtTriggerMin, other.progressAtTriggerMin)
         firstFeedbackSum += other.firstFeedbackSum
+        firstFeedbackSquares += other.firstFeedbackSquares
         firstFeedbackCount += other.firstFeedbackCount
         noFeedback += other.noFeedback
         completedWithFill += other.completedWithFill
         completedUnseen += other.completedUnseen
         retractSum += other.retractSum
+        retractSquares += other.retractSquares
         retractCount += other.retractCount
     }
 }

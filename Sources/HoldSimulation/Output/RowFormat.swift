@@ -329,11 +329,13 @@ public enum NumberText {
     }
 
     /// `0.912 [0.906, 0.918]`: the value and its interval to the decimals of the interval's half-width (one
-    /// significant digit), or as given when the bounds are not numbers.
+    /// significant digit), or as given when the bounds are not numbers or the interval has no width (a constant
+    /// mean, `1000.000 [1000.000, 1000.000]`: no digit is uncertain, so the CSV's own decimals stand).
     public static func withInterval(_ value: String, _ lower: String, _ upper: String) -> String {
         guard let v = Double(value), v.isFinite, let lo = Double(lower), let hi = Double(upper), lo.isFinite, hi.isFinite
         else { return value == "NaN" ? "NaN" : "\(value) [\(lower), \(upper)]" }
-        let d = hi > lo ? decimals(forUncertainty: (hi - lo) / 2) : 6
+        guard hi > lo else { return "\(value) [\(lower), \(upper)]" }
+        let d = decimals(forUncertainty: (hi - lo) / 2)
         return "\(CSV.number(v, decimals: d)) [\(CSV.number(lo, decimals: d)), \(CSV.number(hi, decimals: d))]"
     }
 

@@ -68,13 +68,13 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The shard file format (version 1), one for sweeps and simulations: a CSV that holdlab's readers (and gnuplot)
+/// The shard file format (version 2), one for sweeps and simulations: a CSV that holdlab's readers (and gnuplot)
 /// read as usual, whose `#` provenance carries what `holdlab merge` checks.
 ///
 /// ```
 /// # holdlab: 0.1.0 simulate                       the provenance the unsharded run writes, then:
 /// # plan_command: holdlab simulate --users …      the command without --shard, --out and --threads
-/// # shard_format: holdlab-shard 1 simulate        format name, version, and kind (simulate | sweep)
+/// # shard_format: holdlab-shard 2 simulate        format name, version, and kind (simulate | sweep)
 /// # shard: 3/8                                    K/N
 /// # shard_plan: fnv1a64:…                         the hash of the whole plan (below)
 /// # shard_part: chunks 916-1373 of 2442           the units this shard holds (1-based, inclusive)
@@ -87,7 +87,9 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
 /// separately. A file without its `shard_end` line was cut off; one whose hash differs was changed.
 public enum ShardFormat {
     public static let name = "holdlab-shard"
-    public static let version = 1
+    /// 2: the simulate tally rows carry Σy² beside each mean's Σy, and the sweep rows the means' `_lo`/`_hi` columns.
+    /// A shard of another version is refused (run it again with this holdlab).
+    public static let version = 2
 
     public enum Kind: String, Sendable { case simulate, sweep }
 
@@ -123,7 +125,7 @@ public enum ShardFormat {
     }
 }
 
-/// One shard file read back and checked on its own: complete, unchanged, format 1.
+/// One shard file read back and checked on its own: complete, unchanged, this format version.
 struct ShardFile {
     let path: String
     let kind: ShardFormat.Kind
@@ -184,7 +186,7 @@ struct ShardFile {
             throw refuse("is not a holdlab shard (shard_format '\(format)')")
         }
         guard formatParts[1] == "\(ShardFormat.version)" else {
-            throw refuse("is shard format version \(formatParts[1]); this holdlab (\(HoldLabVersion.current)) reads version \(ShardFormat.version)")
+            throw refuse("is shard format version \(formatParts[1]); this holdlab (\(HoldLabVersion.current)) reads version \(ShardFormat.version) only: run that shard again with this holdlab")
         }
         guard let kind = ShardFormat.Kind(rawValue: String(formatParts[2])) else {
             throw refuse("is a shard of unknown kind '\(formatParts[2])'")

@@ -8,8 +8,9 @@ import Histogram
 /// V2 encoding, `HistogramCoding`; empty without values). A tally read back equals the one written, so merging
 /// shards' tallies gives the tally of the whole run.
 ///
-/// The columns are part of shard format 1 (`ShardFormat`): a new field of `Tally` needs a column here and a new
-/// format version (a test lists the fields).
+/// The columns are part of shard format 2 (`ShardFormat`): a new field of `Tally` needs a column here and a new
+/// format version (a test lists the fields). Format 2 added the Σy² column beside each mean's Σy (`*_squares*`, in
+/// the square of the sum's unit), for the means' intervals.
 enum TallyCoding {
     /// One tallied quantity and its columns.
     enum Field {
@@ -36,25 +37,31 @@ enum TallyCoding {
         .count("premature_release", \.prematureRelease), .count("premature_impatience", \.prematureImpatience),
         .count("premature_mismatch", \.prematureMismatch), .count("movement_cancels", \.movementCancels),
         .count("accidental_users", \.accidentalUsers), .count("false_activations", \.falseActivations),
-        .sum("completion_time_sum_us", \.completionTimeSum), .quantiles("completion_time_us", \.completionTime),
+        .sum("completion_time_sum_us", \.completionTimeSum),
+        .sum("completion_time_squares_us2", \.completionTimeSquares), .quantiles("completion_time_us", \.completionTime),
         .quantiles("hold_time_us", \.holdTime),
-        .count("pulses_sum", \.pulsesSum), .quantiles("pulses_per_hold", \.pulses), .count("pulses_max", \.pulsesMax),
-        .count("dropped_pulses_sum", \.droppedPulsesSum), .optionalReal("peak_pulse_rate_hz", \.peakPulseRateHz),
-        .sum("mismatch_sum_us", \.mismatchSum), .signedQuantiles("mismatch_us", \.mismatch), .real("mismatch_max_s", \.mismatchMax),
-        .sum("progress_at_trigger_sum_e9", \.progressAtTriggerSum), .count("progress_at_trigger_count", \.progressAtTriggerCount),
+        .count("pulses_sum", \.pulsesSum), .sum("pulses_squares", \.pulsesSquares), .quantiles("pulses_per_hold", \.pulses), .count("pulses_max", \.pulsesMax),
+        .count("dropped_pulses_sum", \.droppedPulsesSum),
+        .sum("dropped_pulses_squares", \.droppedPulsesSquares), .optionalReal("peak_pulse_rate_hz", \.peakPulseRateHz),
+        .sum("mismatch_sum_us", \.mismatchSum), .sum("mismatch_squares_us2", \.mismatchSquares), .signedQuantiles("mismatch_us", \.mismatch), .real("mismatch_max_s", \.mismatchMax),
+        .sum("progress_at_trigger_sum_e9", \.progressAtTriggerSum),
+        .sum("progress_at_trigger_squares_e18", \.progressAtTriggerSquares), .count("progress_at_trigger_count", \.progressAtTriggerCount),
         .real("progress_at_trigger_min", \.progressAtTriggerMin),
-        .sum("first_feedback_sum_us", \.firstFeedbackSum), .count("first_feedback_count", \.firstFeedbackCount),
-        .count("no_feedback", \.noFeedback), .sum("retract_sum_us", \.retractSum), .count("retract_count", \.retractCount),
+        .sum("first_feedback_sum_us", \.firstFeedbackSum),
+        .sum("first_feedback_squares_us2", \.firstFeedbackSquares), .count("first_feedback_count", \.firstFeedbackCount),
+        .count("no_feedback", \.noFeedback), .sum("retract_sum_us", \.retractSum), .sum("retract_squares_us2", \.retractSquares), .count("retract_count", \.retractCount),
         .count("completed_with_fill", \.completedWithFill), .count("completed_unseen", \.completedUnseen),
     ]
 
     /// The names of `Tally`'s stored properties this format covers (a test compares them with `Tally`'s own).
     static let fieldNames = [
         "users", "intentUsers", "completed", "prematureRelease", "prematureImpatience", "prematureMismatch",
-        "movementCancels", "accidentalUsers", "falseActivations", "completionTimeSum", "completionTime", "holdTime",
-        "pulsesSum", "pulses", "pulsesMax", "droppedPulsesSum", "peakPulseRateHz", "mismatchSum", "mismatch",
-        "mismatchMax", "progressAtTriggerSum", "progressAtTriggerCount", "progressAtTriggerMin", "firstFeedbackSum",
-        "firstFeedbackCount", "noFeedback", "retractSum", "retractCount", "completedWithFill", "completedUnseen",
+        "movementCancels", "accidentalUsers", "falseActivations", "completionTimeSum", "completionTimeSquares",
+        "completionTime", "holdTime", "pulsesSum", "pulsesSquares", "pulses", "pulsesMax", "droppedPulsesSum",
+        "droppedPulsesSquares", "peakPulseRateHz", "mismatchSum", "mismatchSquares", "mismatch", "mismatchMax",
+        "progressAtTriggerSum", "progressAtTriggerSquares", "progressAtTriggerCount", "progressAtTriggerMin",
+        "firstFeedbackSum", "firstFeedbackSquares", "firstFeedbackCount", "noFeedback", "retractSum", "retractSquares",
+        "retractCount", "completedWithFill", "completedUnseen",
     ]
 
     static func histogramColumns(_ name: String) -> [String] {

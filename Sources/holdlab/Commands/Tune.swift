@@ -264,12 +264,19 @@ struct Tune: ParsableCommand {
             rate("premature_release_rate", check.prematureRelease),
         ].joined(separator: ", "))
         // A metric at the check seed to the digits it is known to: a rate with its 95 % Wilson interval (to the
-        // interval's first significant digit), a tuned value as recommended above, another column to 4 digits.
+        // interval's first significant digit), a mean with its 95 % t interval (its `_lo`/`_hi` columns), a tuned
+        // value as recommended above, another column to 4 digits.
         func shown(_ metric: TuneMetric) -> String {
             if let index = metric.parameterIndex { return String(values[index].split(separator: "=", maxSplits: 1)[1].prefix { $0 != " " }) }
             let value = metric.value(values: result.best.values, summary: check)
             if let proportion = metric.proportion(check), let ci = proportion.wilson95 {
                 return NumberText.withInterval("\(value)", "\(ci.lower)", "\(ci.upper)")
+            }
+            func column(_ suffix: String) -> Double? {
+                SimulationCSV.columns.first { $0.name == metric.name + suffix }?.numericValue(check)
+            }
+            if let lower = column("_lo"), let upper = column("_hi"), upper > lower {
+                return NumberText.withInterval("\(value)", "\(lower)", "\(upper)")
             }
             return String(format: "%.4g", value)
         }
