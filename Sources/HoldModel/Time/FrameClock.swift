@@ -74,15 +74,12 @@ public struct FrameClock: Sendable, Hashable {
         return index
     }
 
-    /// The last frame shown at or before `instant`, or nil when no frame has been shown yet.
+    /// The last frame shown at or before `instant`, or nil when no frame has been shown yet: the frame before the first
+    /// one at or after the next nanosecond (frames are on the integer clock), so it takes `firstFrame`'s fast path.
     @inline(__always)
     public func lastFrame(atOrBefore instant: Int64) -> Int? {
-        guard time(ofFrame: 0) <= instant else { return nil }
-        let position = Double(instant) / intervalNanoseconds - phase
-        if position >= Self.indexLimit { return Int(Self.indexLimit) }
-        var index = Int(Swift.max(0, Rounding.down(position)))
-        while time(ofFrame: index + 1) <= instant { index += 1 }
-        while index > 0 && time(ofFrame: index) > instant { index -= 1 }
-        return index
+        guard instant < Int64.max else { return Int(Self.indexLimit) }
+        let next = firstFrame(atOrAfter: instant + 1)
+        return next == 0 ? nil : next - 1
     }
 }
