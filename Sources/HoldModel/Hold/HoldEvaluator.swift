@@ -242,7 +242,9 @@ public final class HoldEvaluator {
         fillRate = fillDuration > 0 ? 1 / Double(fillDuration) : 0
         fillBoundsReach = UnitBezierBounds.reach + fillRate
         fillIsBezier = fillBezier != nil
-        fillBounds = prepared.fillBounds
+        // A fill shorter than half a nanosecond has a zero duration on the integer clock (progress jumps from 0 to 1):
+        // its normalised time is not defined, so its searches take the exact path.
+        fillBounds = fillDuration > 0 ? prepared.fillBounds : nil
         threshold = control.haptics.threshold
         onComplete = control.haptics.onComplete
         triggerFollowsGesture = control.trigger.source == .gesture
@@ -566,7 +568,7 @@ public final class HoldEvaluator {
         if level.lower > 1 { return (Int.max, (0, 0)) }
         var frame = max(index, clock.firstFrame(atOrAfter: start + table[cell(level.lower)]))
         guard let bounds = fillBounds else {
-            // A linear fill: its exact progress is a division.
+            // A linear fill (its exact progress is a division) or a fill without bounds: the exact progress.
             let exact = level.lower == level.upper ? level.lower : exactLevel()
             while frame <= last {
                 let progress = fillProgress(clock: clock.time(ofFrame: frame) - start)
