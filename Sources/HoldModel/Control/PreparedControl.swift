@@ -115,7 +115,7 @@ public struct PreparedControl: Sendable {
         nominalFillNanoseconds = nominalFillSeconds.map(Instant.nanoseconds)
         switch shape {
         case .none, .timer: fillNeverDecreases = true
-        case .bezier(let bezier, _): fillNeverDecreases = bezier.map(Self.neverDecreases) ?? true
+        case .bezier(let bezier, _): fillNeverDecreases = bezier.map(\.neverDecreases) ?? true
         case .spring: fillNeverDecreases = false
         }
         if case .bezier(let bezier, let duration) = shape, fillNeverDecreases {
@@ -134,7 +134,7 @@ public struct PreparedControl: Sendable {
         switch (control.retract.mode, control.retract.curve) {
         case (.animation, .linear):
             retractInverse = (0...cells).map { Double($0) / Double(cells) }
-        case (.animation, .bezier(let curve)) where Self.neverDecreases(curve):
+        case (.animation, .bezier(let curve)) where curve.neverDecreases:
             retractInverse = (0...cells).map { curve.inverse(y: Double($0) / Double(cells)) }
         default:
             retractInverse = nil
@@ -168,11 +168,6 @@ public struct PreparedControl: Sendable {
             if bezierProgress(bezier, duration: duration, clock: mid) >= level { high = mid } else { low = mid }
         }
         return bezierProgress(bezier, duration: duration, clock: low) >= level ? low : high
-    }
-
-    /// Whether a Bézier timing curve never decreases: its y control points lie in [0, 1].
-    static func neverDecreases(_ curve: UnitBezier) -> Bool {
-        (0...1).contains(curve.y1) && (0...1).contains(curve.y2)
     }
 
     /// The longest any time of a control may be, in seconds: an hour is far beyond any hold, and the bound keeps

@@ -26,7 +26,7 @@ public struct UnitBezier: Sendable, Hashable {
     private let ay: Double, by: Double, cy: Double
     /// True when P1 and P2 lie on the diagonal (x1 = y1 and x2 = y2): then X(t) = Y(t) for every t and the curve
     /// is exactly y = x, which `value(at:)` returns without solving.
-    private let isIdentity: Bool
+    let isIdentity: Bool
     /// X(i/10) for i = 0…10, computed once as Chromium's `InitSpline` does: the solver's initial guess then costs
     /// comparisons, not ten polynomial evaluations per call. Derived from the control points (a tuple: plain,
     /// 8-byte aligned storage inside the curve value).
@@ -101,6 +101,9 @@ public struct UnitBezier: Sendable, Hashable {
     public static let ease = UnitBezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)
 
     // MARK: Polynomials (Horner form, as WebKit/Chromium sample them)
+
+    /// Whether the curve never decreases: its y control points lie in [0, 1] (then Y(t) never decreases either).
+    public var neverDecreases: Bool { (0...1).contains(y1) && (0...1).contains(y2) }
 
     @inline(__always) private func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
     @inline(__always) private func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
@@ -327,8 +330,8 @@ public struct UnitBezierBounds: Sendable {
 
     /// nil for a curve that can decrease (its value may leave the bounds a monotone table gives).
     public init?(_ curve: UnitBezier) {
-        guard (0...1).contains(curve.y1), (0...1).contains(curve.y2) else { return nil }
-        if curve.x1 == curve.y1 && curve.x2 == curve.y2 {
+        guard curve.neverDecreases else { return nil }
+        if curve.isIdentity {
             values = []
         } else {
             values = curve.exactValues(cells: Self.cells).map { Float($0) }

@@ -739,11 +739,7 @@ public final class HoldEvaluator {
         var index = first
         while index < last {
             let time = clock.time(ofFrame: index)
-            if let (lower, upper) = retractProgressBounds(at: time) {
-                if Self.displayed(lower) >= fullLevel { return time }
-                if Self.displayed(upper) < fullLevel { index += 1; continue }
-            }
-            if Self.displayed(progress(at: time)) >= fullLevel { return time }
+            if drawn(atLeast: fullLevel, at: time) { return time }
             index += 1
         }
         return nil
@@ -800,11 +796,7 @@ public final class HoldEvaluator {
         let last = min(clock.firstFrame(atOrAfter: rest), index + Self.frameScanLimit)
         while index < last {
             let time = clock.time(ofFrame: index)
-            if let (lower, upper) = retractProgressBounds(at: time) {
-                if Self.displayed(upper) < visibleLevel { return time }
-                if Self.displayed(lower) >= visibleLevel { index += 1; continue }
-            }
-            if Self.displayed(progress(at: time)) < visibleLevel { return time }
+            if !drawn(atLeast: visibleLevel, at: time) { return time }
             index += 1
         }
         return clock.time(ofFrame: last)
@@ -866,6 +858,17 @@ public final class HoldEvaluator {
             case .fromCurrent: return current * (1 - done)
             }
         }
+    }
+
+    /// Whether the frame at `time` draws the bar at `level` or above, for the last resolved hold: decided on
+    /// `retractProgressBounds` where they settle it, else on `progress(at:)`.
+    @inline(__always)
+    private func drawn(atLeast level: Double, at time: Int64) -> Bool {
+        if let (lower, upper) = retractProgressBounds(at: time) {
+            if Self.displayed(lower) >= level { return true }
+            if Self.displayed(upper) < level { return false }
+        }
+        return Self.displayed(progress(at: time)) >= level
     }
 
     /// Bounds on `progress(at:)` after the press end of a retract animation along a never-decreasing Bézier, without
