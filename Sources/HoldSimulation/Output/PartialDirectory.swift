@@ -12,7 +12,6 @@ public final class PartialDirectory {
     public let temporary: String
     private let marker: String
     private var tokens: [Int] = []
-    private var names: [String] = []
     private var committed = false
 
     /// - Parameters:
@@ -55,7 +54,6 @@ public final class PartialDirectory {
     public func reserve(_ name: String) -> String {
         let file = temporary + "/" + name
         tokens.append(Temporaries.shared.register(file))
-        names.append(name)
         return file
     }
 
@@ -98,7 +96,6 @@ public final class PartialDirectory {
 
     deinit {
         guard !committed else { return }
-        for name in names { unlink(temporary + "/" + name) }
         try? FileManager.default.removeItem(atPath: temporary)
         for token in tokens { Temporaries.shared.unregister(token) }
     }

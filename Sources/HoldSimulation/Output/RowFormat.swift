@@ -93,14 +93,9 @@ public enum RowFormatter {
                 if !current.header.isEmpty { close() }
                 continue
             }
-            if line.hasPrefix("#") && current.header.isEmpty {
-                if !current.rows.isEmpty { close() }
-                current.comments.append(line.hasPrefix("# ") ? String(line.dropFirst(2)) : String(line.dropFirst()))
-                continue
-            }
             if line.hasPrefix("#") {
-                // A comment after rows starts the next block (gnuplot reads it as one).
-                close()
+                // A comment after a header starts the next block (gnuplot reads it as one).
+                if !current.header.isEmpty { close() }
                 current.comments.append(line.hasPrefix("# ") ? String(line.dropFirst(2)) : String(line.dropFirst()))
                 continue
             }
@@ -159,7 +154,6 @@ public enum RowFormatter {
         func index(_ name: String) -> Int? { header.firstIndex(of: name) }
         var absorbed: Set<Int> = []
         for name in header {
-            guard index(name) != nil else { continue }
             if let lo = index(name + "_lo"), let hi = index(name + "_hi") { absorbed.formUnion([lo, hi]) }
             if let se = index(name + "_se") { absorbed.insert(se) }
         }

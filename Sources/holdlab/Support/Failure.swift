@@ -197,6 +197,7 @@ func noteUndefinedValues(header: [String], rows: [[String]], subject: String) {
         else { return nil }
         return (index, base)
     })
+    let bounds = boundOf.keys.sorted()
     var columns: [String] = []
     var reasons: [String] = []
     var affected = 0
@@ -204,7 +205,7 @@ func noteUndefinedValues(header: [String], rows: [[String]], subject: String) {
     var singleRows = 0
     for row in rows {
         // A bound that is NaN while its value is a number: an interval of one value.
-        let lonely = boundOf.keys.sorted().filter { $0 < row.count && row[$0] == "NaN" && boundOf[$0].map { $0 < row.count && row[$0] != "NaN" } == true }
+        let lonely = bounds.filter { $0 < row.count && row[$0] == "NaN" && boundOf[$0].map { $0 < row.count && row[$0] != "NaN" } == true }
         if !lonely.isEmpty { singleRows += 1 }
         for index in lonely where !single.contains(header[index]) { single.append(header[index]) }
         let empty = counts.filter { $0.1 < row.count && row[$0.1] == "0" }.map { "\($0.0) = 0" }

@@ -222,7 +222,6 @@ enum StreamedOutput {
     /// `-` is standard output; a file is checked to be creatable, then opened as a temporary beside it.
     init(argument: String) throws {
         if argument == "-" { self = .standardOutput; return }
-        try OutputFile.file(argument).checkWritable()
         self = .file(try PartialFile(path: argument))
     }
 

@@ -34,13 +34,13 @@ final class ProgressBar {
         drawn = true
         lastDraw = now
         let elapsed = now.timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
         if open {
             StandardError.write(String(format: "\r%@: %d %@  %@ %@/s  %.1fs ", label, done, unit,
-                                       Self.compact(elapsed > 0 ? Double(done) / elapsed : 0), unit, elapsed))
+                                       Self.compact(rate), unit, elapsed))
             return
         }
         let fraction = Double(done) / Double(total)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0
         let width = 24
         let filled = Int((fraction * Double(width)).rounded(.down))
