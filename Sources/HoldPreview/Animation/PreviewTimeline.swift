@@ -2,17 +2,9 @@ import HoldModel
 import HoldProfiles
 import HoldSimulation
 
-/// One design in a preview: a profile (with its overrides applied) and the label its panel shows.
-public struct PreviewDesign: Sendable {
-    /// What the panel is titled: the profile's name, or a `--variant` label.
-    public var label: String
-    public var profile: Profile
-
-    public init(label: String, profile: Profile) {
-        self.label = label
-        self.profile = profile
-    }
-}
+/// One design in a preview: a profile (with its overrides applied) and the label its panel shows (the profile's
+/// name, or a `--variant` label); the same pair as a comparison's design.
+public typealias PreviewDesign = ComparisonDesign
 
 /// What `holdlab preview` (and `holdlab report`) animate: one hold of each design, all pressed at t = 0 and
 /// released at the same instant (or each held to its own end).
@@ -53,8 +45,6 @@ public struct DesignTimeline: Sendable {
     public var trigger: Int64?
     /// When the finger lifted (or movement cancelled).
     public var release: Int64
-    /// The first frame that showed the bar full, or nil.
-    public var displayedFull: Int64?
     /// The last row of the trace: the fill is at rest from here on.
     public var end: Int64
 
@@ -62,9 +52,8 @@ public struct DesignTimeline: Sendable {
         self.design = design
         self.trace = trace
         pulses = HapticPulse.played(in: trace)
-        trigger = trace.rows.first { $0.event == .trigger }?.time
-        release = trace.rows.first { $0.event == .release || $0.event == .cancel }?.time ?? 0
-        displayedFull = trace.rows.first { $0.event == .displayedFull }?.time
+        trigger = trace.outcome.completed ? trace.timeline.trigger : nil
+        release = trace.outcome.pressEnd
         end = trace.rows.last?.time ?? 0
     }
 
@@ -89,7 +78,8 @@ public struct DesignTimeline: Sendable {
     /// The state line under the control at `time`.
     public func status(at time: Int64) -> DesignStatus {
         if let trigger, trigger <= time { return .fired }
-        if release <= time { return trace.outcome.completed ? .fired : .released }
+        // A completed hold's trigger came at or before its release, so it returned above.
+        if release <= time { return .released }
         if time < trace.timeline.recognition { return .pressing }
         return .recognized
     }
@@ -146,15 +136,13 @@ public struct HapticPulse: Sendable, Equatable {
 public struct FrameSchedule: Sendable, Equatable {
     /// Nanoseconds after touch-down of each frame, ascending, the first at 0 (or the display's phase).
     public var times: [Int64]
-    /// Frames per second.
-    public var rate: Double
 
     /// GIF frames: every `gifDelayCentiseconds` hundredths of a second from touch-down through `end`, then
     /// `gifHoldSeconds` more of the last state, so the loop's restart is legible.
     public static func gif(through end: Int64) -> FrameSchedule {
         let step = Int64(gifDelayCentiseconds) * 10_000_000
         let last = (end + Instant.nanoseconds(gifHoldSeconds) + step - 1) / step
-        return FrameSchedule(times: (0...last).map { $0 * step }, rate: 100 / Double(gifDelayCentiseconds))
+        return FrameSchedule(times: (0...last).map { $0 * step })
     }
 
     /// Video frames at a display's refresh rate and phase (the trace's own frame instants), through `end` plus
@@ -162,7 +150,7 @@ public struct FrameSchedule: Sendable, Equatable {
     public static func display(refreshRateHz: Double, phase: Double, through end: Int64) -> FrameSchedule {
         let clock = FrameClock(refreshRateHz: refreshRateHz, phase: phase)
         let last = clock.firstFrame(atOrAfter: end + Instant.nanoseconds(gifHoldSeconds))
-        return FrameSchedule(times: (0...last).map(clock.time(ofFrame:)), rate: refreshRateHz)
+        return FrameSchedule(times: (0...last).map(clock.time(ofFrame:)))
     }
 
     /// Hundredths of a second between GIF frames: 2, i.e. 50 frames per second. GIF delays are whole

@@ -40,8 +40,6 @@ public struct ReviewFile: Sendable, Equatable {
     public var seed: UInt64?
     public var sweeps: [Located] = []
 
-    /// The keys a review file may have, in the order `arguments` writes them.
-    public static let keys = ["question", "profiles", "set", "variants", "populations", "baseline", "users", "seed", "sweeps"]
 
     /// The most users a review may ask for (as `--users`).
     static let maximumUsers = 10_000_000_000
@@ -94,7 +92,7 @@ public struct ReviewFile: Sendable, Equatable {
         return review
     }
 
-    /// The equivalent `holdlab report` options (without `--out`), in the order of `keys`.
+    /// The equivalent `holdlab report` options (without `--out`).
     public var arguments: [String] {
         var arguments: [String] = []
         if let question { arguments += ["--question", question] }

@@ -20,11 +20,8 @@ public struct GuidelineThresholds: Sendable, Equatable {
 }
 
 /// pass, warn or fail.
-public enum GuidelineStatus: String, Sendable, Comparable {
+public enum GuidelineStatus: String, Sendable {
     case pass, warn, fail
-
-    private var order: Int { self == .pass ? 0 : self == .warn ? 1 : 2 }
-    public static func < (a: GuidelineStatus, b: GuidelineStatus) -> Bool { a.order < b.order }
 }
 
 /// A guideline rule: its id, what it checks, where it comes from, and what fails it.

@@ -69,7 +69,7 @@ enum TallyCoding {
     }
 
     /// The tally columns, after the `profile` column of a shard row.
-    static var columns: [String] { fields.flatMap(\.columns) }
+    static let columns: [String] = fields.flatMap(\.columns)
 
     /// The fields of one tally, in `columns` order.
     static func encode(_ tally: Tally) -> [String] {

@@ -136,7 +136,6 @@ public enum SweepDesign: String, Sendable, CaseIterable {
     case morris
 
     /// The designs `holdlab sweep --design` takes.
-    public static let sweepDesigns: [SweepDesign] = [.grid, .lhs, .sobol]
 }
 
 /// The points of a sweep: for each point, one value per parameter, as text for `--set`.
