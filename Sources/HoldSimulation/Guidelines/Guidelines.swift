@@ -57,9 +57,14 @@ public struct GuidelineRequest: Sendable {
     public var seed: UInt64
     public var threads: Int
     public var thresholds: GuidelineThresholds
+    /// The profile's simulation against `population` and against `impairedPopulation` with these users and seed,
+    /// when the caller has already run them (a report's comparison): then `check` does not simulate them again.
+    public var summary: SimulationSummary?
+    public var impairedSummary: SimulationSummary?
 
     public init(profile: Profile, population: Population, impairedPopulation: Population, users: Int, seed: UInt64,
-                threads: Int, thresholds: GuidelineThresholds) {
+                threads: Int, thresholds: GuidelineThresholds, summary: SimulationSummary? = nil,
+                impairedSummary: SimulationSummary? = nil) {
         self.profile = profile
         self.population = population
         self.impairedPopulation = impairedPopulation
@@ -67,6 +72,8 @@ public struct GuidelineRequest: Sendable {
         self.seed = seed
         self.threads = threads
         self.thresholds = thresholds
+        self.summary = summary
+        self.impairedSummary = impairedSummary
     }
 }
 
@@ -124,12 +131,13 @@ public enum Guidelines {
     public static func check(_ request: GuidelineRequest) throws -> [GuidelineResult] {
         let profile = request.profile
         let thresholds = request.thresholds
-        let own = try Simulator.run(SimulationRequest(
+        let own = try request.summary ?? Simulator.run(SimulationRequest(
             profiles: [profile], population: request.population, users: request.users, seed: request.seed,
             threads: request.threads))[0]
-        let impaired = request.impairedPopulation.name == request.population.name ? own : try Simulator.run(SimulationRequest(
-            profiles: [profile], population: request.impairedPopulation, users: request.users, seed: request.seed,
-            threads: request.threads))[0]
+        let impaired = try request.impairedSummary
+            ?? (request.impairedPopulation.name == request.population.name ? own : Simulator.run(SimulationRequest(
+                profiles: [profile], population: request.impairedPopulation, users: request.users, seed: request.seed,
+                threads: request.threads))[0])
         var results: [GuidelineResult] = []
         func add(_ id: String, _ status: GuidelineStatus, _ measured: String, _ threshold: String, _ detail: String) {
             results.append(GuidelineResult(profile: profile.name, rule: rule(id), status: status, measured: measured,

@@ -145,16 +145,22 @@ struct Report: ParsableCommand {
         // The guideline checks, every design against the first population.
         let checkPopulation = resolved.populations[0]
         let impaired = try library.loadPopulation(guidelines.impairedPopulation)
+        // The comparison already simulated every design against its populations, with the same users and seed: the
+        // checks reuse those summaries (each equals the design's own simulate run) instead of simulating again.
+        let impairedIndex = resolved.populations.firstIndex {
+            $0.name == impaired.name && $0.contentHash == impaired.contentHash
+        }
         var checks: [[GuidelineResult]] = []
         var checkText = Guidelines.columns.joined(separator: ",") + "\n"
-        for design in resolved.designs {
+        for (index, design) in resolved.designs.enumerated() {
             var profile = design.profile
             profile.name = design.label
-            let results = try Guidelines.check(GuidelineRequest(
+            let checked = try Guidelines.check(GuidelineRequest(
                 profile: profile, population: checkPopulation, impairedPopulation: impaired, users: comparison.users,
-                seed: comparison.seed, threads: threads, thresholds: guidelines.thresholds))
-            checks.append(results)
-            for result in results { checkText += Guidelines.row(result) + "\n" }
+                seed: comparison.seed, threads: threads, thresholds: guidelines.thresholds,
+                summary: results[0].summaries[index], impairedSummary: impairedIndex.map { results[$0].summaries[index] }))
+            checks.append(checked)
+            for result in checked { checkText += Guidelines.row(result) + "\n" }
         }
         try directory.write("checks.csv", CSV.provenance([("holdlab", "\(HoldLabVersion.current) report"), ("command", command)]
             + resolved.provenance(users: comparison.users, seed: comparison.seed).filter { $0.0 != "method" }
