@@ -209,12 +209,12 @@ public final class HoldEvaluator {
     private let retractFullWindow: Int64?
 
     // The Timer fill's fires (instant, progress after the fire before capping at 1), when the fill is a timer.
-    @exclusivity(unchecked) private var tickTimes: [Int64] = []
-    @exclusivity(unchecked) private var tickProgress: [Double] = []
+    @exclusivity(unchecked) private var tickTimes = ReusedArray<Int64>()
+    @exclusivity(unchecked) private var tickProgress = ReusedArray<Double>()
     // Progress steps reached while held (instant), before the throttle.
-    @exclusivity(unchecked) private var progressRequests: [Int64] = []
+    @exclusivity(unchecked) private var progressRequests = ReusedArray<Int64>()
     /// The haptic requests of the last `hold`, assuming the finger stays down.
-    @exclusivity(unchecked) public private(set) var pulseRequests: [PulseRequest] = []
+    @exclusivity(unchecked) public private(set) var pulseRequests = ReusedArray<PulseRequest>()
 
     /// The timeline of the last `hold` call.
     @exclusivity(unchecked) public private(set) var held = HeldTimeline(framePhase: 0, recognition: 0)
@@ -327,11 +327,10 @@ public final class HoldEvaluator {
     public func hold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) -> HeldTimeline {
         let clock = frameClock(framePhase)
         var timeline = HeldTimeline(framePhase: framePhase, recognition: recognition)
-        // Emptying an empty array still goes through the generic replaceSubrange: skip it.
-        if !tickTimes.isEmpty { tickTimes.removeAll(keepingCapacity: true) }
-        if !tickProgress.isEmpty { tickProgress.removeAll(keepingCapacity: true) }
-        if !progressRequests.isEmpty { progressRequests.removeAll(keepingCapacity: true) }
-        if !pulseRequests.isEmpty { pulseRequests.removeAll(keepingCapacity: true) }
+        tickTimes.removeAll()
+        tickProgress.removeAll()
+        progressRequests.removeAll()
+        pulseRequests.removeAll()
 
         switch fillKind {
         case .none:
@@ -685,7 +684,8 @@ public final class HoldEvaluator {
             retracting = true
             result.rest = retractEnd(pressEnd: end, start: start)
         }
-        outcome = result
+        // What the searches below read of the outcome (`progress(at:)`): the rest of it is stored at the end.
+        outcome.pressEnd = end
         if retracting { result.firstEmptyFrame = firstEmptyFrame(after: end, rest: result.rest, clock: clock) }
 
         // What the person saw: the first frame that drew the bar full in this hold, if any.
