@@ -158,7 +158,8 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
                 if keepsRows {
                     text += PerUserRow.format(
                         profile: labels[index], user: chunk * Simulator.chunkSize + offset + 1,
-                        userClass: classes[user.classIndex], drawn: user, run: run)
+                        userClass: classes[user.classIndex], drawn: user, cancelTime: controls[index].cancelTime(user),
+                        run: run)
                 }
             }
             for index in controls.indices where index != baseline {

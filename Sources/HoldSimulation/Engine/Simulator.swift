@@ -140,12 +140,18 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                             latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
                         for offset in 0..<users {
                             let user = drawn[offset]
+                            // Without rows, a tally needs nothing of an accidental hold but whether it fired.
+                            if !keepsRows, let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
+                                tallies[index].addAccidental(fired: fired)
+                                continue
+                            }
                             let run = control.run(user, traits: traits[user.classIndex], latencies: &latencies)
                             tallies[index].add(run)
                             if keepsRows {
                                 rowsByControl[index].append(PerUserRow.format(
                                     profile: control.profile.name, user: chunk * Simulator.chunkSize + offset + 1,
-                                    userClass: classes[user.classIndex], drawn: user, run: run))
+                                    userClass: classes[user.classIndex], drawn: user, cancelTime: control.cancelTime(user),
+                                    run: run))
                             }
                         }
                     }
@@ -169,12 +175,13 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
 
 /// Formats one `--per-user` row.
 enum PerUserRow {
-    static func format(profile: String, user: Int, userClass: UserClass, drawn: DrawnUser, run: UserRun) -> String {
+    static func format(profile: String, user: Int, userClass: UserClass, drawn: DrawnUser, cancelTime: Double,
+                       run: UserRun) -> String {
         func ms(_ seconds: Double?) -> String { CSV.number(seconds.map { $0 * 1000 }, decimals: 3) }
         let hold = run.hold
         let fields = [
             CSV.field(profile), "\(user)", CSV.field(userClass.name), userClass.intent.rawValue, userClass.behavior.name,
-            CSV.number(drawn.framePhase, decimals: 6), ms(run.release), ms(run.cancelTime.isFinite ? run.cancelTime : nil),
+            CSV.number(drawn.framePhase, decimals: 6), ms(run.release), ms(cancelTime.isFinite ? cancelTime : nil),
             ms(hold.pressEndTime), run.outcome.rawValue, ms(hold.completed ? run.timeline.triggerTime : nil),
             ms(hold.feedback.map(Instant.seconds)), ms(run.timeline.firstFullFrameTime), "\(hold.pulses)",
             "\(hold.droppedPulses)", ms(hold.mismatchSeconds), CSV.number(hold.displayedProgressAtTrigger, decimals: 6),

@@ -308,13 +308,19 @@ struct Tally {
     var completedWithFill = 0
     var completedUnseen = 0
 
+    /// Counts a person without intent to confirm: all a tally keeps of them is whether the action fired.
+    @inline(__always)
+    mutating func addAccidental(fired: Bool) {
+        users += 1
+        accidentalUsers += 1
+        if fired { falseActivations += 1 }
+    }
+
     @inline(__always)
     mutating func add(_ run: UserRun) {
-        users += 1
         switch run.outcome {
         case .falseActivation, .noActivation:
-            accidentalUsers += 1
-            if run.outcome == .falseActivation { falseActivations += 1 }
+            addAccidental(fired: run.outcome == .falseActivation)
             return
         case .completed: completed += 1
         case .prematureRelease: prematureRelease += 1
@@ -322,6 +328,7 @@ struct Tally {
         case .prematureMismatch: prematureRelease += 1; prematureMismatch += 1
         case .movementCancel: movementCancels += 1
         }
+        users += 1
         intentUsers += 1
         holdTime.record(microseconds(nanoseconds: run.hold.pressEnd))
         if let feedback = run.hold.feedback {

@@ -120,7 +120,6 @@ struct UserRun {
     var timeline: HeldTimeline
     var release: Double
     var reason: ReleaseReason
-    var cancelTime: Double
     var hold: HoldOutcome
     var outcome: UserOutcome
 }
@@ -135,12 +134,105 @@ final class ControlUnderTest {
     /// When finger movement can cancel (the gesture's `movementCancels`).
     let movementCancels: Gesture.MovementCancellation
 
+    /// The trigger and recognition instants when they do not depend on the person (every fill but the Timer, whose
+    /// trigger follows its drawn latencies): what deciding whether a hold fires needs, without its timeline.
+    let fixedInstants: (trigger: Int64, recognition: Int64)?
+
+    /// Per class: a movement uniform from which on the finger's cancel comes too late to matter (at or after the
+    /// instant from which `movementCancels` ignores it, whatever the person), so it is not computed; 2 when there is
+    /// no such uniform. `Movement.cancelTime` never decreases in its uniform, which makes every larger uniform too late.
+    private let movementTooLateFrom: [Double]
+
     init(profile: Profile, prepared: PreparedControl, movements: [Movement?]) {
         self.profile = profile
         evaluator = HoldEvaluator(prepared)
         self.movements = movements
-        movementCancels = prepared.control.gesture.movementCancels
+        let movementCancels = prepared.control.gesture.movementCancels
+        self.movementCancels = movementCancels
         if case .none = prepared.control.fill.model { fillIsVisible = false } else { fillIsVisible = true }
+        // Any phase gives the same recognition and, without a Timer, the same trigger (they are not frames); no
+        // latency is drawn with ticks on time.
+        var onTime = OnTimeTicks()
+        let probe = evaluator.hold(framePhase: 0, latencies: &onTime)
+        let fixedInstants: (trigger: Int64, recognition: Int64)?
+        if case .timer = prepared.control.fill.model {
+            fixedInstants = nil
+        } else {
+            fixedInstants = (probe.trigger ?? .max, probe.recognition)
+        }
+        self.fixedInstants = fixedInstants
+        // Movement matters only before this instant (see `pressEnd`), for every person.
+        let ignoredFrom: Int64?
+        switch movementCancels {
+        case .never: ignoredFrom = .min
+        case .untilRecognized: ignoredFrom = min(fixedInstants?.trigger ?? .max, probe.recognition)
+        case .always: ignoredFrom = fixedInstants?.trigger
+        }
+        movementTooLateFrom = movements.map { movement in
+            // Without movement the cancel is never (`cancelTime` is infinite): nothing to compute.
+            guard let movement else { return 0 }
+            guard let ignoredFrom else { return 2 }
+            return Self.firstUniform(of: movement, cancellingAtOrAfter: ignoredFrom)
+        }
+    }
+
+    /// The cancel instant on the integer clock (`.max` for never) for a movement uniform.
+    @inline(__always)
+    private static func cancelInstant(_ seconds: Double) -> Int64 {
+        seconds.isFinite ? Instant.nanoseconds(seconds) : .max
+    }
+
+    /// A uniform in [0, 1] from which on `movement` cancels at or after `instant` (by bisection: every larger uniform
+    /// does too, as the cancel never comes earlier for a larger uniform).
+    private static func firstUniform(of movement: Movement, cancellingAtOrAfter instant: Int64) -> Double {
+        // A uniform is never 1, where the cancel is infinitely late.
+        var low = 0.0, high = 1.0
+        if cancelInstant(movement.cancelTime(uniform: low)) >= instant { return 0 }
+        for _ in 0..<64 {
+            let middle = (low + high) / 2
+            guard middle > low && middle < high else { break }
+            if cancelInstant(movement.cancelTime(uniform: middle)) >= instant { high = middle } else { low = middle }
+        }
+        return high
+    }
+
+    /// When the finger's movement cancels the gesture for this person (seconds after touch-down, `.infinity` for
+    /// never): what the `cancel_ms` column shows, whether or not it mattered.
+    func cancelTime(_ user: DrawnUser) -> Double {
+        movements[user.classIndex]?.cancelTime(uniform: user.movementUniform) ?? .infinity
+    }
+
+    /// Whether the action fires for a person who holds without meaning to confirm (`intent: none`, `behavior: hold`),
+    /// which is all a tally counts of them; nil for anyone else, or with a Timer fill (its timeline draws latencies,
+    /// so it must be run). The same decision `run` makes, without the timeline and the retract.
+    @inline(__always)
+    func accidentalFires(_ user: DrawnUser, traits: ClassTraits) -> Bool? {
+        guard traits.intent == .none, case .hold = traits.behavior, let fixed = fixedInstants else { return nil }
+        let end = pressEnd(user, release: user.primary, trigger: fixed.trigger, recognition: fixed.recognition).end
+        return fixed.trigger <= end
+    }
+
+    /// When the press ends for a person who lets go at `release` seconds (a non-finite release becomes their
+    /// patience, else an hour), or when their finger's movement cancels the gesture first.
+    @inline(__always)
+    private func pressEnd(_ user: DrawnUser, release: Double, trigger: Int64, recognition: Int64)
+        -> (end: Int64, release: Double, cancelled: Bool)
+    {
+        var release = release
+        if !release.isFinite { release = user.patience.isFinite ? user.patience : 3600 }
+        let releaseAt = Instant.nanoseconds(release)
+        // A cancel too late to matter is not computed (an inverse-CDF search per person).
+        let cancelAt = user.movementUniform >= movementTooLateFrom[user.classIndex] ? .max
+            : Self.cancelInstant(cancelTime(user))
+        // Same-instant order: the gesture and the trigger come before a touch event at their instant.
+        let movementMatters: Bool
+        switch movementCancels {
+        case .always: movementMatters = cancelAt < trigger
+        case .untilRecognized: movementMatters = cancelAt < min(trigger, recognition)
+        case .never: movementMatters = false
+        }
+        let cancelled = movementMatters && cancelAt < releaseAt
+        return (cancelled ? cancelAt : releaseAt, release, cancelled)
     }
 
     /// Runs one person's hold.
@@ -151,8 +243,8 @@ final class ControlUnderTest {
         let timeline = evaluator.hold(framePhase: user.framePhase, latencies: &latencies)
         // Decisions in seconds (what a person does), then every comparison on the integer clock.
         let trigger = timeline.trigger ?? .max
-        var release: Double
-        var reason: ReleaseReason
+        let release: Double
+        let reason: ReleaseReason
         switch traits.behavior {
         case .hold:
             release = user.primary
@@ -178,19 +270,9 @@ final class ControlUnderTest {
             release = max(0, nominalEnd * (1 + bias + weber * user.primary))
             reason = .anticipated
         }
-        if !release.isFinite { release = user.patience.isFinite ? user.patience : 3600 }
-        let releaseAt = Instant.nanoseconds(release)
-        let cancel = movements[user.classIndex]?.cancelTime(uniform: user.movementUniform) ?? .infinity
-        let cancelAt = cancel.isFinite ? Instant.nanoseconds(cancel) : .max
-        // Same-instant order: the gesture and the trigger come before a touch event at their instant.
-        let movementMatters: Bool
-        switch movementCancels {
-        case .always: movementMatters = cancelAt < trigger
-        case .untilRecognized: movementMatters = cancelAt < min(trigger, timeline.recognition)
-        case .never: movementMatters = false
-        }
-        let cancelled = movementMatters && cancelAt < releaseAt
-        let hold = evaluator.resolve(pressEnd: cancelled ? cancelAt : releaseAt, cancelled: cancelled)
+        let press = pressEnd(user, release: release, trigger: trigger, recognition: timeline.recognition)
+        let cancelled = press.cancelled
+        let hold = evaluator.resolve(pressEnd: press.end, cancelled: cancelled)
         let outcome: UserOutcome
         switch traits.intent {
         case .none:
@@ -208,6 +290,7 @@ final class ControlUnderTest {
                 }
             }
         }
-        return UserRun(timeline: timeline, release: release, reason: reason, cancelTime: cancel, hold: hold, outcome: outcome)
+        return UserRun(
+            timeline: timeline, release: press.release, reason: reason, hold: hold, outcome: outcome)
     }
 }
