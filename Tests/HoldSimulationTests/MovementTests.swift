@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import GSL
+import HoldModel
 import Testing
 @testable import HoldSimulation
 
@@ -412,6 +413,31 @@ struct MovementArgumentTests {
         for (drift, rate, distance) in [(-1.0, 120.0, 10.0), (.nan, 120, 10), (2, 0, 10), (2, 120, 0), (2, 120, .infinity)] {
             #expect(throws: GSLError.invalidArgument("Movement.init")) {
                 _ = try Movement(driftPointsPerSqrtSecond: drift, touchRateHz: rate, maximumDistancePoints: distance)
+            }
+        }
+    }
+}
+
+@Suite("movement: the uniform from which a cancel comes too late")
+struct MovementTooLateTests {
+    /// `simulate` skips the cancel search for a uniform at or above `firstUniform`: every such uniform must cancel at
+    /// or after the instant (else a cancel that mattered would be lost), and the bound must be tight (else the
+    /// shortcut would skip nothing).
+    @Test("at or above the bound the cancel is never earlier than the instant; just below it, it is",
+          arguments: [(2.5, 120.0), (12, 120), (20, 60), (60, 120), (0, 120)])
+    func bound(drift: Double, rate: Double) throws {
+        let movement = try Movement(driftPointsPerSqrtSecond: drift, touchRateHz: rate, maximumDistancePoints: 10)
+        for seconds in [0.02, 0.3, 1.0, 4.0] {
+            let instant = Instant.nanoseconds(seconds)
+            let bound = ControlUnderTest.firstUniform(of: movement, cancellingAtOrAfter: instant)
+            func cancel(_ u: Double) -> Int64 { ControlUnderTest.cancelInstant(movement.cancelTime(uniform: u)) }
+            var uniforms = (1..<20_000).map { Double($0) / 20_000 }
+            uniforms += (0..<200).map { bound + Double($0) * 1e-12 }
+            for u in uniforms where u >= bound && u < 1 {
+                #expect(cancel(u) >= instant, "D=\(drift) R=\(rate) t=\(seconds) u=\(u) bound=\(bound)")
+            }
+            if bound > 0 && bound < 1 {
+                #expect(cancel(max(0, bound - 1e-9)) < instant, "D=\(drift) R=\(rate) t=\(seconds) bound=\(bound)")
             }
         }
     }

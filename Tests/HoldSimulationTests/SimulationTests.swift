@@ -152,6 +152,38 @@ struct DeterminismTests {
         #expect(onePerUser.split(separator: "\n").count == 3 * 30_001)
     }
 
+    /// Without per-user rows a run skips work whose result no summary column reads: the timeline of an accidental
+    /// hold (all its tally keeps is whether it fired) and the finger's cancel instant when it comes too late to
+    /// matter. With rows, both are computed for every person; the rows must not differ.
+    @Test("rows are the same with and without per-user output, whatever cancels the gesture")
+    func shortcutsWithoutPerUserRows() throws {
+        let library = Make.library
+        // Hands that drift far enough to cancel often, in both intents, with every behavior.
+        let population = try Make.population("""
+              - {name: r, weight: 3, intent: confirm, behavior: react, reaction: {dist: lognormal, median: 0.2, sigma: 0.3}, patience: {dist: lognormal, median: 1.5, sigma: 0.5}, movement: {drift: 12, touchRate: 120}}
+              - {name: a, weight: 1, intent: confirm, behavior: anticipate, bias: 0, weber: 0.1, movement: {drift: 12, touchRate: 60}}
+              - {name: x, weight: 2, intent: none, behavior: hold, hold: {dist: lognormal, median: 0.9, sigma: 0.5}, movement: {drift: 12, touchRate: 120}}
+              - {name: y, weight: 1, intent: none, behavior: hold, hold: {dist: lognormal, median: 1.1, sigma: 0.3}}
+              - {name: z, weight: 1, intent: none, behavior: react, reaction: {dist: lognormal, median: 0.2, sigma: 0.3}, patience: {dist: lognormal, median: 0.8, sigma: 0.5}, movement: {drift: 12, touchRate: 120}}
+            """)
+        var profiles: [Profile] = []
+        for name in ["hig-linear-bar", "kikocard-article-latency", "static-long-press", "mismatched-fill"] {
+            for cancels in ["always", "untilRecognized", "never"] {
+                profiles.append(try library.loadProfile(name, overrides: [Override(parsing: "gesture.movementCancels=\(cancels)")]))
+            }
+        }
+        func summaries(perUser: Bool) throws -> [SimulationSummary] {
+            try Simulator.run(
+                SimulationRequest(profiles: profiles, population: population, users: 3_000, seed: 5, threads: 2),
+                perUser: perUser ? { _ in } : nil)
+        }
+        let without = try summaries(perUser: false)
+        #expect(try summaries(perUser: true).map(SimulationCSV.row) == without.map(SimulationCSV.row))
+        // The population does cancel and does fire by accident, so both shortcuts are exercised.
+        #expect(without.contains { $0.movementCancel.successes > 50 })
+        #expect(without.contains { $0.falseActivation.successes > 50 })
+    }
+
     @Test("a profile's row is the same alone and among others (common random numbers)")
     func commonRandomNumbers() throws {
         let library = Make.library

@@ -178,13 +178,13 @@ final class ControlUnderTest {
 
     /// The cancel instant on the integer clock (`.max` for never) for a movement uniform.
     @inline(__always)
-    private static func cancelInstant(_ seconds: Double) -> Int64 {
+    static func cancelInstant(_ seconds: Double) -> Int64 {
         seconds.isFinite ? Instant.nanoseconds(seconds) : .max
     }
 
     /// A uniform in [0, 1] from which on `movement` cancels at or after `instant` (by bisection: every larger uniform
     /// does too, as the cancel never comes earlier for a larger uniform).
-    private static func firstUniform(of movement: Movement, cancellingAtOrAfter instant: Int64) -> Double {
+    static func firstUniform(of movement: Movement, cancellingAtOrAfter instant: Int64) -> Double {
         // A uniform is never 1, where the cancel is infinitely late.
         var low = 0.0, high = 1.0
         if cancelInstant(movement.cancelTime(uniform: low)) >= instant { return 0 }
