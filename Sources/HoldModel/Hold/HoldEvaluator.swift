@@ -638,10 +638,16 @@ public final class HoldEvaluator {
     ///   - cancelled: whether the press ended by movement.
     @discardableResult
     public func resolve(pressEnd end: Int64, cancelled: Bool = false) -> HoldOutcome {
-        let timeline = held
-        var result = HoldOutcome(pressEnd: end, cancelled: cancelled)
-        let trigger = timeline.trigger
-        result.completed = trigger.map { $0 <= end } ?? false
+        evaluateRelease(pressEnd: end, cancelled: cancelled)
+        return outcome
+    }
+
+    /// `resolve`'s work, building `outcome` in place (a local copy stored at the end cost several per cent of a
+    /// run); the searches read its press end through `progress(at:)`.
+    private func evaluateRelease(pressEnd end: Int64, cancelled: Bool) {
+        outcome = HoldOutcome(pressEnd: end, cancelled: cancelled)
+        let trigger = held.trigger
+        outcome.completed = trigger.map { $0 <= end } ?? false
 
         // Pulses while the finger is down. The schedule assumed the finger stays down; requests up to the end of
         // the press did not depend on that (the completion request is at the trigger, so it is in only if the
@@ -650,51 +656,47 @@ public final class HoldEvaluator {
         var shortestGap = Int64.max
         for request in pulseRequests {
             guard countsWhileDown(request.time, kind: request.kind, end: end) else { break }
-            guard request.status == .played else { result.droppedPulses += 1; continue }
+            guard request.status == .played else { outcome.droppedPulses += 1; continue }
             if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
             previousPlayed = request.time
-            result.pulses += 1
+            outcome.pulses += 1
         }
-        if shortestGap != .max { result.shortestPulseGap = shortestGap }
+        if shortestGap != .max { outcome.shortestPulseGap = shortestGap }
         // Feedback felt while the finger was down: a frame at the release instant renders after the release.
         var feedback = Int64.max
-        if let visible = timeline.firstVisibleFrame, visible < end { feedback = visible }
-        if let pulse = timeline.firstPlayedPulse, countsWhileDown(pulse, kind: .progress, end: end) {
+        if let visible = held.firstVisibleFrame, visible < end { feedback = visible }
+        if let pulse = held.firstPlayedPulse, countsWhileDown(pulse, kind: .progress, end: end) {
             feedback = min(feedback, pulse)
         }
         if let trigger, trigger <= end { feedback = min(feedback, trigger) }
-        if feedback != .max { result.feedback = feedback }
+        if feedback != .max { outcome.feedback = feedback }
 
-        let clock = frameClock(timeline.framePhase)
-        if result.completed, let trigger {
+        let clock = frameClock(held.framePhase)
+        if outcome.completed, let trigger {
             if let frame = clock.lastFrame(atOrBefore: trigger) {
-                result.displayedProgressAtTrigger = Self.displayed(heldProgress(at: clock.time(ofFrame: frame)))
+                outcome.displayedProgressAtTrigger = Self.displayed(heldProgress(at: clock.time(ofFrame: frame)))
             } else {
-                result.displayedProgressAtTrigger = 0
+                outcome.displayedProgressAtTrigger = 0
             }
         }
 
         // What the fill does after the press: it runs on (the action fired and the fill stays), retracts (it had
         // started), or shows nothing (it had not started yet).
         retracting = false
-        runsOn = result.completed && staysAfterTrigger
+        runsOn = outcome.completed && staysAfterTrigger
         if runsOn {
-            result.rest = max(end, timeline.fillComplete ?? end)
-        } else if let start = timeline.fillStart, end > start {
+            outcome.rest = max(end, held.fillComplete ?? end)
+        } else if let start = held.fillStart, end > start {
             retracting = true
-            result.rest = retractEnd(pressEnd: end, start: start)
+            outcome.rest = retractEnd(pressEnd: end, start: start)
         }
-        // What the searches below read of the outcome (`progress(at:)`): the rest of it is stored at the end.
-        outcome.pressEnd = end
-        if retracting { result.firstEmptyFrame = firstEmptyFrame(after: end, rest: result.rest, clock: clock) }
+        if retracting { outcome.firstEmptyFrame = firstEmptyFrame(after: end, rest: outcome.rest, clock: clock) }
 
         // What the person saw: the first frame that drew the bar full in this hold, if any.
-        if let full = firstFullFrameSeen(timeline, end: end, emptyFrame: result.firstEmptyFrame, clock: clock) {
-            result.firstFullFrameSeen = full
-            if result.completed, let trigger { result.mismatch = trigger - full }
+        if let full = firstFullFrameSeen(held, end: end, emptyFrame: outcome.firstEmptyFrame, clock: clock) {
+            outcome.firstFullFrameSeen = full
+            if outcome.completed, let trigger { outcome.mismatch = trigger - full }
         }
-        outcome = result
-        return result
     }
 
     /// Whether a haptic request at `time` is felt for a press that ends at `end`, in the documented same-instant
