@@ -217,9 +217,13 @@ public final class HoldEvaluator {
     @exclusivity(unchecked) public private(set) var pulseRequests = ReusedArray<PulseRequest>()
 
     /// The timeline of the last `hold` call.
-    @exclusivity(unchecked) public private(set) var held = HeldTimeline(framePhase: 0, recognition: 0)
+    @inlinable public var held: HeldTimeline { lastHeld }
     /// The outcome of the last `resolve` call.
-    @exclusivity(unchecked) public private(set) var outcome = HoldOutcome(pressEnd: 0, cancelled: false)
+    @inlinable public var outcome: HoldOutcome { lastOutcome }
+    // Their storage. The getters are inlinable so that another module's per-user path reads single fields in place,
+    // without a copy of the whole struct and without the dynamic exclusivity checks its own access would carry.
+    @usableFromInline @exclusivity(unchecked) var lastHeld = HeldTimeline(framePhase: 0, recognition: 0)
+    @usableFromInline @exclusivity(unchecked) var lastOutcome = HoldOutcome(pressEnd: 0, cancelled: false)
     @exclusivity(unchecked) private var retractFrom = (progress: 0.0, velocity: 0.0, clock: Int64(0))
     @exclusivity(unchecked) private var retracting = false
     /// The action fired and the fill stays: the held fill runs on after the press.
@@ -325,6 +329,13 @@ public final class HoldEvaluator {
     /// which the fill looks started and full, and the haptic requests.
     @discardableResult
     public func hold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) -> HeldTimeline {
+        evaluateHold(framePhase: framePhase, latencies: &latencies)
+        return lastHeld
+    }
+
+    /// `hold` without returning a copy of the timeline: the result is in `held`. What a simulation's per-user path
+    /// calls.
+    public func evaluateHold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) {
         let clock = frameClock(framePhase)
         var timeline = HeldTimeline(framePhase: framePhase, recognition: recognition)
         tickTimes.removeAll()
@@ -369,8 +380,7 @@ public final class HoldEvaluator {
         if !progressRequests.isEmpty {
             timeline.firstPlayedPulse = pulseRequests.first { $0.kind == .progress && $0.status == .played }?.time
         }
-        held = timeline
-        return timeline
+        lastHeld = timeline
     }
 
     /// How far below a haptic step a frame's progress may be and still reach it (rounding of `last + threshold`).
@@ -642,12 +652,13 @@ public final class HoldEvaluator {
         return outcome
     }
 
-    /// `resolve`'s work, building `outcome` in place (a local copy stored at the end cost several per cent of a
-    /// run); the searches read its press end through `progress(at:)`.
-    private func evaluateRelease(pressEnd end: Int64, cancelled: Bool) {
-        outcome = HoldOutcome(pressEnd: end, cancelled: cancelled)
-        let trigger = held.trigger
-        outcome.completed = trigger.map { $0 <= end } ?? false
+    /// `resolve` without returning a copy of the outcome: the result is in `outcome`, built there in place (a local
+    /// copy stored at the end cost several per cent of a run; the searches read its press end through
+    /// `progress(at:)`). What a simulation's per-user path calls.
+    public func evaluateRelease(pressEnd end: Int64, cancelled: Bool) {
+        lastOutcome = HoldOutcome(pressEnd: end, cancelled: cancelled)
+        let trigger = lastHeld.trigger
+        lastOutcome.completed = trigger.map { $0 <= end } ?? false
 
         // Pulses while the finger is down. The schedule assumed the finger stays down; requests up to the end of
         // the press did not depend on that (the completion request is at the trigger, so it is in only if the
@@ -656,46 +667,48 @@ public final class HoldEvaluator {
         var shortestGap = Int64.max
         for request in pulseRequests {
             guard countsWhileDown(request.time, kind: request.kind, end: end) else { break }
-            guard request.status == .played else { outcome.droppedPulses += 1; continue }
+            guard request.status == .played else { lastOutcome.droppedPulses += 1; continue }
             if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
             previousPlayed = request.time
-            outcome.pulses += 1
+            lastOutcome.pulses += 1
         }
-        if shortestGap != .max { outcome.shortestPulseGap = shortestGap }
+        if shortestGap != .max { lastOutcome.shortestPulseGap = shortestGap }
         // Feedback felt while the finger was down: a frame at the release instant renders after the release.
         var feedback = Int64.max
-        if let visible = held.firstVisibleFrame, visible < end { feedback = visible }
-        if let pulse = held.firstPlayedPulse, countsWhileDown(pulse, kind: .progress, end: end) {
+        if let visible = lastHeld.firstVisibleFrame, visible < end { feedback = visible }
+        if let pulse = lastHeld.firstPlayedPulse, countsWhileDown(pulse, kind: .progress, end: end) {
             feedback = min(feedback, pulse)
         }
         if let trigger, trigger <= end { feedback = min(feedback, trigger) }
-        if feedback != .max { outcome.feedback = feedback }
+        if feedback != .max { lastOutcome.feedback = feedback }
 
-        let clock = frameClock(held.framePhase)
-        if outcome.completed, let trigger {
+        let clock = frameClock(lastHeld.framePhase)
+        if lastOutcome.completed, let trigger {
             if let frame = clock.lastFrame(atOrBefore: trigger) {
-                outcome.displayedProgressAtTrigger = Self.displayed(heldProgress(at: clock.time(ofFrame: frame)))
+                lastOutcome.displayedProgressAtTrigger = Self.displayed(heldProgress(at: clock.time(ofFrame: frame)))
             } else {
-                outcome.displayedProgressAtTrigger = 0
+                lastOutcome.displayedProgressAtTrigger = 0
             }
         }
 
         // What the fill does after the press: it runs on (the action fired and the fill stays), retracts (it had
         // started), or shows nothing (it had not started yet).
         retracting = false
-        runsOn = outcome.completed && staysAfterTrigger
+        runsOn = lastOutcome.completed && staysAfterTrigger
         if runsOn {
-            outcome.rest = max(end, held.fillComplete ?? end)
-        } else if let start = held.fillStart, end > start {
+            lastOutcome.rest = max(end, lastHeld.fillComplete ?? end)
+        } else if let start = lastHeld.fillStart, end > start {
             retracting = true
-            outcome.rest = retractEnd(pressEnd: end, start: start)
+            lastOutcome.rest = retractEnd(pressEnd: end, start: start)
         }
-        if retracting { outcome.firstEmptyFrame = firstEmptyFrame(after: end, rest: outcome.rest, clock: clock) }
+        if retracting {
+            lastOutcome.firstEmptyFrame = firstEmptyFrame(after: end, rest: lastOutcome.rest, clock: clock)
+        }
 
         // What the person saw: the first frame that drew the bar full in this hold, if any.
-        if let full = firstFullFrameSeen(held, end: end, emptyFrame: outcome.firstEmptyFrame, clock: clock) {
-            outcome.firstFullFrameSeen = full
-            if outcome.completed, let trigger { outcome.mismatch = trigger - full }
+        if let full = firstFullFrameSeen(lastHeld, end: end, emptyFrame: lastOutcome.firstEmptyFrame, clock: clock) {
+            lastOutcome.firstFullFrameSeen = full
+            if lastOutcome.completed, let trigger { lastOutcome.mismatch = trigger - full }
         }
     }
 
@@ -806,7 +819,7 @@ public final class HoldEvaluator {
 
     /// Sets up the retract from the state at `end` and returns when its model comes to rest.
     private func retractEnd(pressEnd end: Int64, start: Int64) -> Int64 {
-        let fillEnd = held.fillComplete ?? end
+        let fillEnd = lastHeld.fillComplete ?? end
         let progress = heldProgress(at: end)
         // The velocity carries into a spring retract only.
         retractFrom = (progress, retractSpring == nil ? 0 : heldVelocity(at: end), min(end, fillEnd) - start)
@@ -835,7 +848,7 @@ public final class HoldEvaluator {
     /// additive retracts). At the press end itself the retract has begun (a release is processed before a frame at
     /// the same instant renders).
     public func progress(at time: Int64) -> Double {
-        let end = outcome.pressEnd
+        let end = lastOutcome.pressEnd
         if time < end { return heldProgress(at: time) }
         if !retracting { return runsOn ? heldProgress(at: time) : 0 }
         let elapsed = time - end
@@ -882,7 +895,7 @@ public final class HoldEvaluator {
     @inline(__always)
     private func retractProgressBounds(at time: Int64) -> (lower: Double, upper: Double)? {
         guard retracting, let bounds = retractBounds else { return nil }
-        let end = outcome.pressEnd
+        let end = lastOutcome.pressEnd
         guard time >= end else { return nil }
         let elapsed = time - end
         // The ends are exact in retractDone: no bounds needed.
