@@ -176,6 +176,8 @@ struct CompareCommandTests {
         (["--profile", "hig-linear-bar", "--variant", "x"], "--variant x: write LABEL="),
         (["--profile", "hig-linear-bar", "--variant", "a b=fill.curve=easeIn"], "a label is letters"),
         (["--profile", "hig-linear-bar", "--variant", "a=fill.curve"], "'fill.curve' is not key=value"),
+        // The last of two values used to win silently.
+        (["--profile", "hig-linear-bar", "--variant", "a=fill.duration=0.5 fill.duration=0.6"], "--variant a: fill.duration is given twice"),
         (["--profile", "hig-linear-bar", "--variant", "a=fill.curve=easeIn", "--baseline", "nope"], "--baseline nope is none of the designs"),
         (["--profile", "hig-linear-bar", "--variant", "a=fill.duration=0.6", "--set", "fill.duration=0.5"], "--set also sets"),
         (["--profile", "hig-linear-bar", "--variant", "a=fill.duration=-1"], "fill.duration"),

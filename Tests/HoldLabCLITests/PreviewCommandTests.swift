@@ -32,6 +32,10 @@ struct PreviewCommandTests {
         Refusal(arguments: ["preview", "--variant", "nolabel"], status: 64, message: "write LABEL="),
         Refusal(arguments: ["preview", "--variant", "x=fill.duration=1", "--variant", "x=fill.duration=2"], status: 64, message: "--variant x is given twice"),
         Refusal(arguments: ["preview", "--variant", "fast=fill.duration=abc", "--no-mp4"], status: 64, message: "--variant fast: fill.duration=abc"),
+        // One --variant parser for preview and compare: the same label rule and the same refusal of a repeated key.
+        Refusal(arguments: ["preview", "--variant", "my fast=fill.duration=1"], status: 64, message: "a label is letters, digits"),
+        Refusal(arguments: ["preview", "--variant", "x=fill.duration=1 fill.duration=2"], status: 64,
+                message: "--variant x: fill.duration is given twice"),
         Refusal(arguments: ["preview", "--mp4", "a.mp4", "--no-mp4"], status: 64, message: "contradict"),
         Refusal(arguments: ["preview", "--phase", "1"], status: 64, message: "--phase"),
         Refusal(arguments: ["preview", "--profile", "no-such-profile"], status: 66, message: "no-such-profile"),

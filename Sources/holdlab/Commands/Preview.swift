@@ -82,46 +82,13 @@ struct Preview: ParsableCommand {
         }
         var labels: Set<String> = []
         for text in variant {
-            let (label, _) = try Self.parseVariant(text)
+            let (label, _) = try ComparisonOptions.parseVariant(text)
             guard labels.insert(label).inserted else { throw ValidationError("--variant \(label) is given twice; give each label once") }
         }
         try source.refuseRepeatedKeys()
         try refuseSameOutputs([("--out", out), ("--mp4", mp4)])
         let library = source.library
         try refuseOutputsOverInputs([("--out", out), ("--mp4", mp4)], inputs: profile.map { ("--profile", library.profilePath($0)) })
-    }
-
-    /// `LABEL=key=value key=value …`: the label and the overrides (split at spaces outside braces and brackets).
-    static func parseVariant(_ text: String) throws -> (String, [String]) {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw ValidationError("--variant \(text): write LABEL=\"key=value key=value …\"")
-        }
-        let label = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
-        guard !label.isEmpty, !label.contains(where: \.isNewline) else {
-            throw ValidationError("--variant \(text): the label must be a name on one line")
-        }
-        var assignments: [String] = []
-        var current = ""
-        var depth = 0
-        for character in text[text.index(after: equals)...] {
-            if character == "{" || character == "[" { depth += 1 }
-            if character == "}" || character == "]" { depth -= 1 }
-            if character == " " && depth == 0 {
-                if !current.isEmpty { assignments.append(current) }
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { assignments.append(current) }
-        guard !assignments.isEmpty else {
-            throw ValidationError("--variant \(label): give at least one key=value override")
-        }
-        for assignment in assignments where !assignment.contains("=") {
-            throw ValidationError("--variant \(label): '\(assignment)' is not key=value")
-        }
-        try refuseRepeatedKeys(assignments, option: "--variant \(label):")
-        return (label, assignments)
     }
 
     func run() throws {
@@ -134,7 +101,7 @@ struct Preview: ParsableCommand {
                 return PreviewDesign(label: loaded.name, profile: loaded)
             }
             for text in variant {
-                let (label, assignments) = try Self.parseVariant(text)
+                let (label, assignments) = try ComparisonOptions.parseVariant(text)
                 // A variant's error names the variant, not the --set the override stands for.
                 do {
                     let extra = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }

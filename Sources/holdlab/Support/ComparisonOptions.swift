@@ -42,7 +42,9 @@ struct ComparisonOptions: ParsableArguments {
         population.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
-    /// A variant `LABEL=key=value key=value`: its label and its `--set` texts.
+    /// A variant `LABEL=key=value key=value`: its label and its `--set` texts, split at spaces outside braces,
+    /// brackets and quotes; a key given twice is refused (the last would silently win). `compare`, `report` and
+    /// `preview` read `--variant` here.
     static func parseVariant(_ text: String) throws -> (label: String, sets: [String]) {
         guard let equals = text.firstIndex(of: "=") else {
             throw ValidationError("--variant \(text): write LABEL=\"key=value …\", e.g. --variant fast=\"fill.curve=easeIn fill.duration=0.6\"")
@@ -54,6 +56,7 @@ struct ComparisonOptions: ParsableArguments {
         for set in sets where !set.contains("=") {
             throw ValidationError("--variant \(label): '\(set)' is not key=value")
         }
+        try refuseRepeatedKeys(sets, option: "--variant \(label):")
         return (label, sets)
     }
 
