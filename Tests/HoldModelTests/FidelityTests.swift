@@ -236,6 +236,9 @@ struct SpeedPathTests {
                 var instants = [Int64(next() % 3_600_000_000_000), Int64(next() % 2_000_000_000)]
                 let frame = clock.time(ofFrame: Int(next() % 1000))
                 instants += [frame - 2, frame - 1, frame, frame + 1, frame + 2, 0, -5]
+                // Before and at the first frame (an early instant and a late phase answer frame 0 without dividing).
+                let first = clock.time(ofFrame: 0)
+                instants += [first / 2, first - 3, first - 1, first, first + 1, Int64(next() % UInt64(max(1, first)))]
                 for instant in instants {
                     let fast = clock.firstFrame(atOrAfter: instant)
                     #expect(fast == clock.firstFrameByCorrection(atOrAfter: instant), "\(refresh) \(phase) \(instant)")

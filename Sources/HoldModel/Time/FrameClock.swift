@@ -51,9 +51,16 @@ public struct FrameClock: Sendable, Hashable {
             let k = Rounding.up(position)
             let after = (k - position) * intervalNanoseconds
             if after >= Self.fastPathMargin && intervalNanoseconds - after >= Self.fastPathMargin { return Int(k) }
+        } else if position < -Self.fastPathZeroMargin {
+            // Before the first frame (an early instant and a late phase): the corrected path's quotient is then
+            // negative too (the two estimates of p < 1 differ by a few ulps), and it answers frame 0.
+            return 0
         }
         return firstFrameByCorrection(atOrAfter: instant)
     }
+
+    /// How far below zero (in frames) the fast estimate of p must be to answer frame 0 without the division.
+    static let fastPathZeroMargin = 1e-9
 
     /// Frames closer than this (nanoseconds) to an instant are checked on the integer clock.
     static let fastPathMargin = 2.0
