@@ -148,8 +148,9 @@ final class ControlUnderTest {
     let fixedInstants: (trigger: Int64, recognition: Int64)?
 
     /// Per class: a movement uniform from which on the finger's cancel comes too late to matter (at or after the
-    /// instant from which `movementCancels` ignores it, whatever the person), so it is not computed; 2 when there is
-    /// no such uniform. `Movement.cancelTime` never decreases in its uniform, which makes every larger uniform too late.
+    /// instant from which `movementCancels` ignores it, whatever the person), so it is not computed. 0 without
+    /// movement or with `never`; 2 (never skip) for `always` with a Timer fill, whose trigger varies per person.
+    /// `Movement.cancelTime` never decreases in its uniform, which makes every larger uniform too late.
     private let movementTooLateFrom: [Double]
 
     init(profile: Profile, prepared: PreparedControl, movements: [Movement?]) {
