@@ -54,7 +54,7 @@ public struct PreparedControl: Sendable {
     let fillInverse: [Int64]?
     static let fillInverseCells = 4096
     /// Bounds on the value of a never-decreasing Bézier fill's curve without solving it (`UnitBezierBounds`); nil for
-    /// other fills.
+    /// other fills and for a fill of zero duration on the integer clock.
     let fillBounds: UnitBezierBounds?
     /// Whether the held fill's progress never decreases (linear, a Bézier with y1, y2 in [0, 1], a Timer).
     let fillNeverDecreases: Bool
@@ -125,7 +125,10 @@ public struct PreparedControl: Sendable {
         } else {
             fillInverse = nil
         }
-        if case .bezier(let bezier?, _) = shape, fillNeverDecreases {
+        if case .bezier(let bezier?, let duration) = shape, duration > 0 {
+            // nil for a curve that can decrease. A fill shorter than half a nanosecond has a zero duration on the
+            // integer clock (progress jumps from 0 to 1): its normalised time is not defined, so its searches take
+            // the exact path.
             fillBounds = UnitBezierBounds(bezier)
         } else {
             fillBounds = nil

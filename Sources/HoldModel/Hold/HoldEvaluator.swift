@@ -246,9 +246,7 @@ public final class HoldEvaluator {
         fillRate = fillDuration > 0 ? 1 / Double(fillDuration) : 0
         fillBoundsReach = UnitBezierBounds.reach + fillRate
         fillIsBezier = fillBezier != nil
-        // A fill shorter than half a nanosecond has a zero duration on the integer clock (progress jumps from 0 to 1):
-        // its normalised time is not defined, so its searches take the exact path.
-        fillBounds = fillDuration > 0 ? prepared.fillBounds : nil
+        fillBounds = prepared.fillBounds
         threshold = control.haptics.threshold
         onComplete = control.haptics.onComplete
         triggerFollowsGesture = control.trigger.source == .gesture

@@ -1,5 +1,5 @@
-/// `rounded(.up)` and `rounded(.down)` without a library call: the baseline x86-64 target has no rounding
-/// instruction, so each of those is a call to libm's `ceil` or `floor`, and frame searches make several per person.
+/// `rounded(.up)` without a library call: the baseline x86-64 target has no rounding instruction, so it is a call to
+/// libm's `ceil`, and frame searches make several per person.
 /// Exact for every double: below 2^52 in magnitude a truncating conversion and one correction give the same value,
 /// beyond it (and for NaN or infinities) the library does it. The sign of a zero result may differ (0 for −0.5),
 /// which no caller can tell after converting to an integer or adding to a position.
@@ -11,12 +11,5 @@ enum Rounding {
         guard x > -exactLimit && x < exactLimit else { return x.rounded(.up) }
         let truncated = Double(Int64(x))
         return truncated < x ? truncated + 1 : truncated
-    }
-
-    @inline(__always)
-    static func down(_ x: Double) -> Double {
-        guard x > -exactLimit && x < exactLimit else { return x.rounded(.down) }
-        let truncated = Double(Int64(x))
-        return truncated > x ? truncated - 1 : truncated
     }
 }

@@ -25,6 +25,13 @@ struct PersonMeasures {
 
     init() {}
 
+    /// A person without intent to confirm: all that counts is whether the action fired (`Tally.addAccidental`).
+    @inline(__always)
+    init(accidentalFired fired: Bool) {
+        accidental = true
+        if fired { rateEvents |= 1 << UInt8(ComparedMetric.Rate.falseActivation.rawValue) }
+    }
+
     /// Mirrors `Tally.add`: who counts where, in microseconds, counts and billionths.
     @inline(__always)
     init(_ run: UserRun) {
@@ -32,8 +39,7 @@ struct PersonMeasures {
         func mark(_ rate: ComparedMetric.Rate) { rateEvents |= 1 << UInt8(rate.rawValue) }
         switch run.outcome {
         case .falseActivation, .noActivation:
-            accidental = true
-            if run.outcome == .falseActivation { mark(.falseActivation) }
+            self = PersonMeasures(accidentalFired: run.outcome == .falseActivation)
             return
         case .completed: mark(.completion)
         case .prematureRelease: mark(.prematureRelease)

@@ -152,6 +152,12 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
             let user = population.draw(people)
             let traits = population.traits[user.classIndex]
             for index in controls.indices {
+                // Without rows, an accidental hold counts only by whether it fired (as in `Simulator`).
+                if !keepsRows, let fired = controls[index].accidentalFires(user, traits: traits) {
+                    tallies[index].addAccidental(fired: fired)
+                    measures[index] = PersonMeasures(accidentalFired: fired)
+                    continue
+                }
                 let run = controls[index].run(user, traits: traits, latencies: &latencies[index])
                 tallies[index].add(run)
                 measures[index] = PersonMeasures(run)

@@ -122,7 +122,6 @@ public enum UserOutcome: String, Sendable, CaseIterable {
 struct UserRun {
     unowned(unsafe) let evaluator: HoldEvaluator
     var release: Double
-    var reason: ReleaseReason
     var outcome: UserOutcome
 
     var timeline: HeldTimeline {
@@ -302,6 +301,6 @@ final class ControlUnderTest {
                 }
             }
         }
-        return UserRun(evaluator: evaluator, release: press.release, reason: reason, outcome: outcome)
+        return UserRun(evaluator: evaluator, release: press.release, outcome: outcome)
     }
 }

@@ -125,11 +125,10 @@ struct SweepCommand: ParsableCommand {
                 threads: simulation.workerThreads)
             if let shard {
                 // A shard validates and simulates its own points only (the script --emit prints checked them all).
-                let out = OutputFile(argument: output.out)
                 let points = try ShardRun.sweepPoints(request, shard: shard)
                 let profiles = try Sweep.profiles(request, points: points)
                 try out.checkWritable()
-                try runShard(shard, request: request, profiles: profiles, base: base, out: out)
+                try runShard(shard, request: request, points: points, profiles: profiles, base: base, out: out)
                 return
             }
             let profiles = try Sweep.profiles(request)
@@ -160,8 +159,8 @@ struct SweepCommand: ParsableCommand {
 
     /// Simulates shard `shard`'s points and writes its shard file once, complete (`holdlab merge` refuses a shard
     /// without its end line, so a partial shard is never mistaken for a whole one).
-    private func runShard(_ shard: ShardSpec, request: SweepRequest, profiles: [Profile], base: Profile, out: OutputFile) throws {
-        let points = try ShardRun.sweepPoints(request, shard: shard)
+    private func runShard(_ shard: ShardSpec, request: SweepRequest, points: Range<Int>, profiles: [Profile], base: Profile,
+                          out: OutputFile) throws {
         let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "users")
         var rows: [String] = []
         try Sweep.run(request, profiles: profiles, points: points, onRows: { rows += $0 }, progress: { bar.update($0) })
