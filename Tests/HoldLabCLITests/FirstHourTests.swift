@@ -214,6 +214,22 @@ struct FirstHourTests {
                              "--emit-profile", directory.appendingPathComponent("bad name.yaml").path]).status == 64)
     }
 
+    @Test("tune: a mean at the check seed shows its 95 % t interval; a constant mean (zero width) shows 4 digits")
+    func tuneMeanInterval() throws {
+        let result = try CLI.run(["tune", "--param", "retract.duration=0.1:0.4", "--minimize", "retract_mean_ms",
+                                  "--constraint", "completion_time_mean_ms<=1200", "--users", "2000", "--seed", "3",
+                                  "--out", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        // Retract times vary from person to person: an interval around the mean.
+        let retract = try #require(lines.first { $0.hasPrefix("  retract_mean_ms:") })
+        #expect(retract.range(of: #": [0-9.]+ \[[0-9.]+, [0-9.]+\] at the check seed"#, options: .regularExpression) != nil,
+                "\(retract)")
+        // The action fires at minimumDuration for everyone who completes: no interval to show.
+        let completion = try #require(lines.first { $0.hasPrefix("  completion_time_mean_ms<=1200:") })
+        #expect(completion.contains(": 1000 at the check seed (holds)"), "\(completion)")
+    }
+
     @Test("benchmark measures its own memory: a large parent that spawns it does not show in max_rss_mib")
     func benchmarkOwnMemory() throws {
         // Spawning (vfork + exec) from a process whose peak is ≥ 256 MiB: getrusage's ru_maxrss would carry that

@@ -182,6 +182,18 @@ struct DeterminismTests {
         // The population does cancel and does fire by accident, so both shortcuts are exercised.
         #expect(without.contains { $0.movementCancel.successes > 50 })
         #expect(without.contains { $0.falseActivation.successes > 50 })
+
+        // compare takes the same shortcut: its summaries and paired rows agree with and without rows too.
+        func comparison(perUser: Bool) throws -> DesignComparison {
+            let designs = profiles.enumerated().map { ComparisonDesign(label: "d\($0.offset)", profile: $0.element) }
+            return try PairedComparison.run(
+                ComparisonRequest(designs: designs, baseline: 0, population: population, users: 3_000, seed: 5, threads: 2),
+                perUser: perUser ? { _ in } : nil)
+        }
+        let (pairedWith, pairedWithout) = (try comparison(perUser: true), try comparison(perUser: false))
+        #expect(pairedWith.summaries.map(SimulationCSV.row) == pairedWithout.summaries.map(SimulationCSV.row))
+        #expect(pairedWithout.summaries.map(SimulationCSV.row) == without.map(SimulationCSV.row))
+        #expect("\(pairedWith.rows)" == "\(pairedWithout.rows)")
     }
 
     @Test("a profile's row is the same alone and among others (common random numbers)")
