@@ -286,15 +286,19 @@ struct SpeedPathTests {
         }
     }
 
+    // The searches start from a bound per floor under the retracted progress (`retractBoundByFloor`); the Timer fill
+    // takes the scaled form under every interruption, additive included.
     @Test("retract searches judged on the retract curve's table bounds find the frame-by-frame first empty and full frames",
           arguments: [
               TimingCurve.easeOut, .easeIn, .ease, .bezier(UnitBezier(x1: 0.2, y1: 0.9, x2: 0.3, y2: 1)),
           ], [0.2, 0.0031, 1.7])
     func retractByBounds(retractCurve: TimingCurve, retractDuration: Double) throws {
         for interruption in [Retract.Interruption.swiftui, .additive, .fromCurrent] {
-            for fillCurve in [TimingCurve.linear, .easeInOut] {
+            for fill in [Fill.Model.animation(curve: .linear, durationSeconds: 1.0),
+                         .animation(curve: .easeInOut, durationSeconds: 1.0),
+                         .timer(TimerFill(tickSeconds: 0.01, initialIncrement: 0.004, acceleration: 0.0002))] {
                 var control = Fixture.linearBar(interruption: interruption)
-                control.fill.model = .animation(curve: fillCurve, durationSeconds: 1.0)
+                control.fill.model = fill
                 control.retract.curve = retractCurve
                 control.retract.durationSeconds = retractDuration
                 let evaluator = try Fixture.evaluator(control)
@@ -313,7 +317,7 @@ struct SpeedPathTests {
                     let last = clock.firstFrame(atOrAfter: outcome.rest)
                     var index = clock.firstFrame(atOrAfter: end)
                     while index < last, shown(index) >= resolution { index += 1 }
-                    let context = "\(retractCurve) \(retractDuration) \(interruption) \(fillCurve) \(phase) \(end)"
+                    let context = "\(retractCurve) \(retractDuration) \(interruption) \(fill) \(phase) \(end)"
                     #expect(empty == clock.time(ofFrame: index), "\(context)")
                     var full: Int64?
                     var frame = 0

@@ -203,6 +203,15 @@ public final class HoldEvaluator {
     /// How much earlier (nanoseconds) than the exact curve the solver may reach a level: its tolerance is 1e-7 of
     /// the normalised time, so 2e-7 of the retract's duration and the rounding of the instants cover it.
     private let retractSolverMargin: Int64
+    /// For a retract animation along a tabulated curve (`PreparedControl.retractInverse`), else empty: entry j is the
+    /// first-empty search's bound (see `firstEmptyFrame`) for a floor f = j / `floorCells`, in nanoseconds after the
+    /// release: τ from the tabulated inverse at the target 1 − level/f (the model scales the floor: swiftui,
+    /// fromCurrent, Timer fills) or f − level (additive), less 1e-12 of progress for rounding, times the duration,
+    /// less the solver margin; 0 where the target is not in (0, 1). Every step is monotone in f, so the entry of the
+    /// grid value at or below a floor is a bound no later than the formula at that floor: one load per refinement
+    /// instead of a division and two conversions (2¹² cells: the grid costs far less than the inverse's own cells).
+    private let retractBoundByFloor: [Int64]
+    static let floorCells = 4096
     /// Nanoseconds after the release beyond which a retract animation along a never-decreasing curve can no longer
     /// look full (its model is at most 1 − done, and `done` has passed 1 − fullLevel), for a fill that never
     /// decreases (so never above 1); nil without such a bound.
@@ -277,6 +286,22 @@ public final class HoldEvaluator {
         }
         retractSolverMargin = Int64((2e-7 * Double(retractDurationNanoseconds)).rounded(.up)) + 2
         retractBounds = prepared.retractBounds
+        if control.retract.mode == .animation, let inverse = prepared.retractInverse {
+            // The factor the retract scales, else (additive, not a Timer fill) the progress it subtracts from.
+            let scales = interruption != .additive || fillKind == .timer
+            let level = prepared.visibleLevel
+            let cells = Double(PreparedControl.retractInverseCells)
+            let duration = Double(retractDurationNanoseconds)
+            let margin = retractSolverMargin
+            retractBoundByFloor = (0...Self.floorCells).map { index in
+                let floor = Double(index) / Double(Self.floorCells)
+                let target = (scales ? (floor > level ? 1 - level / floor : 0) : floor - level) - 1e-12
+                guard target > 0 && target < 1 else { return 0 }
+                return Swift.max(0, Int64(inverse[Int(target * cells)] * duration) - margin)
+            }
+        } else {
+            retractBoundByFloor = []
+        }
         retractRate = retractDurationNanoseconds > 0 ? 1 / Double(retractDurationNanoseconds) : 0
         retractBoundsReach = UnitBezierBounds.reach + retractRate
         if control.retract.mode == .animation, let inverse = prepared.retractInverse, prepared.fillNeverDecreases {
@@ -769,33 +794,30 @@ public final class HoldEvaluator {
     /// decreases, its held progress at any instant already passed, so the floor rises as the bound moves on; for a
     /// spring fill, its envelope after the release, `Spring.fillLowerBound`). No frame before e(τ) reaches
     /// 1 − level/f (or f − level) can be empty, and the tabulated inverse of e gives that τ from below, less the
-    /// solver's tolerance. The bound is refined a few times, so the scan usually evaluates one frame.
+    /// solver's tolerance (`retractBoundByFloor`, at the grid floor below f). The bound is refined a few times, so
+    /// the scan usually evaluates one frame.
     private func firstEmptyFrame(after end: Int64, rest: Int64, clock: FrameClock) -> Int64 {
         var earliest = end
         if retractMode == .instant { return clock.time(ofFrame: clock.firstFrame(atOrAfter: end)) }
-        if retractMode == .animation, let inverse = prepared.retractInverse {
-            let level = visibleLevel
+        if retractMode == .animation, !retractBoundByFloor.isEmpty {
+            // Whether the floor scales or is subtracted from is the table's (see `retractBoundByFloor`).
             var floor = -Double.infinity
-            var scales = true
             var rises = false
             if isTimer || interruption == .fromCurrent {
                 floor = retractFrom.progress
             } else if prepared.fillNeverDecreases {
                 floor = retractFrom.progress
-                scales = interruption == .swiftui
                 rises = true
             } else if fillKind == .spring, let start = fillStart {
                 floor = Swift.min(retractFrom.progress,
                                   fillSpring.fillLowerBound(afterSeconds: Instant.seconds(end - start)))
-                scales = interruption == .swiftui
             }
-            let cells = Double(PreparedControl.retractInverseCells)
             for _ in 0..<3 {
-                // Rounding of the target is forgiven by 1e-12 of progress (far below the display's resolution).
-                let target = (scales ? (floor > level ? 1 - level / floor : 0) : floor - level) - 1e-12
-                guard target > 0 && target < 1 else { break }
-                let tau = inverse[Int(target * cells)]
-                let bound = end + max(0, Int64(tau * Double(retractDurationNanoseconds)) - retractSolverMargin)
+                guard floor > 0 else { break }
+                // The search's formula at the grid floor below this one (exact in binary: 4,096 cells), from the
+                // table: a bound no later than the formula's own at this floor, which never decreases in the floor.
+                let bound = end + retractBoundByFloor[
+                    floor >= 1 ? Self.floorCells : Int(floor * Double(Self.floorCells))]
                 guard bound > earliest else { break }
                 earliest = bound
                 // The held fill never decreases: from here on it is at least what it is now.
