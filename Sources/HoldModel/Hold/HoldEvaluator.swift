@@ -598,7 +598,8 @@ public final class HoldEvaluator {
             level = (exact, exact)
         }
         if level.lower > 1 { return (Int.max, (0, 0)) }
-        var frame = max(index, clock.firstFrame(atOrAfter: start + table[cell(level.lower)]))
+        // Any frame up to the first at or after that instant is a safe start: the loops check every frame from it.
+        var frame = max(index, clock.frameNoLaterThanFirst(atOrAfter: start + table[cell(level.lower)]))
         guard let bounds = fillBounds else {
             // A linear fill (its exact progress is a division) or a fill without bounds: the exact progress.
             let exact = level.lower == level.upper ? level.lower : exactLevel()

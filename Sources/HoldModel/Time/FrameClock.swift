@@ -81,6 +81,18 @@ public struct FrameClock: Sendable, Hashable {
         return index
     }
 
+    /// A frame no later than `firstFrame(atOrAfter:)` and usually the one before it, without its checks: the whole
+    /// part of the instant's position in frames, p = instant / interval − phase. Rounding moves a frame's instant and
+    /// p by far less than a frame, so no frame before ⌈p − 10⁻⁶⌉ is at or after the instant, and ⌊p⌋ is at most
+    /// that. Where a search checks every frame from its start anyway, this start costs one frame less to compute.
+    @inline(__always)
+    public func frameNoLaterThanFirst(atOrAfter instant: Int64) -> Int {
+        let position = Double(instant) * framesPerNanosecond - phase
+        if position <= 0 { return 0 }
+        if position < Self.indexLimit { return Int(position) }
+        return firstFrame(atOrAfter: instant)
+    }
+
     /// The last frame shown at or before `instant`, or nil when no frame has been shown yet: the frame before the first
     /// one at or after the next nanosecond (frames are on the integer clock), so it takes `firstFrame`'s fast path.
     @inline(__always)
