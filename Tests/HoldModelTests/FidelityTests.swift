@@ -221,7 +221,7 @@ struct SpeedPathTests {
         }
     }
 
-    @Test("the first frame at or after an instant, from one multiplication, equals the search by definition")
+    @Test("the first frame at or after an instant, from one multiplication, equals the search by definition; a search start from the position's whole part is never after it")
     func firstFrameFastPath() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
@@ -245,6 +245,9 @@ struct SpeedPathTests {
                     // The definition itself: the first frame at or after the instant.
                     #expect(clock.time(ofFrame: fast) >= instant)
                     if fast > 0 { #expect(clock.time(ofFrame: fast - 1) < instant) }
+                    // A search's start: never after the first frame, at most one before it.
+                    let start = clock.frameNoLaterThanFirst(atOrAfter: instant)
+                    #expect(start <= fast && start >= fast - 1, "\(refresh) \(phase) \(instant)")
                 }
             }
         }
