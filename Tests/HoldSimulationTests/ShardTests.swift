@@ -43,7 +43,7 @@ struct ShardTests {
 
     @Test("the bucket layout is the library's: every value's bucket, and each bucket's lowest value")
     func layout() {
-        let layout = HistogramCoding.Layout(digits: 4, highest: 3_600_000_000)
+        let layout = HistogramLayout(digits: 4, highest: 3_600_000_000)
         var histogram = Self.histogram()
         var state: UInt64 = 12345
         for _ in 0..<2000 {

@@ -280,33 +280,35 @@ struct StatisticsTests {
         }
     }
 
-    @Test("the run buffer orders runs by value range and keeps every run")
-    func runBufferSort() {
-        let generator = Generator(seed: 13)
-        var buffer = RunBuffer()
-        var expected: [(UInt64, UInt64)] = []
-        for index in 0..<5_000 {
-            // 32-bit values, including 0, the extremes and many repeats.
-            let value: UInt64 = index % 50 == 0 ? UInt64(UInt32.max) : index % 7 == 0 ? 5 : index % 11 == 0 ? 0
-                : UInt64(generator.uniform() * 4e9 * pow(10, -9 * generator.uniform()))
-            buffer.append(value: value, count: UInt64(index))
-            expected.append((value, UInt64(index)))
+    @Test("16-bit pending counts that overflow and zeros give the library's histogram, quantiles and extremes")
+    func pendingCountsSpill() {
+        let generator = Generator(seed: 14)
+        var single = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+                                       numberOfSignificantValueDigits: .four)
+        var counted = Quantiles(highest: 3_600_000_000, digits: .four)
+        // One value 200,000 times (three spills of a full bucket), its bucket's neighbours, zeros, a spread of values
+        // and the extremes arriving late, so a spilled bucket is the smallest's and the largest's at different times.
+        var values: [Int64] = Array(repeating: 1_000_123, count: 200_000) + [1_000_120, 1_000_127, 0, 0, 7]
+        for _ in 0..<30_000 { values.append(Int64(exp(generator.uniform() * 20) + 30)) }
+        values += [3, 5_000_000_000, 1]
+        for (index, value) in values.enumerated() {
+            counted.record(value)
+            _ = single.record(UInt64(min(max(value, 0), 3_600_000_000)))
+            if index == 150_000 { counted.finish() }
         }
-        buffer.sortByValue()
-        var ordered: [(UInt64, UInt64)] = []
-        buffer.forEach { ordered.append(($0, $1)) }
-        // Ranges never decrease along the buffer, and a range is at most 1/64 of an octave wide.
-        let ranges = ordered.map { RunBuffer.range(of: UInt32($0.0)) }
-        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect((0..<1000).allSatisfy { _ in
-            let a = UInt32(generator.uniform() * 4e9), b = UInt32(generator.uniform() * 4e9)
-            return a <= b ? RunBuffer.range(of: a) <= RunBuffer.range(of: b) : RunBuffer.range(of: a) >= RunBuffer.range(of: b)
-        })
-        #expect(RunBuffer.range(of: 1000) == RunBuffer.range(of: 1007) && RunBuffer.range(of: 1000) != RunBuffer.range(of: 1008))
-        // The same runs (as a multiset of value-count pairs), and the same total.
-        let key = { (pair: (UInt64, UInt64)) in "\(pair.0):\(pair.1)" }
-        #expect(ordered.map(key).sorted() == expected.map(key).sorted())
-        #expect(buffer.total == expected.reduce(0) { $0 + $1.1 })
+        let merged = counted.recordedHistogram
+        counted.finish()
+        #expect(counted.count == single.totalCount)
+        #expect(merged == single)
+        #expect(counted.recordedHistogram == single)
+        for percentile in [0, 1e-9, 0.001, 1, 10, 33.3, 50, 50.0001, 90, 99, 99.999, 100] {
+            #expect(counted.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)), "p\(percentile)")
+        }
+        // A shard's histogram read back answers the same.
+        let back = Quantiles(highest: 3_600_000_000, digits: .four, histogram: single)
+        for percentile in stride(from: 0.0, through: 100, by: 2.5) {
+            #expect(back.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)), "p\(percentile)")
+        }
     }
 
     @Test("signed quantiles agree with sorting to the histogram's 4 significant digits")

@@ -1,3 +1,4 @@
+import Foundation
 import Histogram
 import HoldModel
 
@@ -7,9 +8,20 @@ import HoldModel
 /// are clamped rather than trapping; NaN counts as 0.
 @inline(__always)
 func microseconds(_ seconds: Double) -> Int64 {
-    let value = (seconds * 1_000_000).rounded()
+    let value = seconds * 1_000_000
     guard value == value else { return 0 }
-    return Int64(max(-1e18, min(1e18, value)))
+    return nearestInteger(max(-1e18, min(1e18, value)))
+}
+
+/// `x.rounded()` (halves away from zero) as an integer, for |x| ≤ 10¹⁸, without the library call the baseline x86-64
+/// target makes for it: the truncation is exact, and so is the fraction left.
+@inline(__always)
+func nearestInteger(_ x: Double) -> Int64 {
+    let whole = Int64(x)
+    let fraction = x - Double(whole)
+    if fraction >= 0.5 { return whole + 1 }
+    if fraction <= -0.5 { return whole - 1 }
+    return whole
 }
 
 /// An instant of the integer clock (nanoseconds) in whole microseconds, rounded half up.
@@ -27,186 +39,259 @@ func billionths(_ fraction: Double) -> Int64 {
     microseconds(fraction * 1_000)
 }
 
-/// Quantiles of non-negative integers from a fixed-precision histogram (HdrHistogram): memory is fixed whatever
-/// the number of values, and merging two is exact. The histogram (about 2 MB at 4 digits) is allocated on the first
-/// value, so statistics nobody records cost nothing.
+/// Quantiles of non-negative integers to a fixed precision, HdrHistogram's way: values are counted in its buckets
+/// (`HistogramLayout`), so memory is fixed whatever the number of values, merging two is exact, and a shard carries
+/// them as an HdrHistogram. Nothing is allocated before the first value, so statistics nobody records cost nothing.
 ///
-/// Recording is batched, because a histogram of that size does not fit a core's cache and values in user order
-/// land at random places in it (a cache miss per user was a sixth of a hold-only run). Runs of equal values are
-/// collected first: many statistics repeat one value user after user (a gesture's trigger instant, a pulse count),
-/// and one `record(_:count:)` for a run leaves the histogram exactly as that many single records would (the same
-/// bucket counts, total and min/max). Up to `batchSize` runs wait in a buffer; then they are ordered by value range
-/// (one counting-sort pass) and recorded in that order, so the histogram is walked from low addresses to high.
-/// The order of records never changes a histogram, so the result is the same bits. `finish()` records everything
-/// pending; quantiles are read only after it.
+/// Values are counted first in `PendingCounts`, 16 bits a bucket: the buckets one statistic touches then stay in a
+/// core's cache (8-byte counts missed it about once a value: a sixth of a hold-only run), and a count is one
+/// increment. A bucket about to overflow, and every bucket at `finish()`, moves to the 64-bit `BucketCounts`, which
+/// answers quantiles exactly as HdrHistogram's `valueAtPercentile` does (the library's own, called across modules,
+/// runs unspecialised: about 75 instructions a bucket scanned, some 20 ms a simulation). Quantiles are read only
+/// after `finish()`.
 struct Quantiles {
-    /// A tiny stand-in until the first value; a flag (not an optional) keeps the per-value check cheap.
-    private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: .zero)
-    private var allocated = false
-    /// The run of equal values being counted: `runLength` times `runValue`.
-    private var runValue: UInt64 = 0
-    private var runLength: UInt64 = 0
-    /// Completed runs not yet in the histogram.
-    private var pending = RunBuffer()
+    private var pending = PendingCounts()
+    private var settled: BucketCounts?
     let highest: UInt64
     let digits: SignificantDigits
-
-    /// Runs buffered before they are sorted and recorded.
-    static let batchSize = 4096
+    private let layout: HistogramLayout
 
     /// - Parameters:
-    ///   - highest: the largest value kept (below 2^32); larger values are recorded as `highest`.
+    ///   - highest: the largest value kept; larger values are recorded as `highest`.
     ///   - digits: significant decimal digits kept (4: values within 0.01 %).
     init(highest: UInt64, digits: SignificantDigits) {
-        precondition(highest < 1 << 32, "Quantiles sorts 32-bit values")
         self.highest = highest
         self.digits = digits
-    }
-
-    private mutating func allocate() {
-        histogram = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: digits)
-        allocated = true
+        layout = HistogramLayout(digits: Int(digits.rawValue), highest: highest)
     }
 
     @inline(__always)
     mutating func record(_ value: Int64) {
         let kept = UInt64(max(0, min(value, Int64(highest))))
-        if kept == runValue {
-            runLength &+= 1
-        } else {
-            endRun()
-            runValue = kept
-            runLength = 1
-        }
+        if let index = pending.add(kept, layout: layout) { spill(index) }
     }
 
-    /// Moves the current run to the buffer, recording the buffer when it is full.
-    private mutating func endRun() {
-        guard runLength > 0 else { return }
-        pending.append(value: runValue, count: runLength)
-        runLength = 0
-        if pending.count >= Self.batchSize { recordPending() }
+    /// Moves a full bucket to the settled counts (its pending count is one short of overflowing).
+    private mutating func spill(_ index: Int) {
+        if settled == nil { settled = BucketCounts(layout) }
+        settled?.add(index: index, count: pending.take(index), extremes: pending.extremes)
     }
 
-    /// Records the buffered runs in increasing order of value.
-    private mutating func recordPending() {
-        guard pending.count > 0 else { return }
-        if !allocated { allocate() }
-        pending.sortByValue()
-        pending.forEach { value, count in _ = histogram.record(value, count: count) }
-        pending.removeAll()
-    }
-
-    /// Records every pending value; quantiles are read only after it.
+    /// Moves every pending count to the settled counts; quantiles are read only after it.
     mutating func finish() {
-        endRun()
-        recordPending()
+        guard pending.total > 0 else { return }
+        if settled == nil { settled = BucketCounts(layout) }
+        pending.moveAll(into: &settled!)
+    }
+
+    /// Every value recorded, without changing this one (nil without values).
+    private var flushed: BucketCounts? {
+        guard pending.total > 0 else { return settled }
+        var copy = settled ?? BucketCounts(layout)
+        pending.copyAll(into: &copy)
+        return copy
     }
 
     mutating func merge(_ other: Quantiles) {
-        var other = other
-        other.finish()
+        guard let other = other.flushed else { return }
         finish()
-        if other.allocated {
-            if !allocated { allocate() }
-            histogram.add(other.histogram)
-        }
+        if settled == nil { settled = BucketCounts(layout) }
+        settled?.add(other)
     }
 
-    var count: UInt64 { (allocated ? histogram.totalCount : 0) + pending.total + runLength }
+    var count: UInt64 { (settled?.total ?? 0) + pending.total }
 
-    /// The histogram with every value recorded (the pending run included), or nil without values: what a shard
-    /// file stores (`TallyCoding.swift`).
+    /// The HdrHistogram of every value recorded, or nil without values: what a shard file stores (`TallyCoding.swift`).
     var recordedHistogram: Histogram<UInt64>? {
-        var copy = self
-        copy.finish()
-        return copy.allocated ? copy.histogram : nil
+        flushed.map { $0.histogram(highest: highest, digits: digits) }
     }
 
     /// Quantiles holding `histogram` (made with this `highest` and `digits`): a shard file read back.
     init(highest: UInt64, digits: SignificantDigits, histogram: Histogram<UInt64>) {
         self.init(highest: highest, digits: digits)
-        self.histogram = histogram
-        allocated = true
+        if histogram.totalCount > 0 { settled = BucketCounts(layout, histogram: histogram) }
     }
 
     /// The value at `percentile` (0–100), or nil without values. Call `finish()` first.
     func value(atPercentile percentile: Double) -> Int64? {
-        count == 0 ? nil : Int64(histogram.valueAtPercentile(percentile))
+        guard let settled, settled.total > 0 else { return nil }
+        return Int64(settled.value(atPercentile: percentile))
     }
 }
 
-/// Runs of equal values (value below 2^32, count) waiting to be recorded, with a linear-time ordering by value range.
-struct RunBuffer {
-    private var values: [UInt32] = []
-    private var counts: [UInt64] = []
-    /// Scratch space for the sort.
-    private var sortedValues: [UInt32] = []
-    private var sortedCounts: [UInt64] = []
-    /// The sum of the counts.
+/// Counts of values by HdrHistogram bucket (`HistogramLayout`), 64 bits each, with the total and the exact extremes:
+/// what an HdrHistogram keeps, so quantiles come out as the library's `valueAtPercentile` gives them.
+struct BucketCounts {
+    let layout: HistogramLayout
+    private var counts: [UInt64]
     private(set) var total: UInt64 = 0
+    /// The smallest non-zero value (`.max` for none) and the largest value (0 for none).
+    private(set) var minNonZero = UInt64.max
+    private(set) var max: UInt64 = 0
 
-    var count: Int { values.count }
-
-    @inline(__always)
-    mutating func append(value: UInt64, count: UInt64) {
-        values.append(UInt32(truncatingIfNeeded: value))
-        counts.append(count)
-        total &+= count
+    init(_ layout: HistogramLayout) {
+        self.layout = layout
+        counts = Array(repeating: 0, count: layout.length)
     }
 
-    mutating func removeAll() {
-        values.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
+    /// The counts of an HdrHistogram with this layout (a shard read back).
+    init(_ layout: HistogramLayout, histogram: Histogram<UInt64>) {
+        self.init(layout)
+        for bucket in histogram.recordedValues() {
+            counts[layout.index(of: bucket.value)] += bucket.count
+        }
+        total = histogram.totalCount
+        minNonZero = histogram.minNonZero
+        max = histogram.maxRecorded
+    }
+
+    /// Adds `count` values of bucket `index`, which lie within `extremes` (those of a larger set are fine).
+    mutating func add(index: Int, count: UInt64, extremes: (minNonZero: UInt64, max: UInt64)) {
+        guard count > 0 else { return }
+        counts[index] += count
+        total += count
+        minNonZero = Swift.min(minNonZero, extremes.minNonZero)
+        max = Swift.max(max, extremes.max)
+    }
+
+    mutating func add(_ other: BucketCounts) {
+        guard other.total > 0 else { return }
+        let range = other.occupied
+        counts.withUnsafeMutableBufferPointer { mine in
+            other.counts.withUnsafeBufferPointer { theirs in
+                for index in range { mine[index] += theirs[index] }
+            }
+        }
+        total += other.total
+        minNonZero = Swift.min(minNonZero, other.minNonZero)
+        max = Swift.max(max, other.max)
+    }
+
+    /// The buckets that can hold counts: from 0 (a 0 may have been counted) to the largest value's.
+    private var occupied: ClosedRange<Int> { 0...layout.index(of: max) }
+
+    /// HdrHistogram's `min`: 0 when a 0 was recorded (or nothing), else the smallest value.
+    private var smallest: UInt64 { counts[0] > 0 || total == 0 ? 0 : minNonZero }
+
+    /// HdrHistogram's `valueAtPercentile`, step for step: the highest value equivalent to the bucket where the count
+    /// reaches the percentile's rank, clamped to the exact extremes.
+    func value(atPercentile percentile: Double) -> UInt64 {
+        guard percentile != 0 else { return smallest }
+        guard percentile < 100 else { return max }
+        let requested = Swift.min(Swift.max(percentile.nextDown, 0), 100)
+        let rank = Swift.max(1, UInt64((requested * Double(total) / 100).rounded(.up)))
+        var running: UInt64 = 0
+        return counts.withUnsafeBufferPointer { counts in
+            for index in 0..<counts.count {
+                running &+= counts[index]
+                if running >= rank {
+                    let highest = layout.highestEquivalent(layout.value(at: index))
+                    return Swift.max(Swift.min(highest, max), smallest)
+                }
+            }
+            return 0
+        }
+    }
+
+    /// The same values as an HdrHistogram (`HistogramLayout.record` keeps the extremes exact).
+    func histogram(highest: UInt64, digits: SignificantDigits) -> Histogram<UInt64> {
+        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highest,
+                                          numberOfSignificantValueDigits: digits)
+        let extremes = HistogramLayout.Extremes(
+            minIndex: minNonZero == .max ? -1 : layout.index(of: minNonZero), maxIndex: max == 0 ? -1 : layout.index(of: max),
+            minNonZero: minNonZero, max: max)
+        for index in occupied where counts[index] > 0 {
+            layout.record(index: index, count: counts[index], extremes: extremes, into: &histogram)
+        }
+        return histogram
+    }
+}
+
+/// Values counted by bucket, 16 bits a bucket, with their exact extremes, until they move to `BucketCounts`.
+///
+/// The storage is a class so that counting is a plain increment; it is owned by one `Quantiles` and written only
+/// through it. A copy of a `Quantiles` (a finished tally read by several views, a merge's argument) shares it and
+/// only reads it, which debug builds check.
+struct PendingCounts {
+    private final class Storage: @unchecked Sendable {
+        let counts: UnsafeMutablePointer<UInt16>
+        let length: Int
+
+        init(length: Int) {
+            // calloc: the pages a statistic never touches are never made resident.
+            guard let memory = calloc(length, MemoryLayout<UInt16>.stride) else {
+                fatalError("PendingCounts: cannot allocate \(length) counts")
+            }
+            counts = memory.bindMemory(to: UInt16.self, capacity: length)
+            self.length = length
+        }
+
+        deinit { free(counts) }
+    }
+
+    private var storage: Storage?
+    /// Values counted and not yet moved.
+    private(set) var total: UInt64 = 0
+    /// Whether a 0 was counted, the smallest non-zero and the largest value counted since the last move of all.
+    private var zero = false
+    private var minNonZero = UInt64.max
+    private var max: UInt64 = 0
+    private var layout: HistogramLayout?
+
+    /// Counts `value`; returns its bucket when that bucket is full (its count is `UInt16.max`, to be taken now).
+    @inline(__always)
+    mutating func add(_ value: UInt64, layout: HistogramLayout) -> Int? {
+        if storage == nil {
+            storage = Storage(length: layout.length)
+            self.layout = layout
+        }
+        assert(isKnownUniquelyReferenced(&storage), "PendingCounts written through a copy")
+        let counts = storage.unsafelyUnwrapped.counts
+        let index = layout.index(of: value)
+        if value == 0 { zero = true } else if value < minNonZero { minNonZero = value }
+        if value > max { max = value }
+        total &+= 1
+        let count = counts[index] &+ 1
+        counts[index] = count
+        return count == UInt16.max ? index : nil
+    }
+
+    /// The extremes of the values counted since the last move of all.
+    var extremes: (minNonZero: UInt64, max: UInt64) { (minNonZero, max) }
+
+    /// Empties one bucket and returns its count.
+    mutating func take(_ index: Int) -> UInt64 {
+        guard let storage else { return 0 }
+        let count = UInt64(storage.counts[index])
+        storage.counts[index] = 0
+        total -= count
+        return count
+    }
+
+    /// The buckets that can hold counts: from the smallest value's to the largest's.
+    private var occupied: ClosedRange<Int>? {
+        guard total > 0, let layout else { return nil }
+        return (zero ? 0 : layout.index(of: minNonZero))...layout.index(of: max)
+    }
+
+    /// Adds every count to `counts` and empties the buckets.
+    mutating func moveAll(into counts: inout BucketCounts) {
+        copyAll(into: &counts)
+        if let storage, let range = occupied {
+            (storage.counts + range.lowerBound).update(repeating: 0, count: range.count)
+        }
         total = 0
+        zero = false
+        minNonZero = .max
+        max = 0
     }
 
-    /// Calls `body` for every run, in the buffer's order.
-    func forEach(_ body: (UInt64, UInt64) -> Void) {
-        for index in values.indices { body(UInt64(values[index]), counts[index]) }
-    }
-
-    /// Orders the runs by value range, coarsely: one counting-sort pass on the value's bit length and the six bits
-    /// below its leading one (2,112 ranges, each at most 1/64 of an octave), ascending. That is the order of
-    /// addresses in a histogram to within a few kilobytes, which is all the recording needs (any order gives the
-    /// same histogram). Stable within a range.
-    mutating func sortByValue() {
-        let n = values.count
-        guard n > 1 else { return }
-        sortedValues.removeAll(keepingCapacity: true)
-        sortedValues.append(contentsOf: repeatElement(0, count: n))
-        sortedCounts.removeAll(keepingCapacity: true)
-        sortedCounts.append(contentsOf: repeatElement(0, count: n))
-        if offsets.isEmpty { offsets = Array(repeating: 0, count: Self.ranges) }
-        for index in offsets.indices { offsets[index] = 0 }
-        for value in values { offsets[Self.range(of: value)] += 1 }
-        var running = 0
-        for index in offsets.indices {
-            let size = offsets[index]
-            offsets[index] = running
-            running += size
+    /// Adds every count to `counts`, leaving these as they are.
+    func copyAll(into counts: inout BucketCounts) {
+        guard let storage, let range = occupied else { return }
+        for index in range where storage.counts[index] != 0 {
+            counts.add(index: index, count: UInt64(storage.counts[index]), extremes: extremes)
         }
-        for index in 0..<n {
-            let value = values[index]
-            let range = Self.range(of: value)
-            let slot = offsets[range]
-            offsets[range] = slot + 1
-            sortedValues[slot] = value
-            sortedCounts[slot] = counts[index]
-        }
-        swap(&values, &sortedValues)
-        swap(&counts, &sortedCounts)
-    }
-
-    private var offsets: [Int] = []
-    static let ranges = 33 * 64
-
-    /// The value's range: 64 × its bit length + the six bits below its leading one. Never decreases with the value.
-    @inline(__always)
-    static func range(of value: UInt32) -> Int {
-        let bits = 32 - value.leadingZeroBitCount
-        let top = bits > 7 ? value >> UInt32(bits - 7) : value << UInt32(7 - bits)
-        return bits << 6 | Int(top & 63)
     }
 }
 
@@ -311,69 +396,78 @@ struct Tally {
     /// Counts a person without intent to confirm: all a tally keeps of them is whether the action fired.
     @inline(__always)
     mutating func addAccidental(fired: Bool) {
-        users += 1
-        accidentalUsers += 1
-        if fired { falseActivations += 1 }
+        users &+= 1
+        accidentalUsers &+= 1
+        if fired { falseActivations &+= 1 }
     }
 
+    /// Counts one person's run. Sums use wrapping arithmetic: they are exact integers that cannot overflow (see
+    /// `completionTimeSquares`), so the overflow checks would only cost instructions on every person.
     @inline(__always)
     mutating func add(_ run: UserRun) {
         switch run.outcome {
         case .falseActivation, .noActivation:
             addAccidental(fired: run.outcome == .falseActivation)
             return
-        case .completed: completed += 1
-        case .prematureRelease: prematureRelease += 1
-        case .prematureImpatience: prematureRelease += 1; prematureImpatience += 1
-        case .prematureMismatch: prematureRelease += 1; prematureMismatch += 1
-        case .movementCancel: movementCancels += 1
+        case .completed: completed &+= 1
+        case .prematureRelease: prematureRelease &+= 1
+        case .prematureImpatience: prematureRelease &+= 1; prematureImpatience &+= 1
+        case .prematureMismatch: prematureRelease &+= 1; prematureMismatch &+= 1
+        case .movementCancel: movementCancels &+= 1
         }
-        users += 1
-        intentUsers += 1
-        holdTime.record(microseconds(nanoseconds: run.hold.pressEnd))
-        if let feedback = run.hold.feedback {
+        users &+= 1
+        intentUsers &+= 1
+        let evaluator = run.evaluator
+        let pressEnd = evaluator.outcome.pressEnd
+        holdTime.record(microseconds(nanoseconds: pressEnd))
+        if let feedback = evaluator.outcome.feedback {
             let value = Int128(microseconds(nanoseconds: feedback))
-            firstFeedbackSum += value
-            firstFeedbackSquares += value * value
-            firstFeedbackCount += 1
+            firstFeedbackSum &+= value
+            firstFeedbackSquares &+= value &* value
+            firstFeedbackCount &+= 1
         } else {
-            noFeedback += 1
+            noFeedback &+= 1
         }
-        if let empty = run.hold.firstEmptyFrame {
-            let value = Int128(microseconds(nanoseconds: empty - run.hold.pressEnd))
-            retractSum += value
-            retractSquares += value * value
-            retractCount += 1
+        if let empty = evaluator.outcome.firstEmptyFrame {
+            let value = Int128(microseconds(nanoseconds: empty &- pressEnd))
+            retractSum &+= value
+            retractSquares &+= value &* value
+            retractCount &+= 1
         }
-        guard run.hold.completed, let trigger = run.timeline.trigger else { return }
-        if run.timeline.fillStart != nil {
-            completedWithFill += 1
-            if run.hold.firstFullFrameSeen == nil { completedUnseen += 1 }
+        guard evaluator.outcome.completed, let trigger = evaluator.held.trigger else { return }
+        if evaluator.held.fillStart != nil {
+            completedWithFill &+= 1
+            if evaluator.outcome.firstFullFrameSeen == nil { completedUnseen &+= 1 }
         }
         let time = microseconds(nanoseconds: trigger)
-        completionTimeSum += Int128(time)
-        completionTimeSquares += Int128(time) * Int128(time)
+        completionTimeSum &+= Int128(time)
+        completionTimeSquares &+= Int128(time) &* Int128(time)
         completionTime.record(time)
-        pulsesSum += run.hold.pulses
-        pulsesSquares += Int128(run.hold.pulses) * Int128(run.hold.pulses)
-        pulses.record(Int64(run.hold.pulses))
-        pulsesMax = max(pulsesMax, run.hold.pulses)
-        droppedPulsesSum += run.hold.droppedPulses
-        droppedPulsesSquares += Int128(run.hold.droppedPulses) * Int128(run.hold.droppedPulses)
-        if let rate = run.hold.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
-        if let gap = run.hold.mismatch {
-            let value = microseconds(nanoseconds: gap)
-            mismatchSum += Int128(value)
-            mismatchSquares += Int128(value) * Int128(value)
-            mismatch.record(value)
-            mismatchMax = max(mismatchMax, Instant.seconds(gap))
+        let pulseCount = evaluator.outcome.pulses
+        pulsesSum &+= pulseCount
+        pulsesSquares &+= Int128(pulseCount) &* Int128(pulseCount)
+        pulses.record(Int64(pulseCount))
+        if pulseCount > pulsesMax { pulsesMax = pulseCount }
+        let dropped = evaluator.outcome.droppedPulses
+        if dropped != 0 {
+            droppedPulsesSum &+= dropped
+            droppedPulsesSquares &+= Int128(dropped) &* Int128(dropped)
         }
-        if let progress = run.hold.displayedProgressAtTrigger {
+        if let rate = evaluator.outcome.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
+        if let gap = evaluator.outcome.mismatch {
+            let value = microseconds(nanoseconds: gap)
+            mismatchSum &+= Int128(value)
+            mismatchSquares &+= Int128(value) &* Int128(value)
+            mismatch.record(value)
+            let seconds = Instant.seconds(gap)
+            if seconds > mismatchMax { mismatchMax = seconds }
+        }
+        if let progress = evaluator.outcome.displayedProgressAtTrigger {
             let value = Int128(billionths(progress))
-            progressAtTriggerSum += value
-            progressAtTriggerSquares += value * value
-            progressAtTriggerCount += 1
-            progressAtTriggerMin = min(progressAtTriggerMin, progress)
+            progressAtTriggerSum &+= value
+            progressAtTriggerSquares &+= value &* value
+            progressAtTriggerCount &+= 1
+            if progress < progressAtTriggerMin { progressAtTriggerMin = progress }
         }
     }
 

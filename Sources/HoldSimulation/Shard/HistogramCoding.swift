@@ -14,58 +14,12 @@ enum HistogramCoding {
     static let cookie: UInt32 = 0x1c84_9313
     static let headerBytes = 40
 
-    /// The bucket layout of a histogram with lowest discernible value 1 and `digits` significant digits: the
-    /// same arithmetic as HdrHistogram's `countsArrayIndex` and `valueFromIndex`.
-    struct Layout {
-        let subBucketHalfCountMagnitude: Int
-        let subBucketHalfCount: Int
-        let subBucketMask: UInt64
-        let leadingZeroCountBase: Int
-        /// The counts array length for values up to `highest`.
-        let length: Int
-
-        init(digits: Int, highest: UInt64) {
-            var largest: UInt64 = 2
-            for _ in 0..<digits { largest *= 10 }
-            let subBucketCountMagnitude = Int(Double.log2(Double(largest)).rounded(.up))
-            subBucketHalfCountMagnitude = max(subBucketCountMagnitude, 1) - 1
-            subBucketHalfCount = 1 << subBucketHalfCountMagnitude
-            let subBucketCount = UInt64(1) << UInt64(subBucketCountMagnitude)
-            subBucketMask = subBucketCount - 1
-            leadingZeroCountBase = 64 - subBucketCountMagnitude
-            var smallestUntrackable = subBucketCount
-            var buckets = 1
-            while smallestUntrackable <= highest {
-                if smallestUntrackable > UInt64.max / 2 { buckets += 1; break }
-                smallestUntrackable <<= 1
-                buckets += 1
-            }
-            length = (buckets + 1) * subBucketHalfCount
-        }
-
-        func index(of value: UInt64) -> Int {
-            let bucket = leadingZeroCountBase - (value | subBucketMask).leadingZeroBitCount
-            let subBucket = Int(value >> UInt64(bucket))
-            return ((bucket + 1) << subBucketHalfCountMagnitude) + subBucket - subBucketHalfCount
-        }
-
-        func value(at index: Int) -> UInt64 {
-            var bucket = (index >> subBucketHalfCountMagnitude) - 1
-            var subBucket = (index & (subBucketHalfCount - 1)) + subBucketHalfCount
-            if bucket < 0 {
-                subBucket -= subBucketHalfCount
-                bucket = 0
-            }
-            return UInt64(subBucket) << UInt64(bucket)
-        }
-    }
-
     /// What was wrong with an encoded histogram (the caller adds where it was).
     struct DecodingError: Error { let reason: String }
 
     /// The V2 bytes of `histogram` (lowest discernible value 1).
     static func encode(_ histogram: Histogram<UInt64>) -> [UInt8] {
-        let layout = Layout(digits: Int(histogram.numberOfSignificantValueDigits.rawValue), highest: histogram.highestTrackableValue)
+        let layout = HistogramLayout(digits: Int(histogram.numberOfSignificantValueDigits.rawValue), highest: histogram.highestTrackableValue)
         var sparse: [(index: Int, count: UInt64)] = []
         for bucket in histogram.recordedValues() {
             sparse.append((layout.index(of: bucket.value), bucket.count))
@@ -113,7 +67,7 @@ enum HistogramCoding {
         guard length == UInt64(bytes.count - headerBytes) else {
             throw DecodingError(reason: "payload of \(bytes.count - headerBytes) bytes where the header says \(length)")
         }
-        let layout = Layout(digits: Int(digits.rawValue), highest: highest)
+        let layout = HistogramLayout(digits: Int(digits.rawValue), highest: highest)
         var counts: [(index: Int, count: UInt64)] = []
         var index = 0
         var sum: UInt64 = 0
@@ -150,24 +104,9 @@ enum HistogramCoding {
             }
         }
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: digits)
-        let minIndex = nonZero.first?.index ?? -1
-        let maxIndex = nonZero.last?.index ?? -1
-        // Each bucket is refilled with a value inside it, so the counts are the encoded ones; the extremes go in
-        // their own buckets so the histogram's minimum and maximum are the exact values recorded.
-        for (index, count) in counts {
-            if index == 0 {
-                histogram.record(0, count: count)
-            } else if index == minIndex && index == maxIndex {
-                if count > 1 { histogram.record(minNonZero, count: count - 1) }
-                histogram.record(maxValue, count: 1)
-            } else if index == minIndex {
-                histogram.record(minNonZero, count: count)
-            } else if index == maxIndex {
-                histogram.record(maxValue, count: count)
-            } else {
-                histogram.record(layout.value(at: index), count: count)
-            }
-        }
+        let extremes = HistogramLayout.Extremes(
+            minIndex: nonZero.first?.index ?? -1, maxIndex: nonZero.last?.index ?? -1, minNonZero: minNonZero, max: maxValue)
+        for (index, count) in counts { layout.record(index: index, count: count, extremes: extremes, into: &histogram) }
         return histogram
     }
 
