@@ -334,6 +334,57 @@ struct SpeedPathTests {
         }
     }
 
+    // The first-empty search starts from a bound looked up by the release instant (`emptyBoundByRelease`, a refined
+    // bound per cell of the fill), and stops without evaluating a frame once the retract has certainly emptied the
+    // bar (`retractEmptyAfter`); the completion pulse alone is counted without the pulse list. Releases are drawn at
+    // random over the whole fill and beyond, and at the edges of the lookup's cells.
+    @Test("release-indexed retract bounds, the certain-empty shortcut and the lone completion pulse give the frame-by-frame answers",
+          arguments: [
+              TimingCurve.easeOut, .linear, .easeInOut, .bezier(UnitBezier(x1: 0.1, y1: 0.9, x2: 0.2, y2: 1)),
+          ])
+    func releaseIndexedRetract(retractCurve: TimingCurve) throws {
+        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for interruption in [Retract.Interruption.swiftui, .additive, .fromCurrent] {
+            for (fillCurve, fillSeconds, retractSeconds) in [(TimingCurve.linear, 1.0, 0.2), (.easeIn, 0.7, 0.05),
+                                                            (.linear, 0.37, 1.3)] {
+                var control = Fixture.linearBar(interruption: interruption)
+                control.fill.model = .animation(curve: fillCurve, durationSeconds: fillSeconds)
+                control.fill.delaySeconds = 0.013
+                control.retract.curve = retractCurve
+                control.retract.durationSeconds = retractSeconds
+                control.display.refreshRateHz = 90
+                let evaluator = try Fixture.evaluator(control)
+                let resolution = control.display.resolution
+                let fill = Instant.nanoseconds(fillSeconds)
+                let cell = Double(fill) / Double(HoldEvaluator.releaseCells)
+                for step in 0..<400 {
+                    let phase = uniform()
+                    var ticks = OnTimeTicks()
+                    let held = evaluator.hold(framePhase: phase, latencies: &ticks)
+                    // Anywhere up to twice the fill, or a nanosecond around a cell's edge.
+                    let edge = 13_000_000 + Int64((Double(Int(uniform() * 4096)) * cell).rounded(.down))
+                    let end = step % 3 == 0 ? edge + Int64(step % 5) - 2 : Int64(uniform() * Double(2 * fill + 30_000_000))
+                    let outcome = evaluator.resolve(pressEnd: end)
+                    let clock = FrameClock(refreshRateHz: 90, phase: phase)
+                    func shown(_ time: Int64) -> Double { HoldEvaluator.displayed(evaluator.progress(at: time)) }
+                    let context = "\(retractCurve) \(interruption) \(fillCurve) \(phase) \(end)"
+                    let completed = held.trigger.map { $0 <= end } ?? false
+                    #expect(outcome.pulses == (completed ? 1 : 0), "\(context)")
+                    guard end > 13_000_000 else { continue }
+                    let empty = try #require(outcome.firstEmptyFrame)
+                    let last = clock.firstFrame(atOrAfter: outcome.rest)
+                    var index = clock.firstFrame(atOrAfter: end)
+                    while index < last, shown(clock.time(ofFrame: index)) >= resolution { index += 1 }
+                    #expect(empty == clock.time(ofFrame: index), "\(context)")
+                }
+            }
+        }
+    }
+
     @Test("a linear fill's first started and full frames, from one clock per control, equal the frame-by-frame check")
     func linearThresholdFrames() throws {
         for (duration, refresh) in [(0.3, 120.0), (1.0, 120), (1.7, 60), (0.0123, 144), (0.9, 59.94)] {

@@ -338,6 +338,17 @@ public struct UnitBezierBounds: Sendable {
         }
     }
 
+    /// A normalised time from which on every lower bound `bounds(at:reach:)` gives is above `level`: for x at or after
+    /// it, the curve (and the solver's value of it) exceeds `level` wherever x′ lies within `reach`. nil when no lower
+    /// bound in the table exceeds the level.
+    public func firstTime(lowerBoundAbove level: Double, reach: Double) -> Double? {
+        if values.isEmpty { return level + reach + 1e-12 }
+        // The table never decreases (the curve does not), so the first entry above the level starts the answer.
+        guard let index = values.firstIndex(where: { Double($0) - Self.margin > level }) else { return nil }
+        // Half a cell more: the index `bounds` computes from x − reach is then at least this one despite rounding.
+        return (Double(index) + 0.5) / Double(Self.cells) + reach
+    }
+
     /// Bounds on `curve.value(at: x′)` for every x′ within `reach` of x, where `curve.value` is taken as 0 below 0
     /// and 1 above 1 (as a fill's progress is): x may be an approximation of a normalised time, off by less than
     /// `reach` − 2·10⁻⁷ (the solver's tolerance, doubled), and any double. Two table reads, no rounding calls.

@@ -192,7 +192,7 @@ public final class HoldEvaluator {
     private let triggerOffset: Int64
     private let tickInterval: Int64
     private let minInterval: Int64
-    private let refreshRateHz: Double
+    private let frameRate: FrameRate
     /// For a linear fill: the first clocks (nanoseconds after the fill's start) at which it shows at least
     /// `visibleLevel` and `fullLevel` (`Int64.max` for none); nil for other fills. See `hold`.
     private let linearThresholds: (visible: Int64, full: Int64)?
@@ -212,10 +212,41 @@ public final class HoldEvaluator {
     /// instead of a division and two conversions (2¹² cells: the grid costs far less than the inverse's own cells).
     private let retractBoundByFloor: [Int64]
     static let floorCells = 4096
+    /// For a Bézier (or linear) fill that never decreases, with `retractBoundByFloor`: the first-empty search's bound
+    /// as a function of the release instant alone, so a person's search starts with one load instead of refining a
+    /// floor (a chain of divisions and loads per person). The floor under the progress the retract scales is the held
+    /// progress at the release, rising with the held fill (swiftui, additive) as the bound moves on; each refinement's
+    /// bound is a lower bound on the first empty frame, and every step is monotone in the release instant, so the
+    /// refined bound for an earlier release is a lower bound for a later one too. Entry c is that bound, refined to
+    /// convergence, for the release a nanosecond before cell c of the fill (`releaseCells` equal cells from its start);
+    /// a release after the fill is complete scales a floor of 1 that no longer rises: `emptyOffsetWhenFull` after it.
+    /// Empty where it does not apply (Timer and spring fills, curves that can decrease, other retracts).
+    private let emptyBoundByRelease: [Int64]
+    /// Whether anything reads the held progress at the release (`retractFrom.progress`): a Timer fill, a spring, a
+    /// retract that scales the progress at the release (fromCurrent) or plays the fill backwards, and the first-empty
+    /// search's refinement where `emptyBoundByRelease` does not apply. Elsewhere (swiftui and additive retracts
+    /// scale the held fill itself) it is not computed: NaN.
+    private let needsReleaseProgress: Bool
+    private let releaseCellsPerNanosecond: Double
+    private let emptyOffsetWhenFull: Int64
+    static let releaseCells = 4096
     /// Nanoseconds after the release beyond which a retract animation along a never-decreasing curve can no longer
     /// look full (its model is at most 1 − done, and `done` has passed 1 − fullLevel), for a fill that never
     /// decreases (so never above 1); nil without such a bound.
     private let retractFullWindow: Int64?
+    /// Nanoseconds after the release from which a retract animation along a never-decreasing curve draws the bar
+    /// empty on every frame, for a fill that never decreases (`Int64.max` otherwise): the model is at most 1 − done
+    /// (the progress it scales or subtracts from is at most 1), and from here on `done` is above 1 − resolution, on
+    /// the exact division of a linear retract, or on the lower bound a Bézier's table certifies for the solver's
+    /// value; `drawn` decides every such frame the same way without evaluating it.
+    private let retractEmptyAfter: Int64
+
+    /// Without a Timer fill or progress pulses, the held timeline but for its frames does not depend on the person:
+    /// recognition, the fill's start and completion and the trigger are computed once, into `lastHeld`, and every
+    /// hold sets the rest of it.
+    private let phaseOnlyTimeline: Bool
+    /// The completion pulse's request with such a timeline, when `haptics.onComplete` and the action can fire.
+    private let completionRequest: PulseRequest?
 
     // The Timer fill's fires (instant, progress after the fire before capping at 1), when the fill is a timer.
     @exclusivity(unchecked) private var tickTimes = ReusedArray<Int64>()
@@ -276,7 +307,7 @@ public final class HoldEvaluator {
         recognition = Instant.nanoseconds(control.gesture.minimumDurationSeconds)
         triggerOffset = Instant.nanoseconds(control.trigger.offsetSeconds)
         minInterval = Instant.nanoseconds(control.haptics.minIntervalSeconds)
-        refreshRateHz = control.display.refreshRateHz
+        frameRate = FrameRate(control.display.refreshRateHz)
         retractDurationNanoseconds = control.retract.durationSeconds.map(Instant.nanoseconds)
             ?? prepared.nominalFillNanoseconds ?? 0
         if let duration = control.retract.durationSeconds, let nominal = prepared.nominalFillSeconds {
@@ -314,10 +345,46 @@ public final class HoldEvaluator {
         } else {
             retractFullWindow = nil
         }
+        retractEmptyAfter = Self.retractEmptyAfter(prepared, duration: retractDurationNanoseconds,
+                                                   rate: retractRate, reach: retractBoundsReach)
         if case .none = prepared.shape {
             fillStart = nil
         } else {
             fillStart = (control.fill.start == .touchDown ? 0 : recognition) + Instant.nanoseconds(control.fill.delaySeconds)
+        }
+        if case .bezier(let bezier, let duration) = prepared.shape, prepared.fillNeverDecreases, duration > 0,
+           !retractBoundByFloor.isEmpty, let start = fillStart {
+            let table = retractBoundByFloor
+            let rises = interruption != .fromCurrent
+            func held(_ instant: Int64) -> Double {
+                PreparedControl.bezierProgress(bezier, duration: duration, clock: instant - start)
+            }
+            // The search's refinement (see `firstEmptyFrame`), run until the bound stops moving.
+            func bound(release end: Int64) -> Int64 {
+                var floor = held(end)
+                var earliest = end
+                for _ in 0..<64 {
+                    guard floor > 0 else { break }
+                    let bound = end + table[floor >= 1 ? Self.floorCells : Int(floor * Double(Self.floorCells))]
+                    guard bound > earliest else { break }
+                    earliest = bound
+                    guard rises else { break }
+                    let next = held(earliest)
+                    guard next > floor else { break }
+                    floor = next
+                }
+                return earliest
+            }
+            let width = Double(duration) / Double(Self.releaseCells)
+            emptyBoundByRelease = (0..<Self.releaseCells).map { cell in
+                bound(release: start + Int64((Double(cell) * width).rounded(.down)) - 1)
+            }
+            releaseCellsPerNanosecond = Double(Self.releaseCells) / Double(duration)
+            emptyOffsetWhenFull = table[Self.floorCells]
+        } else {
+            emptyBoundByRelease = []
+            releaseCellsPerNanosecond = 0
+            emptyOffsetWhenFull = 0
         }
         if case .bezier(nil, let duration) = prepared.shape {
             linearThresholds = (PreparedControl.firstInstant(nil, duration: duration, reaching: prepared.visibleLevel),
@@ -325,6 +392,28 @@ public final class HoldEvaluator {
         } else {
             linearThresholds = nil
         }
+        if fillKind != .timer && threshold == 0 {
+            var timeline = HeldTimeline(framePhase: 0, recognition: recognition)
+            if let start = fillStart {
+                timeline.fillStart = start
+                timeline.fillComplete = start + nominalFill
+            }
+            let offset = triggerOffset
+            if triggerFollowsGesture {
+                timeline.trigger = recognition + offset
+            } else if let complete = timeline.fillComplete {
+                timeline.trigger = complete + offset
+            }
+            phaseOnlyTimeline = true
+            lastHeld = timeline
+            completionRequest = onComplete ? timeline.trigger.map { PulseRequest(time: $0, kind: .completion, status: .played) }
+                : nil
+        } else {
+            phaseOnlyTimeline = false
+            completionRequest = nil
+        }
+        needsReleaseProgress = fillKind == .timer || fillKind == .spring || retractSpring != nil
+            || interruption == .fromCurrent || retractMode != .animation || emptyBoundByRelease.isEmpty
         if case .timer(let timer, let ticks) = prepared.shape {
             tickInterval = Instant.nanoseconds(timer.tickSeconds)
             tickTimes.reserveCapacity(ticks)
@@ -336,13 +425,43 @@ public final class HoldEvaluator {
         pulseRequests.reserveCapacity(256)
     }
 
+    /// See `retractEmptyAfter`.
+    private static func retractEmptyAfter(_ prepared: PreparedControl, duration: Int64, rate: Double, reach: Double)
+        -> Int64
+    {
+        let control = prepared.control
+        guard control.retract.mode == .animation, prepared.fillNeverDecreases, duration > 0 else { return .max }
+        let level = prepared.visibleLevel
+        switch control.retract.curve {
+        case .linear:
+            // done = elapsed / duration never decreases in elapsed: the first elapsed with 1 − done below the level.
+            func empty(_ elapsed: Int64) -> Bool { 1 - Double(elapsed) / Double(duration) < level }
+            guard empty(duration) else { return .max }
+            var low: Int64 = 0, high = duration
+            while high - low > 1 {
+                let middle = low + (high - low) / 2
+                if empty(middle) { high = middle } else { low = middle }
+            }
+            return empty(low) ? low : high
+        case .bezier:
+            // 1 − lower < level for every x at or after the table's time (1 − lower is exact near 1).
+            guard let bounds = prepared.retractBounds,
+                  let time = bounds.firstTime(lowerBoundAbove: 1 - level, reach: reach) else { return .max }
+            // Double(elapsed) · rate is within a few ulps of elapsed / duration: two nanoseconds more cover it.
+            return Swift.min(duration, Int64((time / rate).rounded(.up)) + 2)
+        case .spring:
+            return .max
+        }
+    }
+
     /// Requested pulses of the last `hold` (time in seconds, played).
     var requestedPulses: [(time: Double, played: Bool)] {
         pulseRequests.map { (Instant.seconds($0.time), $0.status == .played) }
     }
 
+    @inline(__always)
     private func frameClock(_ phase: Double) -> FrameClock {
-        FrameClock(refreshRateHz: refreshRateHz, phase: phase)
+        FrameClock(frameRate, phase: phase)
     }
 
     // MARK: - The held timeline
@@ -360,11 +479,19 @@ public final class HoldEvaluator {
     /// calls.
     public func evaluateHold<Latencies: TickLatencySource>(framePhase: Double, latencies: inout Latencies) {
         let clock = frameClock(framePhase)
+        progressRequests.removeAll()
+        pulseRequests.removeAll()
+        if phaseOnlyTimeline {
+            // Everything but the phase and the frames is the same for every person and already in `lastHeld` (set
+            // in `init`); the only haptic request is the completion pulse.
+            lastHeld.framePhase = framePhase
+            if let start = fillStart { findShownFrames(&lastHeld, start: start, clock: clock) }
+            if let completionRequest { pulseRequests.append(completionRequest) }
+            return
+        }
         var timeline = HeldTimeline(framePhase: framePhase, recognition: recognition)
         tickTimes.removeAll()
         tickProgress.removeAll()
-        progressRequests.removeAll()
-        pulseRequests.removeAll()
 
         switch fillKind {
         case .none:
@@ -384,19 +511,8 @@ public final class HoldEvaluator {
         } else {
             timeline.trigger = timeline.fillComplete.map { $0 + triggerOffset }
         }
-        if let start = timeline.fillStart, let (visible, full) = linearThresholds {
-            // A linear fill's progress, Double(clock) / Double(duration) clamped to [0, 1], never decreases in the
-            // integer clock (division by a positive constant is monotone in floating point), so the first frame
-            // showing a level is the first frame at or after the first clock that reaches it (found once per
-            // control by bisection): the frame the search from the tabulated inverse finds, without evaluating it.
-            timeline.firstVisibleFrame = visible == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + visible))
-            timeline.firstFullFrame = full == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + full))
-            if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
-        } else if let start = timeline.fillStart {
-            timeline.firstVisibleFrame = firstFrame(
-                showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
-            timeline.firstFullFrame = firstFrame(
-                showing: fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
+        if let start = timeline.fillStart {
+            findShownFrames(&timeline, start: start, clock: clock)
             if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
         }
         schedulePulses(completion: onComplete ? timeline.trigger : nil)
@@ -404,6 +520,24 @@ public final class HoldEvaluator {
             timeline.firstPlayedPulse = pulseRequests.first { $0.kind == .progress && $0.status == .played }?.time
         }
         lastHeld = timeline
+    }
+
+    /// The first frames on which the fill looks started and full.
+    @inline(__always)
+    private func findShownFrames(_ timeline: inout HeldTimeline, start: Int64, clock: FrameClock) {
+        if let (visible, full) = linearThresholds {
+            // A linear fill's progress, Double(clock) / Double(duration) clamped to [0, 1], never decreases in the
+            // integer clock (division by a positive constant is monotone in floating point), so the first frame
+            // showing a level is the first frame at or after the first clock that reaches it (found once per
+            // control by bisection): the frame the search from the tabulated inverse finds, without evaluating it.
+            timeline.firstVisibleFrame = visible == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + visible))
+            timeline.firstFullFrame = full == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + full))
+        } else {
+            timeline.firstVisibleFrame = firstFrame(
+                showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
+            timeline.firstFullFrame = firstFrame(
+                showing: fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
+        }
     }
 
     /// How far below a haptic step a frame's progress may be and still reach it (rounding of `last + threshold`).
@@ -687,16 +821,21 @@ public final class HoldEvaluator {
         // Pulses while the finger is down. The schedule assumed the finger stays down; requests up to the end of
         // the press did not depend on that (the completion request is at the trigger, so it is in only if the
         // action fired, and it changes only what follows it).
-        var previousPlayed: Int64?
-        var shortestGap = Int64.max
-        for request in pulseRequests {
-            guard countsWhileDown(request.time, kind: request.kind, end: end) else { break }
-            guard request.status == .played else { lastOutcome.droppedPulses += 1; continue }
-            if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
-            previousPlayed = request.time
-            lastOutcome.pulses += 1
+        if progressRequests.isEmpty {
+            // The completion pulse alone, at the trigger: the first request, so played, and felt if the action fired.
+            if lastOutcome.completed && !pulseRequests.isEmpty { lastOutcome.pulses = 1 }
+        } else {
+            var previousPlayed: Int64?
+            var shortestGap = Int64.max
+            for request in pulseRequests {
+                guard countsWhileDown(request.time, kind: request.kind, end: end) else { break }
+                guard request.status == .played else { lastOutcome.droppedPulses += 1; continue }
+                if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
+                previousPlayed = request.time
+                lastOutcome.pulses += 1
+            }
+            if shortestGap != .max { lastOutcome.shortestPulseGap = shortestGap }
         }
-        if shortestGap != .max { lastOutcome.shortestPulseGap = shortestGap }
         // Feedback felt while the finger was down: a frame at the release instant renders after the release.
         var feedback = Int64.max
         if let visible = lastHeld.firstVisibleFrame, visible < end { feedback = visible }
@@ -800,7 +939,16 @@ public final class HoldEvaluator {
     private func firstEmptyFrame(after end: Int64, rest: Int64, clock: FrameClock) -> Int64 {
         var earliest = end
         if retractMode == .instant { return clock.time(ofFrame: clock.firstFrame(atOrAfter: end)) }
-        if retractMode == .animation, !retractBoundByFloor.isEmpty {
+        if !emptyBoundByRelease.isEmpty, let start = fillStart {
+            // The refined bound of the cell's first release (see `emptyBoundByRelease`); the conversion truncates, and
+            // the cell's release is a nanosecond early, so it is never after this release.
+            let offset = end - start
+            if offset >= fillDuration {
+                earliest = end + emptyOffsetWhenFull
+            } else {
+                earliest = Swift.max(end, emptyBoundByRelease[Int(Double(offset) * releaseCellsPerNanosecond)])
+            }
+        } else if retractMode == .animation, !retractBoundByFloor.isEmpty {
             // Whether the floor scales or is subtracted from is the table's (see `retractBoundByFloor`).
             var floor = -Double.infinity
             var rises = false
@@ -828,21 +976,23 @@ public final class HoldEvaluator {
                 floor = held
             }
         }
-        var index = clock.firstFrame(atOrAfter: earliest)
-        let last = min(clock.firstFrame(atOrAfter: rest), index + Self.frameScanLimit)
-        while index < last {
+        // Frames from the first at or after the bound; the first at or after `rest` draws the model at rest, empty.
+        // (The bound is at most the first empty frame, which is at most that frame, so the scan reaches it from below.)
+        let first = clock.firstFrame(atOrAfter: earliest)
+        var index = first
+        while index < first + Self.frameScanLimit {
             let time = clock.time(ofFrame: index)
-            if !drawn(atLeast: visibleLevel, at: time) { return time }
+            if time >= rest || time - end >= retractEmptyAfter || !drawn(atLeast: visibleLevel, at: time) { return time }
             index += 1
         }
-        return clock.time(ofFrame: last)
+        return clock.time(ofFrame: index)
     }
 
     /// Sets up the retract from the state at `end` and returns when its model comes to rest.
     private func retractEnd(pressEnd end: Int64, start: Int64) -> Int64 {
         let fillEnd = lastHeld.fillComplete ?? end
-        let progress = heldProgress(at: end)
-        // The velocity carries into a spring retract only.
+        // The velocity carries into a spring retract only; the progress is needed only where a retract scales it.
+        let progress = needsReleaseProgress ? heldProgress(at: end) : .nan
         retractFrom = (progress, retractSpring == nil ? 0 : heldVelocity(at: end), min(end, fillEnd) - start)
         switch retractMode {
         case .instant:
