@@ -14,10 +14,10 @@ public enum Instant {
 
     /// The latest instant any time of a hold may take: ±9·10⁹ s (the Int64 range), far beyond the hour a control may last; drawn
     /// durations beyond it are clamped rather than trapping (frame searches stop at 2⁴⁰ frames). NaN maps to 0.
-    static let limit = 9e18
+    @usableFromInline static let limit = 9e18
 
     /// `seconds`, rounded to the nearest nanosecond (clamped to ±10¹² s; NaN is 0).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func nanoseconds(_ seconds: Double) -> Int64 {
         let value = seconds * perSecond
         guard value == value else { return 0 }
@@ -26,13 +26,13 @@ public enum Instant {
 
     /// The nearest whole number, halves away from zero, for |x| ≤ 9·10¹⁸ (a truncating conversion: no library call on
     /// the hot path).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func nearest(_ x: Double) -> Int64 {
         x >= 0 ? Int64(x + 0.5) : -Int64(-x + 0.5)
     }
 
     /// Seconds for a number of nanoseconds.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func seconds(_ nanoseconds: Int64) -> Double {
         Double(nanoseconds) / perSecond
     }

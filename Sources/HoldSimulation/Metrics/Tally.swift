@@ -43,7 +43,8 @@ func billionths(_ fraction: Double) -> Int64 {
 /// (`HistogramLayout`), so memory is fixed whatever the number of values, merging two is exact, and a shard carries
 /// them as an HdrHistogram. Nothing is allocated before the first value, so statistics nobody records cost nothing.
 ///
-/// Values are counted first in `PendingCounts`, 16 bits a bucket: the buckets one statistic touches then stay in a
+/// A run of equal values is counted once, when it ends. Other values are counted first in `PendingCounts`, 16 bits a
+/// bucket: the buckets one statistic touches then stay in a
 /// core's cache (8-byte counts missed it about once a value: a sixth of a hold-only run), and a count is one
 /// increment. A bucket about to overflow, and every bucket at `finish()`, moves to the 64-bit `BucketCounts`, which
 /// answers quantiles exactly as HdrHistogram's `valueAtPercentile` does (the library's own, called across modules,
@@ -68,7 +69,32 @@ struct Quantiles {
     @inline(__always)
     mutating func record(_ value: Int64) {
         let kept = UInt64(max(0, min(value, Int64(highest))))
-        if let index = pending.add(kept, layout: layout) { spill(index) }
+        // Many statistics repeat one value person after person (a gesture's trigger instant, a pulse count): a run
+        // of equal values is counted once when it ends.
+        if kept == runValue {
+            runLength &+= 1
+        } else {
+            endRun()
+            runValue = kept
+            runLength = 1
+        }
+    }
+
+    /// The run of equal values being counted: `runLength` times `runValue` (no run: length 0).
+    private var runValue = UInt64.max
+    private var runLength: UInt64 = 0
+
+    /// Counts the current run: a single value in its pending bucket, a longer run straight into the settled counts.
+    @inline(__always)
+    private mutating func endRun() {
+        if runLength == 1 {
+            if let index = pending.add(runValue, layout: layout) { spill(index) }
+        } else if runLength > 1 {
+            if settled == nil { settled = BucketCounts(layout) }
+            settled?.add(index: layout.index(of: runValue), count: runLength,
+                         extremes: (runValue == 0 ? .max : runValue, runValue))
+        }
+        runLength = 0
     }
 
     /// Moves a full bucket to the settled counts (its pending count is one short of overflowing).
@@ -79,6 +105,7 @@ struct Quantiles {
 
     /// Moves every pending count to the settled counts; quantiles are read only after it.
     mutating func finish() {
+        endRun()
         guard pending.total > 0 else { return }
         if settled == nil { settled = BucketCounts(layout) }
         pending.moveAll(into: &settled!)
@@ -86,9 +113,12 @@ struct Quantiles {
 
     /// Every value recorded, without changing this one (nil without values).
     private var flushed: BucketCounts? {
-        guard pending.total > 0 else { return settled }
+        guard pending.total > 0 || runLength > 0 else { return settled }
         var copy = settled ?? BucketCounts(layout)
         pending.copyAll(into: &copy)
+        if runLength > 0 {
+            copy.add(index: layout.index(of: runValue), count: runLength, extremes: (runValue == 0 ? .max : runValue, runValue))
+        }
         return copy
     }
 
@@ -99,7 +129,7 @@ struct Quantiles {
         settled?.add(other)
     }
 
-    var count: UInt64 { (settled?.total ?? 0) + pending.total }
+    var count: UInt64 { (settled?.total ?? 0) + pending.total + runLength }
 
     /// The HdrHistogram of every value recorded, or nil without values: what a shard file stores (`TallyCoding.swift`).
     var recordedHistogram: Histogram<UInt64>? {
