@@ -385,6 +385,61 @@ struct SpeedPathTests {
         }
     }
 
+    // A simulation takes a block of people through `shownFrames(phases:into:)` and `summarize`: the same answers as
+    // `hold` and `resolve` person by person, for every control whose timeline depends on the phase alone.
+    @Test("blocks of holds summarize as hold and resolve do, person by person")
+    func blocksOfHolds() throws {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var controls: [Control] = []
+        for fill in [Fill.Model.animation(curve: .linear, durationSeconds: 1.0), .animation(curve: .easeInOut, durationSeconds: 0.8),
+                     .animation(curve: .spring(.snappy), durationSeconds: 0), .none,
+                     .animation(curve: .bezier(UnitBezier(x1: 0.3, y1: 1.4, x2: 0.6, y2: 1)), durationSeconds: 0.6)] {
+            for retract in [Retract(mode: .animation, curve: .easeOut, durationSeconds: 0.2, interruption: .swiftui, afterTrigger: .retract),
+                            Retract(mode: .animation, curve: .linear, durationSeconds: 0.5, interruption: .additive, afterTrigger: .stay),
+                            Retract(mode: .animation, curve: .ease, durationSeconds: 1.0, interruption: .fromCurrent, afterTrigger: .retract),
+                            Retract(mode: .animation, curve: .spring(.bouncy), durationSeconds: nil, interruption: .swiftui, afterTrigger: .stay),
+                            Retract(mode: .reverse, curve: .linear, durationSeconds: 0.3, interruption: .swiftui, afterTrigger: .retract),
+                            Retract(mode: .instant, curve: .linear, durationSeconds: nil, interruption: .swiftui, afterTrigger: .stay)] {
+                if case .none = fill, retract.mode != .instant { continue }
+                var control = Fixture.linearBar()
+                control.fill.model = fill
+                control.retract = retract
+                control.haptics.onComplete = controls.count % 2 == 0
+                if case .none = fill {} else if controls.count % 3 == 0 { control.trigger = Trigger(source: .fill, offsetSeconds: 0.05) }
+                controls.append(control)
+            }
+        }
+        let people = 600
+        for control in controls {
+            let blocks = try Fixture.evaluator(control)
+            let single = try Fixture.evaluator(control)
+            #expect(blocks.summarizes)
+            let phases = (0..<people).map { _ in uniform() }
+            let ends = (0..<people).map { _ in Int64(uniform() * 2.2e9) }
+            var shown = [ShownFrames](repeating: ShownFrames(visible: 0, full: 0), count: people)
+            var summaries = [HoldSummary](repeating: HoldSummary(), count: people)
+            phases.withUnsafeBufferPointer { phases in
+                blocks.shownFrames(phases: phases, into: &shown)
+                shown.withUnsafeBufferPointer { shown in
+                    blocks.summarize(phases: phases, shown: shown.baseAddress!, ends: ends, into: &summaries)
+                }
+            }
+            for person in 0..<people {
+                var ticks = OnTimeTicks()
+                let held = single.hold(framePhase: phases[person], latencies: &ticks)
+                let outcome = single.resolve(pressEnd: ends[person])
+                let context = "\(control.fill.model) \(control.retract) \(phases[person]) \(ends[person])"
+                #expect(shown[person] == ShownFrames(visible: held.firstVisibleFrame ?? .max, full: held.firstFullFrame ?? .max),
+                        "\(context)")
+                #expect(summaries[person] == outcome.summary, "\(context)")
+            }
+        }
+    }
+
     @Test("a linear fill's first started and full frames, from one clock per control, equal the frame-by-frame check")
     func linearThresholdFrames() throws {
         for (duration, refresh) in [(0.3, 120.0), (1.0, 120), (1.7, 60), (0.0123, 144), (0.9, 59.94)] {

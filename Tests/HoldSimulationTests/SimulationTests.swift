@@ -172,6 +172,15 @@ struct DeterminismTests {
                 profiles.append(try library.loadProfile(name, overrides: [Override(parsing: "gesture.movementCancels=\(cancels)")]))
             }
         }
+        // Without rows, a control whose timeline depends on the phase alone runs in blocks (`Worker.runInBlocks`):
+        // every fill and retract such a control can have.
+        for name in ["filament-hold-to-confirm", "react-spectrum-hold-to-confirm", "flutter-monster555",
+                     "android-filling-button", "swiftui-hold-to-confirm-button"] {
+            profiles.append(try library.loadProfile(name))
+        }
+        profiles.append(try library.loadProfile("hig-linear-bar", overrides: [Override(parsing: "fill.curve=snappy")]))
+        profiles.append(try library.loadProfile("hig-linear-bar", overrides: [
+            Override(parsing: "retract.interruption=additive"), Override(parsing: "fill.curve=bezier(0.3,1.4,0.6,1)")]))
         func summaries(perUser: Bool) throws -> [SimulationSummary] {
             try Simulator.run(
                 SimulationRequest(profiles: profiles, population: population, users: 3_000, seed: 5, threads: 2),

@@ -64,6 +64,18 @@ public struct PreparedControl: Sendable {
     let visibleLevel: Double
 
     public init(_ control: Control) throws(ControlError) {
+        try self.init(control, tables: true)
+    }
+
+    /// The control's fill duration with every tick on time (nil without a fill), after the checks `init` makes: what
+    /// validating a profile needs, without the tables a simulation searches (several milliseconds per control).
+    public static func nominalFillSeconds(validating control: Control) throws(ControlError) -> Double? {
+        try PreparedControl(control, tables: false).nominalFillSeconds
+    }
+
+    /// - Parameter tables: whether to build the fill's and the retract's tables (a control without them only answers
+    ///   `nominalFillSeconds(validating:)`).
+    private init(_ control: Control, tables: Bool) throws(ControlError) {
         self.control = control
         try Self.validate(control)
         let resolution = control.display.resolution
@@ -118,14 +130,14 @@ public struct PreparedControl: Sendable {
         case .bezier(let bezier, _): fillNeverDecreases = bezier.map(\.neverDecreases) ?? true
         case .spring: fillNeverDecreases = false
         }
-        if case .bezier(let bezier, let duration) = shape, fillNeverDecreases {
+        if tables, case .bezier(let bezier, let duration) = shape, fillNeverDecreases {
             fillInverse = (0...Self.fillInverseCells).map { cell in
                 Self.firstInstant(bezier, duration: duration, reaching: Double(cell) / Double(Self.fillInverseCells))
             }
         } else {
             fillInverse = nil
         }
-        if case .bezier(let bezier?, let duration) = shape, duration > 0 {
+        if tables, case .bezier(let bezier?, let duration) = shape, duration > 0 {
             // nil for a curve that can decrease. A fill shorter than half a nanosecond has a zero duration on the
             // integer clock (progress jumps from 0 to 1): its normalised time is not defined, so its searches take
             // the exact path.
@@ -134,7 +146,7 @@ public struct PreparedControl: Sendable {
             fillBounds = nil
         }
         let cells = Self.retractInverseCells
-        switch (control.retract.mode, control.retract.curve) {
+        switch tables ? (control.retract.mode, control.retract.curve) : (.instant, .linear) {
         case (.animation, .linear):
             retractInverse = (0...cells).map { Double($0) / Double(cells) }
         case (.animation, .bezier(let curve)) where curve.neverDecreases:
@@ -142,7 +154,7 @@ public struct PreparedControl: Sendable {
         default:
             retractInverse = nil
         }
-        if control.retract.mode == .animation, case .bezier(let curve) = control.retract.curve {
+        if tables, control.retract.mode == .animation, case .bezier(let curve) = control.retract.curve {
             retractBounds = UnitBezierBounds(curve)
         } else {
             retractBounds = nil

@@ -129,6 +129,63 @@ public struct PulseRequest: Sendable, Equatable {
     public var status: Status
 }
 
+/// The first frames on which a hold's fill looks started and full (`Int64.max` for never): the part of a held timeline
+/// that depends on the person's frame phase when nothing else does (`HoldEvaluator.summarizes`).
+public struct ShownFrames: Sendable, Equatable {
+    public var visible: Int64
+    public var full: Int64
+
+    public init(visible: Int64, full: Int64) {
+        self.visible = visible
+        self.full = full
+    }
+}
+
+/// What a simulation's tally keeps of one hold: `HoldOutcome` without what only a trace shows, "none" written as a
+/// sentinel so that a block of them is plain data. Instants are nanoseconds after touch-down.
+public struct HoldSummary: Sendable, Equatable {
+    /// The action fired.
+    public var completed = false
+    /// Pulses played while the finger was down, and requests dropped by `minInterval`.
+    public var pulses = 0
+    public var droppedPulses = 0
+    /// The shortest gap between two played pulses; `.max` with fewer than two.
+    public var shortestPulseGap = Int64.max
+    /// The first feedback while the finger was down; `.max` for none.
+    public var feedback = Int64.max
+    /// The first frame drawn empty after the release when the fill retracted; `.max` when it did not.
+    public var firstEmptyFrame = Int64.max
+    /// The first frame of the hold that showed the bar full; `.max` for none.
+    public var firstFullFrameSeen = Int64.max
+    /// Progress on screen when the action fired; NaN when it did not fire.
+    public var displayedProgressAtTrigger = Double.nan
+
+    public init() {}
+
+    public static func == (lhs: HoldSummary, rhs: HoldSummary) -> Bool {
+        lhs.completed == rhs.completed && lhs.pulses == rhs.pulses && lhs.droppedPulses == rhs.droppedPulses
+            && lhs.shortestPulseGap == rhs.shortestPulseGap && lhs.feedback == rhs.feedback
+            && lhs.firstEmptyFrame == rhs.firstEmptyFrame && lhs.firstFullFrameSeen == rhs.firstFullFrameSeen
+            && lhs.displayedProgressAtTrigger.bitPattern == rhs.displayedProgressAtTrigger.bitPattern
+    }
+}
+
+extension HoldOutcome {
+    /// The same hold as a summary.
+    public var summary: HoldSummary {
+        var summary = HoldSummary()
+        summary.completed = completed
+        summary.pulses = pulses
+        summary.droppedPulses = droppedPulses
+        summary.shortestPulseGap = shortestPulseGap ?? .max
+        summary.feedback = feedback ?? .max
+        summary.firstEmptyFrame = firstEmptyFrame ?? .max
+        summary.firstFullFrameSeen = firstFullFrameSeen ?? .max
+        summary.displayedProgressAtTrigger = displayedProgressAtTrigger ?? .nan
+        return summary
+    }
+}
+
 /// Evaluates holds against one prepared control, reusing its buffers: one evaluator per thread.
 ///
 /// Event-driven: closed forms where they exist, a loop over frames only for per-frame haptic checks and over
@@ -525,19 +582,28 @@ public final class HoldEvaluator {
     /// The first frames on which the fill looks started and full.
     @inline(__always)
     private func findShownFrames(_ timeline: inout HeldTimeline, start: Int64, clock: FrameClock) {
+        let shown = shownFrames(start: start, clock: clock)
+        timeline.firstVisibleFrame = shown.visible == .max ? nil : shown.visible
+        timeline.firstFullFrame = shown.full == .max ? nil : shown.full
+    }
+
+    /// The first frames on which a fill starting at `start` looks started and full (`.max` for never).
+    @inline(__always)
+    private func shownFrames(start: Int64, clock: FrameClock) -> ShownFrames {
         if let (visible, full) = linearThresholds {
             // A linear fill's progress, Double(clock) / Double(duration) clamped to [0, 1], never decreases in the
             // integer clock (division by a positive constant is monotone in floating point), so the first frame
             // showing a level is the first frame at or after the first clock that reaches it (found once per
             // control by bisection): the frame the search from the tabulated inverse finds, without evaluating it.
-            timeline.firstVisibleFrame = visible == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + visible))
-            timeline.firstFullFrame = full == .max ? nil : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + full))
-        } else {
-            timeline.firstVisibleFrame = firstFrame(
-                showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart), clock: clock)
-            timeline.firstFullFrame = firstFrame(
-                showing: fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
+            return ShownFrames(
+                visible: visible == .max ? .max : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + visible)),
+                full: full == .max ? .max : clock.time(ofFrame: clock.firstFrame(atOrAfter: start + full)))
         }
+        return ShownFrames(
+            visible: firstFrame(showing: visibleLevel, from: start + Self.lowerBound(prepared.visibleAfterStart),
+                                clock: clock) ?? .max,
+            full: firstFrame(showing: fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
+                ?? .max)
     }
 
     /// How far below a haptic step a frame's progress may be and still reach it (rounding of `last + threshold`).
@@ -814,64 +880,124 @@ public final class HoldEvaluator {
     /// copy stored at the end cost several per cent of a run; the searches read its press end through
     /// `progress(at:)`). What a simulation's per-user path calls.
     public func evaluateRelease(pressEnd end: Int64, cancelled: Bool) {
+        let held = lastHeld
+        let (summary, rest) = release(
+            end: end, phase: held.framePhase, shown: ShownFrames(visible: held.firstVisibleFrame ?? .max,
+                                                                 full: held.firstFullFrame ?? .max),
+            firstPlayedPulse: held.firstPlayedPulse, trigger: held.trigger, fillStart: held.fillStart,
+            fillComplete: held.fillComplete)
         lastOutcome = HoldOutcome(pressEnd: end, cancelled: cancelled)
-        let trigger = lastHeld.trigger
-        lastOutcome.completed = trigger.map { $0 <= end } ?? false
+        lastOutcome.completed = summary.completed
+        lastOutcome.pulses = summary.pulses
+        lastOutcome.droppedPulses = summary.droppedPulses
+        if summary.shortestPulseGap != .max { lastOutcome.shortestPulseGap = summary.shortestPulseGap }
+        if summary.feedback != .max { lastOutcome.feedback = summary.feedback }
+        if summary.completed { lastOutcome.displayedProgressAtTrigger = summary.displayedProgressAtTrigger }
+        lastOutcome.rest = rest
+        if summary.firstEmptyFrame != .max { lastOutcome.firstEmptyFrame = summary.firstEmptyFrame }
+        if summary.firstFullFrameSeen != .max {
+            lastOutcome.firstFullFrameSeen = summary.firstFullFrameSeen
+            if summary.completed, let trigger = held.trigger { lastOutcome.mismatch = trigger - summary.firstFullFrameSeen }
+        }
+    }
+
+    /// The end of one press against a held timeline (given by its parts): everything a summary keeps, and when the
+    /// fill's model comes to rest. What `evaluateRelease` records and `summarize` gives for a block of people; it
+    /// leaves the retract's state (and the press end in `outcome`) set for `progress(at:)`.
+    @inline(__always)
+    private func release(end: Int64, phase: Double, shown: ShownFrames, firstPlayedPulse: Int64?, trigger: Int64?,
+                         fillStart: Int64?, fillComplete: Int64?) -> (summary: HoldSummary, rest: Int64) {
+        // The searches read the press end through `progress(at:)`.
+        lastOutcome.pressEnd = end
+        var summary = HoldSummary()
+        let completed = trigger.map { $0 <= end } ?? false
+        summary.completed = completed
 
         // Pulses while the finger is down. The schedule assumed the finger stays down; requests up to the end of
         // the press did not depend on that (the completion request is at the trigger, so it is in only if the
         // action fired, and it changes only what follows it).
         if progressRequests.isEmpty {
             // The completion pulse alone, at the trigger: the first request, so played, and felt if the action fired.
-            if lastOutcome.completed && !pulseRequests.isEmpty { lastOutcome.pulses = 1 }
+            if completed && onComplete { summary.pulses = 1 }
         } else {
             var previousPlayed: Int64?
             var shortestGap = Int64.max
             for request in pulseRequests {
                 guard countsWhileDown(request.time, kind: request.kind, end: end) else { break }
-                guard request.status == .played else { lastOutcome.droppedPulses += 1; continue }
+                guard request.status == .played else { summary.droppedPulses += 1; continue }
                 if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
                 previousPlayed = request.time
-                lastOutcome.pulses += 1
+                summary.pulses += 1
             }
-            if shortestGap != .max { lastOutcome.shortestPulseGap = shortestGap }
+            summary.shortestPulseGap = shortestGap
         }
         // Feedback felt while the finger was down: a frame at the release instant renders after the release.
         var feedback = Int64.max
-        if let visible = lastHeld.firstVisibleFrame, visible < end { feedback = visible }
-        if let pulse = lastHeld.firstPlayedPulse, countsWhileDown(pulse, kind: .progress, end: end) {
+        if shown.visible < end { feedback = shown.visible }
+        if let pulse = firstPlayedPulse, countsWhileDown(pulse, kind: .progress, end: end) {
             feedback = min(feedback, pulse)
         }
         if let trigger, trigger <= end { feedback = min(feedback, trigger) }
-        if feedback != .max { lastOutcome.feedback = feedback }
+        summary.feedback = feedback
 
-        let clock = frameClock(lastHeld.framePhase)
-        if lastOutcome.completed, let trigger {
+        let clock = frameClock(phase)
+        if completed, let trigger {
             if let frame = clock.lastFrame(atOrBefore: trigger) {
-                lastOutcome.displayedProgressAtTrigger = Self.displayed(heldProgress(at: clock.time(ofFrame: frame)))
+                summary.displayedProgressAtTrigger = Self.displayed(heldProgress(at: clock.time(ofFrame: frame)))
             } else {
-                lastOutcome.displayedProgressAtTrigger = 0
+                summary.displayedProgressAtTrigger = 0
             }
         }
 
         // What the fill does after the press: it runs on (the action fired and the fill stays), retracts (it had
         // started), or shows nothing (it had not started yet).
+        var rest = end
         retracting = false
-        runsOn = lastOutcome.completed && staysAfterTrigger
+        runsOn = completed && staysAfterTrigger
         if runsOn {
-            lastOutcome.rest = max(end, lastHeld.fillComplete ?? end)
-        } else if let start = lastHeld.fillStart, end > start {
+            rest = max(end, fillComplete ?? end)
+        } else if let start = fillStart, end > start {
             retracting = true
-            lastOutcome.rest = retractEnd(pressEnd: end, start: start)
-        }
-        if retracting {
-            lastOutcome.firstEmptyFrame = firstEmptyFrame(after: end, rest: lastOutcome.rest, clock: clock)
+            rest = retractEnd(pressEnd: end, start: start, fillComplete: fillComplete)
+            summary.firstEmptyFrame = firstEmptyFrame(after: end, rest: rest, clock: clock)
         }
 
         // What the person saw: the first frame that drew the bar full in this hold, if any.
-        if let full = firstFullFrameSeen(lastHeld, end: end, emptyFrame: lastOutcome.firstEmptyFrame, clock: clock) {
-            lastOutcome.firstFullFrameSeen = full
-            if lastOutcome.completed, let trigger { lastOutcome.mismatch = trigger - full }
+        summary.firstFullFrameSeen = firstFullFrameSeen(
+            full: shown.full, end: end, emptyFrame: summary.firstEmptyFrame, clock: clock)
+        return (summary, rest)
+    }
+
+    // MARK: - Blocks of holds
+
+    /// Whether the held timeline depends on the person only through the frame phase (no Timer fill, no progress
+    /// pulses), so that a simulation can take a block of people through `shownFrames(phases:into:)`, decide when each
+    /// lets go, and `summarize` the block: the same answers as `evaluateHold` and `evaluateRelease` person by person
+    /// (the same code), without a timeline and an outcome built and read back for each. The trigger, recognition
+    /// and fill instants are then the same for everyone: `held`'s.
+    public var summarizes: Bool { phaseOnlyTimeline }
+
+    /// The first frames that show the fill started and full for each frame phase. Requires `summarizes`.
+    public func shownFrames(phases: UnsafeBufferPointer<Double>, into shown: UnsafeMutablePointer<ShownFrames>) {
+        precondition(phaseOnlyTimeline, "shownFrames(phases:into:) needs a timeline that depends on the phase alone")
+        guard let start = fillStart else {
+            for index in phases.indices { shown[index] = ShownFrames(visible: .max, full: .max) }
+            return
+        }
+        for index in phases.indices { shown[index] = shownFrames(start: start, clock: frameClock(phases[index])) }
+    }
+
+    /// The summaries of a block of holds: person i held with frame phase `phases[i]` (its frames `shown[i]`) and
+    /// the press ended at `ends[i]`. Requires `summarizes`. Afterwards `outcome` and the model (`progress(at:)`) are
+    /// the last person's retract state only; read them after `evaluateRelease`.
+    public func summarize(phases: UnsafeBufferPointer<Double>, shown: UnsafePointer<ShownFrames>,
+                          ends: UnsafePointer<Int64>, into summaries: UnsafeMutablePointer<HoldSummary>) {
+        precondition(phaseOnlyTimeline, "summarize(phases:shown:ends:into:) needs a timeline that depends on the phase alone")
+        let held = lastHeld
+        for index in phases.indices {
+            summaries[index] = release(
+                end: ends[index], phase: phases[index], shown: shown[index], firstPlayedPulse: nil,
+                trigger: held.trigger, fillStart: held.fillStart, fillComplete: held.fillComplete).summary
         }
     }
 
@@ -892,11 +1018,17 @@ public final class HoldEvaluator {
     /// most the held progress (swiftui, additive) or the progress at the release (fromCurrent, reverse, Timer
     /// fills), so no frame before the held fill's first full frame can be full, and none at all when the progress
     /// at the release is short of full for the latter.
-    private func firstFullFrameSeen(_ timeline: HeldTimeline, end: Int64, emptyFrame: Int64?, clock: FrameClock)
-        -> Int64?
+    @inline(__always)
+    private func firstFullFrameSeen(full heldFull: Int64, end: Int64, emptyFrame: Int64, clock: FrameClock) -> Int64 {
+        if heldFull != .max, heldFull < end || runsOn { return heldFull }
+        guard retracting, retractMode != .instant, emptyFrame != .max else { return .max }
+        return retractedFullFrame(full: heldFull, end: end, emptyFrame: emptyFrame, clock: clock)
+    }
+
+    /// The first frame after the release that draws the retracting bar full, before `emptyFrame` (`.max` for none).
+    private func retractedFullFrame(full heldFull: Int64, end: Int64, emptyFrame empty: Int64, clock: FrameClock)
+        -> Int64
     {
-        if let full = timeline.firstFullFrame, full < end || runsOn { return full }
-        guard retracting, retractMode != .instant, let empty = emptyFrame else { return nil }
         // Frames shown at instants in [from, until) are checked.
         var from = end
         var until = empty
@@ -904,14 +1036,14 @@ public final class HoldEvaluator {
             && (retractMode == .reverse || prepared.retractInverse != nil)
         if monotone {
             if isTimer || retractMode == .reverse || interruption == .fromCurrent {
-                guard retractFrom.progress >= fullLevel else { return nil }
+                guard retractFrom.progress >= fullLevel else { return .max }
             } else {
-                guard let full = timeline.firstFullFrame else { return nil }
-                from = max(from, full)
+                guard heldFull != .max else { return .max }
+                from = max(from, heldFull)
             }
         }
         if retractMode == .animation, let window = retractFullWindow { until = min(until, end + window + 1) }
-        guard from < until else { return nil }
+        guard from < until else { return .max }
         let first = clock.firstFrame(atOrAfter: from)
         let last = min(clock.firstFrame(atOrAfter: until), first + Self.frameScanLimit)
         var index = first
@@ -920,7 +1052,7 @@ public final class HoldEvaluator {
             if drawn(atLeast: fullLevel, at: time) { return time }
             index += 1
         }
-        return nil
+        return .max
     }
 
     /// The most frames a search after the release visits (over two hours at 120 Hz).
@@ -989,8 +1121,9 @@ public final class HoldEvaluator {
     }
 
     /// Sets up the retract from the state at `end` and returns when its model comes to rest.
-    private func retractEnd(pressEnd end: Int64, start: Int64) -> Int64 {
-        let fillEnd = lastHeld.fillComplete ?? end
+    @inline(__always)
+    private func retractEnd(pressEnd end: Int64, start: Int64, fillComplete: Int64?) -> Int64 {
+        let fillEnd = fillComplete ?? end
         // The velocity carries into a spring retract only; the progress is needed only where a retract scales it.
         let progress = needsReleaseProgress ? heldProgress(at: end) : .nan
         retractFrom = (progress, retractSpring == nil ? 0 : heldVelocity(at: end), min(end, fillEnd) - start)

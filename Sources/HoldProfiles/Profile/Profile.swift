@@ -57,13 +57,13 @@ extension Profile {
     /// The profile a tree describes, checked: schema, values, the control's own rules, the cross-field rule.
     static func validated(_ root: ConfigNode) throws(ProfileError) -> Profile {
         let profile = try decode(root)
-        let prepared: PreparedControl
+        let nominalFill: Double?
         do {
-            prepared = try profile.prepared()
+            nominalFill = try PreparedControl.nominalFillSeconds(validating: profile.control)
         } catch {
             throw ProfileError(origin: root.origin(ofKeyPath: error.keyPath), keyPath: error.keyPath, message: error.message)
         }
-        if let problem = actionBeforeRecognition(prepared) {
+        if let problem = actionBeforeRecognition(profile.control, nominalFillSeconds: nominalFill) {
             throw ProfileError(origin: root.origin(ofKeyPath: "trigger.offset"), keyPath: "trigger.offset", message: problem)
         }
         return profile
@@ -75,8 +75,7 @@ extension Profile {
     /// (`fill`: the fill starts at touch-down or at recognition, plus `fill.delay`, and completes at the earliest
     /// after its nominal duration: a Timer's ticks are only ever late). That time must not be before
     /// `gesture.minimumDuration`. Returns why not, or nil when the rule holds.
-    static func actionBeforeRecognition(_ prepared: PreparedControl) -> String? {
-        let control = prepared.control
+    static func actionBeforeRecognition(_ control: Control, nominalFillSeconds: Double?) -> String? {
         let recognition = control.gesture.minimumDurationSeconds
         let offset = control.trigger.offsetSeconds
         let earliest: Double
@@ -84,7 +83,7 @@ extension Profile {
         case .gesture:
             earliest = recognition + offset
         case .fill:
-            guard let nominal = prepared.nominalFillSeconds else { return nil }
+            guard let nominal = nominalFillSeconds else { return nil }
             let start = (control.fill.start == .touchDown ? 0 : recognition) + control.fill.delaySeconds
             earliest = start + nominal + offset
         }

@@ -136,6 +136,10 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                 population.traits.withUnsafeBufferPointer { traits in
                     for index in controls.indices {
                         let control = controls[index]
+                        if !keepsRows && control.evaluator.summarizes {
+                            runInBlocks(control, people: drawn, traits: traits, into: &tallies[index])
+                            continue
+                        }
                         var latencies = DrawnLatencies(
                             latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
                         for offset in 0..<users {
@@ -166,6 +170,76 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
             }
             rows[chunk] = text
         }
+    }
+
+    /// People a block takes at a time: their frames, press ends and summaries stay in the core's first-level cache.
+    static let blockSize = 256
+    @exclusivity(unchecked) private var blockPeople = [Int](repeating: 0, count: Worker.blockSize)
+    @exclusivity(unchecked) private var blockPhases = [Double](repeating: 0, count: Worker.blockSize)
+    @exclusivity(unchecked) private var blockShown = [ShownFrames](repeating: ShownFrames(visible: 0, full: 0),
+                                                                     count: Worker.blockSize)
+    @exclusivity(unchecked) private var blockEnds = [Int64](repeating: 0, count: Worker.blockSize)
+    @exclusivity(unchecked) private var blockLetGo = [(cancelled: Bool, reason: ReleaseReason)](
+        repeating: (false, .held), count: Worker.blockSize)
+    @exclusivity(unchecked) private var blockSummaries = [HoldSummary](repeating: HoldSummary(), count: Worker.blockSize)
+
+    /// Runs a chunk's people against a control whose held timeline depends on the phase alone
+    /// (`HoldEvaluator.summarizes`), a block at a time, in stages: the frames each person sees, when each lets go,
+    /// the summaries of their holds, then the tally. The same answers, in the same order, as `run` person by person;
+    /// each stage is a short loop over independent people.
+    private func runInBlocks(_ control: ControlUnderTest, people: UnsafeBufferPointer<DrawnUser>,
+                             traits: UnsafeBufferPointer<ClassTraits>, into tally: inout Tally) {
+        let evaluator = control.evaluator
+        let held = evaluator.held
+        let trigger = held.trigger ?? .max
+        let recognition = held.recognition
+        let fillStart = held.fillStartTime
+        let recognitionTime = held.recognitionTime
+        let hasFill = held.fillStart != nil
+        blockPeople.withUnsafeMutableBufferPointer { selected in
+        blockPhases.withUnsafeMutableBufferPointer { phases in
+        blockShown.withUnsafeMutableBufferPointer { shown in
+        blockEnds.withUnsafeMutableBufferPointer { ends in
+        blockLetGo.withUnsafeMutableBufferPointer { letGo in
+        blockSummaries.withUnsafeMutableBufferPointer { summaries in
+            var first = 0
+            while first < people.count {
+                let last = min(people.count, first + Worker.blockSize)
+                // Without rows, a tally needs nothing of an accidental hold but whether it fired.
+                var count = 0
+                for offset in first..<last {
+                    let user = people[offset]
+                    if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
+                        tally.addAccidental(fired: fired)
+                        continue
+                    }
+                    selected[count] = offset
+                    phases[count] = user.framePhase
+                    count += 1
+                }
+                let block = UnsafeBufferPointer(rebasing: phases[0..<count])
+                evaluator.shownFrames(phases: block, into: shown.baseAddress!)
+                for slot in 0..<count {
+                    let user = people[selected[slot]]
+                    let frames = shown[slot]
+                    let decision = control.letsGo(
+                        user, traits: traits[user.classIndex], full: frames.full, feedback: min(frames.visible, trigger),
+                        trigger: trigger, recognition: recognition, fillStart: fillStart, recognitionTime: recognitionTime)
+                    ends[slot] = decision.end
+                    letGo[slot] = (decision.cancelled, decision.reason)
+                }
+                evaluator.summarize(phases: block, shown: shown.baseAddress!, ends: ends.baseAddress!,
+                                    into: summaries.baseAddress!)
+                for slot in 0..<count {
+                    let intent = traits[people[selected[slot]].classIndex].intent
+                    let summary = summaries[slot]
+                    let outcome = ControlUnderTest.outcome(intent: intent, completed: summary.completed,
+                                                           cancelled: letGo[slot].cancelled, reason: letGo[slot].reason)
+                    tally.add(summary, outcome: outcome, pressEnd: ends[slot], trigger: trigger, hasFill: hasFill)
+                }
+                first = last
+            }
+        }}}}}}
     }
 
     func takeRows(chunk: Int) -> String {

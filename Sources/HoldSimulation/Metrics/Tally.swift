@@ -150,10 +150,25 @@ struct Quantiles {
 }
 
 /// Counts of values by HdrHistogram bucket (`HistogramLayout`), 64 bits each, with the total and the exact extremes:
-/// what an HdrHistogram keeps, so quantiles come out as the library's `valueAtPercentile` gives them.
+/// what an HdrHistogram keeps, so quantiles come out as the library's `valueAtPercentile` gives them. The counts are
+/// zeroed pages from calloc (a statistic's buckets span a few of its 2.4 MB) and copied on write, up to the largest
+/// value's bucket.
 struct BucketCounts {
+    private final class Storage: @unchecked Sendable {
+        let counts: UnsafeMutablePointer<UInt64>
+
+        init(length: Int) {
+            guard let memory = calloc(length, MemoryLayout<UInt64>.stride) else {
+                fatalError("BucketCounts: cannot allocate \(length) counts")
+            }
+            counts = memory.bindMemory(to: UInt64.self, capacity: length)
+        }
+
+        deinit { free(counts) }
+    }
+
     let layout: HistogramLayout
-    private var counts: [UInt64]
+    private var storage: Storage
     private(set) var total: UInt64 = 0
     /// The smallest non-zero value (`.max` for none) and the largest value (0 for none).
     private(set) var minNonZero = UInt64.max
@@ -161,24 +176,33 @@ struct BucketCounts {
 
     init(_ layout: HistogramLayout) {
         self.layout = layout
-        counts = Array(repeating: 0, count: layout.length)
+        storage = Storage(length: layout.length)
     }
 
     /// The counts of an HdrHistogram with this layout (a shard read back).
     init(_ layout: HistogramLayout, histogram: Histogram<UInt64>) {
         self.init(layout)
         for bucket in histogram.recordedValues() {
-            counts[layout.index(of: bucket.value)] += bucket.count
+            storage.counts[layout.index(of: bucket.value)] += bucket.count
         }
         total = histogram.totalCount
         minNonZero = histogram.minNonZero
         max = histogram.maxRecorded
     }
 
+    /// Gives this value storage of its own before a change (a copy shares it until then).
+    private mutating func makeUnique() {
+        guard !isKnownUniquelyReferenced(&storage) else { return }
+        let copy = Storage(length: layout.length)
+        if total > 0 { copy.counts.update(from: storage.counts, count: occupied.count) }
+        storage = copy
+    }
+
     /// Adds `count` values of bucket `index`, which lie within `extremes` (those of a larger set are fine).
     mutating func add(index: Int, count: UInt64, extremes: (minNonZero: UInt64, max: UInt64)) {
         guard count > 0 else { return }
-        counts[index] += count
+        makeUnique()
+        storage.counts[index] += count
         total += count
         minNonZero = Swift.min(minNonZero, extremes.minNonZero)
         max = Swift.max(max, extremes.max)
@@ -186,12 +210,9 @@ struct BucketCounts {
 
     mutating func add(_ other: BucketCounts) {
         guard other.total > 0 else { return }
-        let range = other.occupied
-        counts.withUnsafeMutableBufferPointer { mine in
-            other.counts.withUnsafeBufferPointer { theirs in
-                for index in range { mine[index] += theirs[index] }
-            }
-        }
+        makeUnique()
+        let mine = storage.counts, theirs = other.storage.counts
+        for index in other.occupied { mine[index] += theirs[index] }
         total += other.total
         minNonZero = Swift.min(minNonZero, other.minNonZero)
         max = Swift.max(max, other.max)
@@ -201,7 +222,7 @@ struct BucketCounts {
     private var occupied: ClosedRange<Int> { 0...layout.index(of: max) }
 
     /// HdrHistogram's `min`: 0 when a 0 was recorded (or nothing), else the smallest value.
-    private var smallest: UInt64 { counts[0] > 0 || total == 0 ? 0 : minNonZero }
+    private var smallest: UInt64 { storage.counts[0] > 0 || total == 0 ? 0 : minNonZero }
 
     /// HdrHistogram's `valueAtPercentile`, step for step: the highest value equivalent to the bucket where the count
     /// reaches the percentile's rank, clamped to the exact extremes.
@@ -211,16 +232,15 @@ struct BucketCounts {
         let requested = Swift.min(Swift.max(percentile.nextDown, 0), 100)
         let rank = Swift.max(1, UInt64((requested * Double(total) / 100).rounded(.up)))
         var running: UInt64 = 0
-        return counts.withUnsafeBufferPointer { counts in
-            for index in 0..<counts.count {
-                running &+= counts[index]
-                if running >= rank {
-                    let highest = layout.highestEquivalent(layout.value(at: index))
-                    return Swift.max(Swift.min(highest, max), smallest)
-                }
+        let counts = storage.counts
+        for index in occupied {
+            running &+= counts[index]
+            if running >= rank {
+                let highest = layout.highestEquivalent(layout.value(at: index))
+                return Swift.max(Swift.min(highest, max), smallest)
             }
-            return 0
         }
+        return 0
     }
 
     /// The same values as an HdrHistogram (`HistogramLayout.record` keeps the extremes exact).
@@ -230,8 +250,8 @@ struct BucketCounts {
         let extremes = HistogramLayout.Extremes(
             minIndex: minNonZero == .max ? -1 : layout.index(of: minNonZero), maxIndex: max == 0 ? -1 : layout.index(of: max),
             minNonZero: minNonZero, max: max)
-        for index in occupied where counts[index] > 0 {
-            layout.record(index: index, count: counts[index], extremes: extremes, into: &histogram)
+        for index in occupied where storage.counts[index] > 0 {
+            layout.record(index: index, count: storage.counts[index], extremes: extremes, into: &histogram)
         }
         return histogram
     }
@@ -431,13 +451,21 @@ struct Tally {
         if fired { falseActivations &+= 1 }
     }
 
-    /// Counts one person's run. Sums use wrapping arithmetic: they are exact integers that cannot overflow (see
-    /// `completionTimeSquares`), so the overflow checks would only cost instructions on every person.
+    /// Counts one person's run.
     @inline(__always)
     mutating func add(_ run: UserRun) {
-        switch run.outcome {
+        add(run.hold.summary, outcome: run.outcome, pressEnd: run.hold.pressEnd, trigger: run.timeline.trigger ?? .max,
+            hasFill: run.timeline.fillStart != nil)
+    }
+
+    /// Counts one person's hold: its summary and outcome, when the press ended, the trigger instant (`.max` for
+    /// never) and whether the control has a fill. Sums use wrapping arithmetic: they are exact integers that cannot
+    /// overflow (see `completionTimeSquares`), so the overflow checks would only cost instructions on every person.
+    @inline(__always)
+    mutating func add(_ hold: HoldSummary, outcome: UserOutcome, pressEnd: Int64, trigger: Int64, hasFill: Bool) {
+        switch outcome {
         case .falseActivation, .noActivation:
-            addAccidental(fired: run.outcome == .falseActivation)
+            addAccidental(fired: outcome == .falseActivation)
             return
         case .completed: completed &+= 1
         case .prematureRelease: prematureRelease &+= 1
@@ -447,44 +475,46 @@ struct Tally {
         }
         users &+= 1
         intentUsers &+= 1
-        let evaluator = run.evaluator
-        let pressEnd = evaluator.outcome.pressEnd
         holdTime.record(microseconds(nanoseconds: pressEnd))
-        if let feedback = evaluator.outcome.feedback {
-            let value = Int128(microseconds(nanoseconds: feedback))
+        if hold.feedback != .max {
+            let value = Int128(microseconds(nanoseconds: hold.feedback))
             firstFeedbackSum &+= value
             firstFeedbackSquares &+= value &* value
             firstFeedbackCount &+= 1
         } else {
             noFeedback &+= 1
         }
-        if let empty = evaluator.outcome.firstEmptyFrame {
-            let value = Int128(microseconds(nanoseconds: empty &- pressEnd))
+        if hold.firstEmptyFrame != .max {
+            let value = Int128(microseconds(nanoseconds: hold.firstEmptyFrame &- pressEnd))
             retractSum &+= value
             retractSquares &+= value &* value
             retractCount &+= 1
         }
-        guard evaluator.outcome.completed, let trigger = evaluator.held.trigger else { return }
-        if evaluator.held.fillStart != nil {
+        guard hold.completed, trigger != .max else { return }
+        if hasFill {
             completedWithFill &+= 1
-            if evaluator.outcome.firstFullFrameSeen == nil { completedUnseen &+= 1 }
+            if hold.firstFullFrameSeen == .max { completedUnseen &+= 1 }
         }
         let time = microseconds(nanoseconds: trigger)
         completionTimeSum &+= Int128(time)
         completionTimeSquares &+= Int128(time) &* Int128(time)
         completionTime.record(time)
-        let pulseCount = evaluator.outcome.pulses
+        let pulseCount = hold.pulses
         pulsesSum &+= pulseCount
         pulsesSquares &+= Int128(pulseCount) &* Int128(pulseCount)
         pulses.record(Int64(pulseCount))
         if pulseCount > pulsesMax { pulsesMax = pulseCount }
-        let dropped = evaluator.outcome.droppedPulses
+        let dropped = hold.droppedPulses
         if dropped != 0 {
             droppedPulsesSum &+= dropped
             droppedPulsesSquares &+= Int128(dropped) &* Int128(dropped)
         }
-        if let rate = evaluator.outcome.peakPulseRateHz { peakPulseRateHz = max(peakPulseRateHz ?? rate, rate) }
-        if let gap = evaluator.outcome.mismatch {
+        if hold.shortestPulseGap != .max {
+            let rate = Instant.perSecond / Double(max(1, hold.shortestPulseGap))
+            peakPulseRateHz = max(peakPulseRateHz ?? rate, rate)
+        }
+        if hold.firstFullFrameSeen != .max {
+            let gap = trigger - hold.firstFullFrameSeen
             let value = microseconds(nanoseconds: gap)
             mismatchSum &+= Int128(value)
             mismatchSquares &+= Int128(value) &* Int128(value)
@@ -492,13 +522,12 @@ struct Tally {
             let seconds = Instant.seconds(gap)
             if seconds > mismatchMax { mismatchMax = seconds }
         }
-        if let progress = evaluator.outcome.displayedProgressAtTrigger {
-            let value = Int128(billionths(progress))
-            progressAtTriggerSum &+= value
-            progressAtTriggerSquares &+= value &* value
-            progressAtTriggerCount &+= 1
-            if progress < progressAtTriggerMin { progressAtTriggerMin = progress }
-        }
+        let progress = hold.displayedProgressAtTrigger
+        let value = Int128(billionths(progress))
+        progressAtTriggerSum &+= value
+        progressAtTriggerSquares &+= value &* value
+        progressAtTriggerCount &+= 1
+        if progress < progressAtTriggerMin { progressAtTriggerMin = progress }
     }
 
     /// Records every pending run of equal values into the histograms (see `Quantiles`); call before reading.

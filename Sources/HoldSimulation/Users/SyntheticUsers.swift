@@ -251,8 +251,25 @@ final class ControlUnderTest {
     ) -> UserRun {
         evaluator.evaluateHold(framePhase: user.framePhase, latencies: &latencies)
         let timeline = evaluator.held
-        // Decisions in seconds (what a person does), then every comparison on the integer clock.
         let trigger = timeline.trigger ?? .max
+        let letGo = letsGo(user, traits: traits, full: timeline.firstFullFrame ?? .max,
+                           feedback: timeline.firstFeedback ?? .max, trigger: trigger, recognition: timeline.recognition,
+                           fillStart: timeline.fillStartTime, recognitionTime: timeline.recognitionTime)
+        evaluator.evaluateRelease(pressEnd: letGo.end, cancelled: letGo.cancelled)
+        let outcome = Self.outcome(intent: traits.intent, completed: evaluator.outcome.completed,
+                                   cancelled: letGo.cancelled, reason: letGo.reason)
+        return UserRun(evaluator: evaluator, release: letGo.release, outcome: outcome)
+    }
+
+    /// When a person lets go (or their finger's movement ends the press) and why, from what the hold shows them: its
+    /// first frame drawn full, its first feedback, the trigger and recognition instants (`.max` for never), and when
+    /// the fill starts (seconds; nil without a fill). Decisions are in seconds (what a person does), then every
+    /// comparison on the integer clock.
+    @inline(__always)
+    func letsGo(_ user: DrawnUser, traits: ClassTraits, full: Int64, feedback: Int64, trigger: Int64,
+                recognition: Int64, fillStart: Double?, recognitionTime: Double)
+        -> (end: Int64, release: Double, cancelled: Bool, reason: ReleaseReason)
+    {
         let release: Double
         let reason: ReleaseReason
         switch traits.behavior {
@@ -260,8 +277,7 @@ final class ControlUnderTest {
             release = user.primary
             reason = .held
         case .react:
-            let full = fillIsVisible ? (timeline.firstFullFrame ?? .max) : .max
-            let feedback = timeline.firstFeedback ?? .max
+            let full = fillIsVisible ? full : .max
             if Instant.nanoseconds(user.patience) < feedback {
                 release = user.patience
                 reason = .gaveUp
@@ -275,32 +291,28 @@ final class ControlUnderTest {
         case .anticipate(let bias, let weber):
             // The fill's nominal end: its start plus its duration with every tick on time. A person cannot foresee
             // how late this hold's Timer ticks will be.
-            let nominalEnd = timeline.fillStartTime.map { $0 + (evaluator.prepared.nominalFillSeconds ?? 0) }
-                ?? timeline.recognitionTime
+            let nominalEnd = fillStart.map { $0 + (evaluator.prepared.nominalFillSeconds ?? 0) } ?? recognitionTime
             release = max(0, nominalEnd * (1 + bias + weber * user.primary))
             reason = .anticipated
         }
-        let press = pressEnd(user, release: release, trigger: trigger, recognition: timeline.recognition)
-        let cancelled = press.cancelled
-        evaluator.evaluateRelease(pressEnd: press.end, cancelled: cancelled)
-        let completed = evaluator.outcome.completed
-        let outcome: UserOutcome
-        switch traits.intent {
+        let press = pressEnd(user, release: release, trigger: trigger, recognition: recognition)
+        return (press.end, press.release, press.cancelled, reason)
+    }
+
+    /// How a hold ended, as the CSVs count it.
+    @inline(__always)
+    static func outcome(intent: UserClass.Intent, completed: Bool, cancelled: Bool, reason: ReleaseReason) -> UserOutcome {
+        switch intent {
         case .none:
-            outcome = completed ? .falseActivation : .noActivation
+            return completed ? .falseActivation : .noActivation
         case .confirm:
-            if completed {
-                outcome = .completed
-            } else if cancelled {
-                outcome = .movementCancel
-            } else {
-                switch reason {
-                case .gaveUp: outcome = .prematureImpatience
-                case .reactedToFull: outcome = .prematureMismatch
-                case .held, .anticipated, .reactedToAction: outcome = .prematureRelease
-                }
+            if completed { return .completed }
+            if cancelled { return .movementCancel }
+            switch reason {
+            case .gaveUp: return .prematureImpatience
+            case .reactedToFull: return .prematureMismatch
+            case .held, .anticipated, .reactedToAction: return .prematureRelease
             }
         }
-        return UserRun(evaluator: evaluator, release: press.release, outcome: outcome)
     }
 }
