@@ -1078,7 +1078,8 @@ public final class HoldEvaluator {
             if offset >= fillDuration {
                 earliest = end + emptyOffsetWhenFull
             } else {
-                earliest = Swift.max(end, emptyBoundByRelease[Int(Double(offset) * releaseCellsPerNanosecond)])
+                let cell = Swift.min(Self.releaseCells - 1, Int(Double(offset) * releaseCellsPerNanosecond))
+                earliest = Swift.max(end, emptyBoundByRelease[cell])
             }
         } else if retractMode == .animation, !retractBoundByFloor.isEmpty {
             // Whether the floor scales or is subtracted from is the table's (see `retractBoundByFloor`).

@@ -12,7 +12,7 @@ struct Benchmark: ParsableCommand {
             (fill.curve=snappy), timer-latency (kikocard-accelerating with Timer latency exponential, mean 3.7 ms: \
             160 draws per user) and per-user (default with --per-user rows formatted). Each is run at every thread \
             count; rng_ns_per_user is the time the same draws from the same GSL generators take with nothing else \
-            done, and fraction_of_rng_bound = users_per_second / (threads × 1e9 / rng_ns_per_user). --set applies to \
+            done, measured on one thread right before each run, and fraction_of_rng_bound = users_per_second / (threads × 1e9 / rng_ns_per_user). --set applies to \
             every case. max_rss_mib is the case's own peak resident memory (the kernel's mark is reset before each \
             case on Linux; elsewhere it is the process's peak so far).
 
@@ -84,10 +84,12 @@ struct Benchmark: ParsableCommand {
                 let profile = try library.loadProfile(simulation.profile, overrides: overrides + extra)
                 let population = try library.loadPopulation(simulation.population)
                 let count = simulation.users(users)
-                let bound = try DrawBound.measure(
-                    SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
-                let rngPerUser = bound.seconds / Double(count) * 1e9
                 for threadCount in counts {
+                    // The bound right before its run: this machine's speed drifts within seconds, and a fraction
+                    // of a bound measured earlier would carry the drift.
+                    let bound = try DrawBound.measure(
+                        SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
+                    let rngPerUser = bound.seconds / Double(count) * 1e9
                     FitBenchmark.resetPeakMemory()
                     let request = SimulationRequest(
                         profiles: [profile], population: population, users: count, seed: 1, threads: threadCount)
