@@ -33,6 +33,14 @@ func microseconds(nanoseconds: Int64) -> Int64 {
     return quotient
 }
 
+/// `microseconds(nanoseconds:)` for an instant or duration that is not negative: the same rounding (half up), with
+/// one division by a constant instead of a quotient, a remainder and two comparisons.
+@inline(__always)
+func microseconds(nonNegativeNanoseconds nanoseconds: Int64) -> Int64 {
+    assert(nanoseconds >= 0, "microseconds(nonNegativeNanoseconds:) of \(nanoseconds)")
+    return (nanoseconds &+ 500) / 1000
+}
+
 /// Fractions (progress) are tallied in billionths, for the same reason.
 @inline(__always)
 func billionths(_ fraction: Double) -> Int64 {
@@ -475,9 +483,9 @@ struct Tally {
         }
         users &+= 1
         intentUsers &+= 1
-        holdTime.record(microseconds(nanoseconds: pressEnd))
+        holdTime.record(microseconds(nonNegativeNanoseconds: pressEnd))
         if hold.feedback != .max {
-            let value = Int128(microseconds(nanoseconds: hold.feedback))
+            let value = Int128(microseconds(nonNegativeNanoseconds: hold.feedback))
             firstFeedbackSum &+= value
             firstFeedbackSquares &+= value &* value
             firstFeedbackCount &+= 1
@@ -485,7 +493,7 @@ struct Tally {
             noFeedback &+= 1
         }
         if hold.firstEmptyFrame != .max {
-            let value = Int128(microseconds(nanoseconds: hold.firstEmptyFrame &- pressEnd))
+            let value = Int128(microseconds(nonNegativeNanoseconds: hold.firstEmptyFrame &- pressEnd))
             retractSum &+= value
             retractSquares &+= value &* value
             retractCount &+= 1
@@ -495,7 +503,7 @@ struct Tally {
             completedWithFill &+= 1
             if hold.firstFullFrameSeen == .max { completedUnseen &+= 1 }
         }
-        let time = microseconds(nanoseconds: trigger)
+        let time = microseconds(nonNegativeNanoseconds: trigger)
         completionTimeSum &+= Int128(time)
         completionTimeSquares &+= Int128(time) &* Int128(time)
         completionTime.record(time)
