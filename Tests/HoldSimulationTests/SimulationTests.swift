@@ -292,32 +292,63 @@ struct StatisticsTests {
     @Test("16-bit pending counts that overflow and zeros give the library's histogram, quantiles and extremes")
     func pendingCountsSpill() {
         let generator = Generator(seed: 14)
-        var single = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
-                                       numberOfSignificantValueDigits: .four)
-        var counted = Quantiles(highest: 3_600_000_000, digits: .four)
-        // One value 200,000 times (three spills of a full bucket), its bucket's neighbours, zeros, a spread of values
-        // and the extremes arriving late, so a spilled bucket is the smallest's and the largest's at different times.
-        var values: [Int64] = Array(repeating: 1_000_123, count: 200_000) + [1_000_120, 1_000_127, 0, 0, 7]
+        func quantilesAndLibrary(_ values: [Int64], finishAt: Int? = nil) -> (Quantiles, Histogram<UInt64>) {
+            var single = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+                                           numberOfSignificantValueDigits: .four)
+            var counted = Quantiles(highest: 3_600_000_000, digits: .four)
+            for (index, value) in values.enumerated() {
+                counted.record(value)
+                _ = single.record(UInt64(min(max(value, 0), 3_600_000_000)))
+                if index == finishAt { counted.finish() }
+            }
+            return (counted, single)
+        }
+        func expectSame(_ counted: inout Quantiles, _ single: Histogram<UInt64>, _ label: String) {
+            let beforeFinish = counted.recordedHistogram
+            counted.finish()
+            #expect(counted.count == single.totalCount, "\(label)")
+            // The library's == compares the extremes' buckets; the exact extremes are compared on their own.
+            for histogram in [beforeFinish, counted.recordedHistogram] {
+                #expect(histogram == single, "\(label)")
+                #expect(histogram?.min == single.min && histogram?.maxRecorded == single.maxRecorded, "\(label)")
+            }
+            for percentile in [0, 1e-9, 0.001, 1, 10, 33.3, 50, 50.0001, 90, 99, 99.999, 100] {
+                #expect(counted.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)),
+                        "\(label) p\(percentile)")
+            }
+            // A shard's histogram read back answers the same, the exact smallest value included.
+            let back = Quantiles(highest: 3_600_000_000, digits: .four, histogram: single)
+            for percentile in stride(from: 0.0, through: 100, by: 2.5) {
+                #expect(back.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)),
+                        "\(label) read back, p\(percentile)")
+            }
+        }
+        // Two values of one bucket alternating (no run of equal values): that bucket's 16-bit count fills and
+        // spills five times; then a spread of values, and extremes that arrive late, below and above the spilled
+        // bucket, so a spilled bucket is the smallest's and the largest's at different times.
+        var values: [Int64] = []
+        for index in 0..<(5 * 65_535 + 17) { values.append(index % 2 == 0 ? 1_000_123 : 1_000_124) }
         for _ in 0..<30_000 { values.append(Int64(exp(generator.uniform() * 20) + 30)) }
         values += [3, 5_000_000_000, 1]
-        for (index, value) in values.enumerated() {
-            counted.record(value)
-            _ = single.record(UInt64(min(max(value, 0), 3_600_000_000)))
-            if index == 150_000 { counted.finish() }
-        }
-        let merged = counted.recordedHistogram
-        counted.finish()
-        #expect(counted.count == single.totalCount)
-        #expect(merged == single)
-        #expect(counted.recordedHistogram == single)
-        for percentile in [0, 1e-9, 0.001, 1, 10, 33.3, 50, 50.0001, 90, 99, 99.999, 100] {
-            #expect(counted.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)), "p\(percentile)")
-        }
-        // A shard's histogram read back answers the same.
-        let back = Quantiles(highest: 3_600_000_000, digits: .four, histogram: single)
-        for percentile in stride(from: 0.0, through: 100, by: 2.5) {
-            #expect(back.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)), "p\(percentile)")
-        }
+        var (spilled, library) = quantilesAndLibrary(values, finishAt: 150_000)
+        expectSame(&spilled, library, "spills")
+        // With zeros, and without: the smallest non-zero value inside a bucket, not its bucket's lowest value.
+        var (zeros, withZeros) = quantilesAndLibrary([1_000_123, 0, 2_000_000, 0, 1_000_127])
+        expectSame(&zeros, withZeros, "zeros")
+        var (exact, noZeros) = quantilesAndLibrary([1_000_123, 2_000_000, 1_000_127])
+        expectSame(&exact, noZeros, "no zeros")
+    }
+
+    @Test("a copy of quantiles with pending counts finishes on its own: the original keeps its values")
+    func pendingCountsCopied() {
+        var original = Quantiles(highest: 3_600_000_000, digits: .four)
+        for value: Int64 in [1, 2, 1, 5, 7] { original.record(value) }
+        var copy = original
+        copy.finish()
+        original.finish()
+        #expect(original.count == 5 && copy.count == 5)
+        #expect(original.value(atPercentile: 0) == 1 && copy.value(atPercentile: 0) == 1)
+        #expect(original.value(atPercentile: 100) == 7 && copy.value(atPercentile: 100) == 7)
     }
 
     @Test("signed quantiles agree with sorting to the histogram's 4 significant digits")

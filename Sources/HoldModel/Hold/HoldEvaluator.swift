@@ -203,6 +203,8 @@ extension HoldOutcome {
 /// 13 % of a run. The compiler's static checks still apply.
 public final class HoldEvaluator {
     public let prepared: PreparedControl
+    /// Whether the shortcuts are taken (see `init(_:shortcuts:)`); always in a simulation.
+    private let shortcuts: Bool
 
     // What the per-user path reads, copied out of the prepared control once: switching on `prepared.shape` or
     // reading `prepared.control` per call would copy curve values (a Bézier carries its spline samples).
@@ -326,8 +328,16 @@ public final class HoldEvaluator {
     /// The action fired and the fill stays: the held fill runs on after the press.
     @exclusivity(unchecked) private var runsOn = false
 
-    public init(_ prepared: PreparedControl) {
+    public convenience init(_ prepared: PreparedControl) {
+        self.init(prepared, shortcuts: true)
+    }
+
+    /// - Parameter shortcuts: false takes the general path everywhere (no phase-only timeline, no release-indexed
+    ///   retract bound, no certain-empty stop, no lone-completion-pulse count), so tests can hold the shortcuts
+    ///   against it.
+    init(_ prepared: PreparedControl, shortcuts: Bool) {
         self.prepared = prepared
+        self.shortcuts = shortcuts
         let control = prepared.control
         switch prepared.shape {
         case .none:
@@ -402,14 +412,14 @@ public final class HoldEvaluator {
         } else {
             retractFullWindow = nil
         }
-        retractEmptyAfter = Self.retractEmptyAfter(prepared, duration: retractDurationNanoseconds,
-                                                   rate: retractRate, reach: retractBoundsReach)
+        retractEmptyAfter = !shortcuts ? .max : Self.retractEmptyAfter(
+            prepared, duration: retractDurationNanoseconds, rate: retractRate, reach: retractBoundsReach)
         if case .none = prepared.shape {
             fillStart = nil
         } else {
             fillStart = (control.fill.start == .touchDown ? 0 : recognition) + Instant.nanoseconds(control.fill.delaySeconds)
         }
-        if case .bezier(let bezier, let duration) = prepared.shape, prepared.fillNeverDecreases, duration > 0,
+        if shortcuts, case .bezier(let bezier, let duration) = prepared.shape, prepared.fillNeverDecreases, duration > 0,
            !retractBoundByFloor.isEmpty, let start = fillStart {
             let table = retractBoundByFloor
             let rises = interruption != .fromCurrent
@@ -449,7 +459,7 @@ public final class HoldEvaluator {
         } else {
             linearThresholds = nil
         }
-        if fillKind != .timer && threshold == 0 {
+        if shortcuts && fillKind != .timer && threshold == 0 {
             var timeline = HeldTimeline(framePhase: 0, recognition: recognition)
             if let start = fillStart {
                 timeline.fillStart = start
@@ -469,7 +479,7 @@ public final class HoldEvaluator {
             phaseOnlyTimeline = false
             completionRequest = nil
         }
-        needsReleaseProgress = fillKind == .timer || fillKind == .spring || retractSpring != nil
+        needsReleaseProgress = !shortcuts || fillKind == .timer || fillKind == .spring || retractSpring != nil
             || interruption == .fromCurrent || retractMode != .animation || emptyBoundByRelease.isEmpty
         if case .timer(let timer, let ticks) = prepared.shape {
             tickInterval = Instant.nanoseconds(timer.tickSeconds)
@@ -876,9 +886,11 @@ public final class HoldEvaluator {
         return outcome
     }
 
-    /// `resolve` without returning a copy of the outcome: the result is in `outcome`, built there in place (a local
-    /// copy stored at the end cost several per cent of a run; the searches read its press end through
-    /// `progress(at:)`). What a simulation's per-user path calls.
+    /// `resolve` without returning a copy of the outcome: the result is in `outcome`, written from the summary that
+    /// `release` (shared with `summarize`) computes. What a simulation's per-person path calls (with per-user rows,
+    /// Timer fills and progress pulses; other controls go through `summarize` in blocks). With a timeline that
+    /// depends on the phase alone, the trigger and fill instants are the control's from the start, so resolving
+    /// before any hold reads them rather than an empty timeline.
     public func evaluateRelease(pressEnd end: Int64, cancelled: Bool) {
         let held = lastHeld
         let (summary, rest) = release(
@@ -916,7 +928,7 @@ public final class HoldEvaluator {
         // Pulses while the finger is down. The schedule assumed the finger stays down; requests up to the end of
         // the press did not depend on that (the completion request is at the trigger, so it is in only if the
         // action fired, and it changes only what follows it).
-        if progressRequests.isEmpty {
+        if progressRequests.isEmpty && shortcuts {
             // The completion pulse alone, at the trigger: the first request, so played, and felt if the action fired.
             if completed && onComplete { summary.pulses = 1 }
         } else {

@@ -51,7 +51,8 @@ struct HistogramLayout: Sendable {
     func highestEquivalent(_ value: UInt64) -> UInt64 {
         let bucket = leadingZeroCountBase &- (value | subBucketMask).leadingZeroBitCount
         let subBucket = value >> UInt64(bucket)
-        // A value past the top of its bucket's sub-buckets is counted in the next bucket, twice as wide.
+        // A value past the top of its bucket's sub-buckets is counted in the next bucket, twice as wide (the
+        // library's rule; a bucket's lowest value, all this is given, never is).
         let width = UInt64(1) << UInt64(subBucket >= subBucketMask + 1 ? bucket + 1 : bucket)
         return value + width - 1
     }

@@ -108,11 +108,13 @@ struct Quantiles {
     /// Moves a full bucket to the settled counts (its pending count is one short of overflowing).
     private mutating func spill(_ index: Int) {
         if settled == nil { settled = BucketCounts(layout) }
-        settled?.add(index: index, count: pending.take(index), extremes: pending.extremes)
+        settled?.add(index: index, count: pending.take(index, layout: layout), extremes: pending.extremes)
     }
 
     /// Moves every pending count to the settled counts; quantiles are read only after it.
     mutating func finish() {
+        // A copy finishing (a tally copied before it was finished) counts its run into storage of its own.
+        pending.makeUnique(layout)
         endRun()
         guard pending.total > 0 else { return }
         if settled == nil { settled = BucketCounts(layout) }
@@ -194,7 +196,9 @@ struct BucketCounts {
             storage.counts[layout.index(of: bucket.value)] += bucket.count
         }
         total = histogram.totalCount
-        minNonZero = histogram.minNonZero
+        // HdrHistogram's `min` is the exact smallest value when no 0 was recorded; its `minNonZero` is the lowest
+        // value of that value's bucket. With a 0 the smallest is 0 whatever the rest (and a shard keeps no more).
+        minNonZero = histogram.countForValue(0) == 0 ? histogram.min : histogram.minNonZero
         max = histogram.maxRecorded
     }
 
@@ -267,13 +271,13 @@ struct BucketCounts {
 
 /// Values counted by bucket, 16 bits a bucket, with their exact extremes, until they move to `BucketCounts`.
 ///
-/// The storage is a class so that counting is a plain increment; it is owned by one `Quantiles` and written only
-/// through it. A copy of a `Quantiles` (a finished tally read by several views, a merge's argument) shares it and
-/// only reads it, which debug builds check.
+/// The storage is a class so that counting is a plain increment, without a copy-on-write check per value: values
+/// are recorded through the one `Quantiles` that owns it (debug builds check). A copy of a `Quantiles` (a tally read
+/// by several views, a merge's argument) shares it and reads it; finishing or emptying buckets (`finish`, `take`,
+/// `moveAll`, rare) first gives the copy doing it storage of its own when another copy still shares it.
 struct PendingCounts {
     private final class Storage: @unchecked Sendable {
         let counts: UnsafeMutablePointer<UInt16>
-        let length: Int
 
         init(length: Int) {
             // calloc: the pages a statistic never touches are never made resident.
@@ -281,7 +285,6 @@ struct PendingCounts {
                 fatalError("PendingCounts: cannot allocate \(length) counts")
             }
             counts = memory.bindMemory(to: UInt16.self, capacity: length)
-            self.length = length
         }
 
         deinit { free(counts) }
@@ -294,16 +297,12 @@ struct PendingCounts {
     private var zero = false
     private var minNonZero = UInt64.max
     private var max: UInt64 = 0
-    private var layout: HistogramLayout?
 
     /// Counts `value`; returns its bucket when that bucket is full (its count is `UInt16.max`, to be taken now).
     @inline(__always)
     mutating func add(_ value: UInt64, layout: HistogramLayout) -> Int? {
-        if storage == nil {
-            storage = Storage(length: layout.length)
-            self.layout = layout
-        }
-        assert(isKnownUniquelyReferenced(&storage), "PendingCounts written through a copy")
+        if storage == nil { storage = Storage(length: layout.length) }
+        assert(isKnownUniquelyReferenced(&storage), "PendingCounts counted into through a copy")
         let counts = storage.unsafelyUnwrapped.counts
         let index = layout.index(of: value)
         if value == 0 { zero = true } else if value < minNonZero { minNonZero = value }
@@ -317,8 +316,21 @@ struct PendingCounts {
     /// The extremes of the values counted since the last move of all.
     var extremes: (minNonZero: UInt64, max: UInt64) { (minNonZero, max) }
 
+    /// Gives this value storage of its own, with the same counts, when a copy still shares it.
+    mutating func makeUnique(_ layout: HistogramLayout) {
+        // Checked before anything else holds a reference to the storage (a binding would be one).
+        guard storage != nil, !isKnownUniquelyReferenced(&storage) else { return }
+        let shared = storage.unsafelyUnwrapped
+        let own = Storage(length: layout.length)
+        if let range = occupied(layout) {
+            (own.counts + range.lowerBound).update(from: shared.counts + range.lowerBound, count: range.count)
+        }
+        storage = own
+    }
+
     /// Empties one bucket and returns its count.
-    mutating func take(_ index: Int) -> UInt64 {
+    mutating func take(_ index: Int, layout: HistogramLayout) -> UInt64 {
+        makeUnique(layout)
         guard let storage else { return 0 }
         let count = UInt64(storage.counts[index])
         storage.counts[index] = 0
@@ -327,15 +339,17 @@ struct PendingCounts {
     }
 
     /// The buckets that can hold counts: from the smallest value's to the largest's.
-    private var occupied: ClosedRange<Int>? {
-        guard total > 0, let layout else { return nil }
+    private func occupied(_ layout: HistogramLayout) -> ClosedRange<Int>? {
+        guard total > 0 else { return nil }
         return (zero ? 0 : layout.index(of: minNonZero))...layout.index(of: max)
     }
 
     /// Adds every count to `counts` and empties the buckets.
     mutating func moveAll(into counts: inout BucketCounts) {
+        let layout = counts.layout
         copyAll(into: &counts)
-        if let storage, let range = occupied {
+        makeUnique(layout)
+        if let storage, let range = occupied(layout) {
             (storage.counts + range.lowerBound).update(repeating: 0, count: range.count)
         }
         total = 0
@@ -346,7 +360,7 @@ struct PendingCounts {
 
     /// Adds every count to `counts`, leaving these as they are.
     func copyAll(into counts: inout BucketCounts) {
-        guard let storage, let range = occupied else { return }
+        guard let storage, let range = occupied(counts.layout) else { return }
         for index in range where storage.counts[index] != 0 {
             counts.add(index: index, count: UInt64(storage.counts[index]), extremes: extremes)
         }
