@@ -427,24 +427,11 @@ public final class HoldEvaluator {
                 PreparedControl.bezierProgress(bezier, duration: duration, clock: instant - start)
             }
             // The search's refinement (see `firstEmptyFrame`), run until the bound stops moving.
-            func bound(release end: Int64) -> Int64 {
-                var floor = held(end)
-                var earliest = end
-                for _ in 0..<64 {
-                    guard floor > 0 else { break }
-                    let bound = end + table[floor >= 1 ? Self.floorCells : Int(floor * Double(Self.floorCells))]
-                    guard bound > earliest else { break }
-                    earliest = bound
-                    guard rises else { break }
-                    let next = held(earliest)
-                    guard next > floor else { break }
-                    floor = next
-                }
-                return earliest
-            }
             let width = Double(duration) / Double(Self.releaseCells)
             emptyBoundByRelease = (0..<Self.releaseCells).map { cell in
-                bound(release: start + Int64((Double(cell) * width).rounded(.down)) - 1)
+                let release = start + Int64((Double(cell) * width).rounded(.down)) - 1
+                return Self.refinedBound(release: release, floor: held(release), rises: rises, table: table, steps: 64,
+                                         held: held)
             }
             releaseCellsPerNanosecond = Double(Self.releaseCells) / Double(duration)
             emptyOffsetWhenFull = table[Self.floorCells]
@@ -465,12 +452,8 @@ public final class HoldEvaluator {
                 timeline.fillStart = start
                 timeline.fillComplete = start + nominalFill
             }
-            let offset = triggerOffset
-            if triggerFollowsGesture {
-                timeline.trigger = recognition + offset
-            } else if let complete = timeline.fillComplete {
-                timeline.trigger = complete + offset
-            }
+            timeline.trigger = Self.trigger(followsGesture: triggerFollowsGesture, recognition: recognition,
+                                            offset: triggerOffset, fillComplete: timeline.fillComplete)
             phaseOnlyTimeline = true
             lastHeld = timeline
             completionRequest = onComplete ? timeline.trigger.map { PulseRequest(time: $0, kind: .completion, status: .played) }
@@ -573,11 +556,8 @@ public final class HoldEvaluator {
             runTimer(timer, ticks: ticks, start: start, latencies: &latencies)
             timeline.fillComplete = tickTimes.last
         }
-        if triggerFollowsGesture {
-            timeline.trigger = recognition + triggerOffset
-        } else {
-            timeline.trigger = timeline.fillComplete.map { $0 + triggerOffset }
-        }
+        timeline.trigger = Self.trigger(followsGesture: triggerFollowsGesture, recognition: recognition,
+                                        offset: triggerOffset, fillComplete: timeline.fillComplete)
         if let start = timeline.fillStart {
             findShownFrames(&timeline, start: start, clock: clock)
             if threshold > 0 { requestProgressPulses(start: start, clock: clock) }
@@ -614,6 +594,12 @@ public final class HoldEvaluator {
                                 clock: clock) ?? .max,
             full: firstFrame(showing: fullLevel, from: start + Self.lowerBound(prepared.fullAfterStart), clock: clock)
                 ?? .max)
+    }
+
+    /// When the action fires if the finger is still down: at recognition plus the offset when it follows the gesture,
+    /// else when the fill completes plus the offset (never without a fill).
+    private static func trigger(followsGesture: Bool, recognition: Int64, offset: Int64, fillComplete: Int64?) -> Int64? {
+        followsGesture ? recognition + offset : fillComplete.map { $0 + offset }
     }
 
     /// How far below a haptic step a frame's progress may be and still reach it (rounding of `last + threshold`).
@@ -1106,20 +1092,8 @@ public final class HoldEvaluator {
                 floor = Swift.min(retractFrom.progress,
                                   fillSpring.fillLowerBound(afterSeconds: Instant.seconds(end - start)))
             }
-            for _ in 0..<3 {
-                guard floor > 0 else { break }
-                // The search's formula at the grid floor below this one (exact in binary: 4,096 cells), from the
-                // table: a bound no later than the formula's own at this floor, which never decreases in the floor.
-                let bound = end + retractBoundByFloor[
-                    floor >= 1 ? Self.floorCells : Int(floor * Double(Self.floorCells))]
-                guard bound > earliest else { break }
-                earliest = bound
-                // The held fill never decreases: from here on it is at least what it is now.
-                guard rises else { break }
-                let held = heldProgress(at: earliest)
-                guard held > floor else { break }
-                floor = held
-            }
+            earliest = Self.refinedBound(release: end, floor: floor, rises: rises, table: retractBoundByFloor,
+                                         steps: 3, held: heldProgress(at:))
         }
         // Frames from the first at or after the bound; the first at or after `rest` draws the model at rest, empty.
         // (The bound is at most the first empty frame, which is at most that frame, so the scan reaches it from below.)
@@ -1131,6 +1105,29 @@ public final class HoldEvaluator {
             index += 1
         }
         return clock.time(ofFrame: index)
+    }
+
+    /// The first-empty search's bound for a release at `release`, from a floor under the progress the retract scales
+    /// (see `firstEmptyFrame`), refined up to `steps` times: each step reads the search's formula at the grid floor
+    /// below the floor (exact in binary: 4,096 cells) from `table`, a bound no later than the formula's own at this
+    /// floor, which never decreases in the floor; when the floor `rises` (a held fill that never decreases), the held
+    /// progress at the new bound is a higher floor from there on. `release` itself when the floor is not above 0.
+    @inline(__always)
+    private static func refinedBound(release end: Int64, floor start: Double, rises: Bool, table: [Int64], steps: Int,
+                                     held: (Int64) -> Double) -> Int64 {
+        var floor = start
+        var earliest = end
+        for _ in 0..<steps {
+            guard floor > 0 else { break }
+            let bound = end + table[floor >= 1 ? floorCells : Int(floor * Double(floorCells))]
+            guard bound > earliest else { break }
+            earliest = bound
+            guard rises else { break }
+            let next = held(earliest)
+            guard next > floor else { break }
+            floor = next
+        }
+        return earliest
     }
 
     /// Sets up the retract from the state at `end` and returns when its model comes to rest.

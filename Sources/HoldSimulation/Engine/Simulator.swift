@@ -174,13 +174,13 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
 
     /// People a block takes at a time: their frames, press ends and summaries stay in the core's first-level cache.
     static let blockSize = 256
-    @exclusivity(unchecked) private var blockPeople = [Int](repeating: 0, count: Worker.blockSize)
+    /// Per slot of a block: which of the chunk's people, and why and how their press ended.
+    @exclusivity(unchecked) private var blockPeople = [(person: Int, cancelled: Bool, reason: ReleaseReason)](
+        repeating: (0, false, .held), count: Worker.blockSize)
     @exclusivity(unchecked) private var blockPhases = [Double](repeating: 0, count: Worker.blockSize)
     @exclusivity(unchecked) private var blockShown = [ShownFrames](repeating: ShownFrames(visible: 0, full: 0),
                                                                      count: Worker.blockSize)
     @exclusivity(unchecked) private var blockEnds = [Int64](repeating: 0, count: Worker.blockSize)
-    @exclusivity(unchecked) private var blockLetGo = [(cancelled: Bool, reason: ReleaseReason)](
-        repeating: (false, .held), count: Worker.blockSize)
     @exclusivity(unchecked) private var blockSummaries = [HoldSummary](repeating: HoldSummary(), count: Worker.blockSize)
 
     /// Runs a chunk's people against a control whose held timeline depends on the phase alone
@@ -193,14 +193,11 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
         let held = evaluator.held
         let trigger = held.trigger ?? .max
         let recognition = held.recognition
-        let fillStart = held.fillStartTime
-        let recognitionTime = held.recognitionTime
-        let hasFill = held.fillStart != nil
-        blockPeople.withUnsafeMutableBufferPointer { selected in
+        let fillStart = held.fillStart
+        blockPeople.withUnsafeMutableBufferPointer { slots in
         blockPhases.withUnsafeMutableBufferPointer { phases in
         blockShown.withUnsafeMutableBufferPointer { shown in
         blockEnds.withUnsafeMutableBufferPointer { ends in
-        blockLetGo.withUnsafeMutableBufferPointer { letGo in
         blockSummaries.withUnsafeMutableBufferPointer { summaries in
             var first = 0
             while first < people.count {
@@ -213,33 +210,34 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                         tally.addAccidental(fired: fired)
                         continue
                     }
-                    selected[count] = offset
+                    slots[count].person = offset
                     phases[count] = user.framePhase
                     count += 1
                 }
                 let block = UnsafeBufferPointer(rebasing: phases[0..<count])
                 evaluator.shownFrames(phases: block, into: shown.baseAddress!)
                 for slot in 0..<count {
-                    let user = people[selected[slot]]
+                    let user = people[slots[slot].person]
                     let frames = shown[slot]
                     let decision = control.letsGo(
                         user, traits: traits[user.classIndex], full: frames.full, feedback: min(frames.visible, trigger),
-                        trigger: trigger, recognition: recognition, fillStart: fillStart, recognitionTime: recognitionTime)
+                        trigger: trigger, recognition: recognition, fillStart: fillStart)
                     ends[slot] = decision.end
-                    letGo[slot] = (decision.cancelled, decision.reason)
+                    slots[slot].cancelled = decision.cancelled
+                    slots[slot].reason = decision.reason
                 }
                 evaluator.summarize(phases: block, shown: shown.baseAddress!, ends: ends.baseAddress!,
                                     into: summaries.baseAddress!)
                 for slot in 0..<count {
-                    let intent = traits[people[selected[slot]].classIndex].intent
+                    let intent = traits[people[slots[slot].person].classIndex].intent
                     let summary = summaries[slot]
                     let outcome = ControlUnderTest.outcome(intent: intent, completed: summary.completed,
-                                                           cancelled: letGo[slot].cancelled, reason: letGo[slot].reason)
-                    tally.add(summary, outcome: outcome, pressEnd: ends[slot], trigger: trigger, hasFill: hasFill)
+                                                           cancelled: slots[slot].cancelled, reason: slots[slot].reason)
+                    tally.add(summary, outcome: outcome, pressEnd: ends[slot], trigger: trigger, hasFill: fillStart != nil)
                 }
                 first = last
             }
-        }}}}}}
+        }}}}}
     }
 
     func takeRows(chunk: Int) -> String {

@@ -52,12 +52,11 @@ func billionths(_ fraction: Double) -> Int64 {
 /// them as an HdrHistogram. Nothing is allocated before the first value, so statistics nobody records cost nothing.
 ///
 /// A run of equal values is counted once, when it ends. Other values are counted first in `PendingCounts`, 16 bits a
-/// bucket: the buckets one statistic touches then stay in a
-/// core's cache (8-byte counts missed it about once a value: a sixth of a hold-only run), and a count is one
-/// increment. A bucket about to overflow, and every bucket at `finish()`, moves to the 64-bit `BucketCounts`, which
-/// answers quantiles exactly as HdrHistogram's `valueAtPercentile` does (the library's own, called across modules,
-/// runs unspecialised: about 75 instructions a bucket scanned, some 20 ms a simulation). Quantiles are read only
-/// after `finish()`.
+/// bucket: the buckets one statistic touches then stay in a core's cache (8-byte counts missed it about once a value:
+/// a sixth of a hold-only run), and a count is one increment. A bucket about to overflow, and every bucket at
+/// `finish()`, moves to the 64-bit `BucketCounts`, which answers quantiles exactly as HdrHistogram's
+/// `valueAtPercentile` does (the library's own, called across modules, runs unspecialised: about 75 instructions a
+/// bucket scanned, some 15 ms a simulation). Quantiles are read only after `finish()`.
 struct Quantiles {
     private var pending = PendingCounts()
     private var settled: BucketCounts?
@@ -99,8 +98,7 @@ struct Quantiles {
             if let index = pending.add(runValue, layout: layout) { spill(index) }
         } else if runLength > 1 {
             if settled == nil { settled = BucketCounts(layout) }
-            settled?.add(index: layout.index(of: runValue), count: runLength,
-                         extremes: (runValue == 0 ? .max : runValue, runValue))
+            settled?.add(runValue, count: runLength)
         }
         runLength = 0
     }
@@ -126,9 +124,7 @@ struct Quantiles {
         guard pending.total > 0 || runLength > 0 else { return settled }
         var copy = settled ?? BucketCounts(layout)
         pending.copyAll(into: &copy)
-        if runLength > 0 {
-            copy.add(index: layout.index(of: runValue), count: runLength, extremes: (runValue == 0 ? .max : runValue, runValue))
-        }
+        copy.add(runValue, count: runLength)
         return copy
     }
 
@@ -159,26 +155,36 @@ struct Quantiles {
     }
 }
 
-/// Counts of values by HdrHistogram bucket (`HistogramLayout`), 64 bits each, with the total and the exact extremes:
-/// what an HdrHistogram keeps, so quantiles come out as the library's `valueAtPercentile` gives them. The counts are
-/// zeroed pages from calloc (a statistic's buckets span a few of its 2.4 MB) and copied on write, up to the largest
-/// value's bucket.
-struct BucketCounts {
-    private final class Storage: @unchecked Sendable {
-        let counts: UnsafeMutablePointer<UInt64>
+/// A zeroed array of counts for `BucketCounts` and `PendingCounts`, shared by their copies until one changes it.
+/// calloc gives zeroed pages that are made resident only where a statistic counts (its buckets span a few of the
+/// 2.4 MB a 4-digit histogram up to an hour takes); should calloc fail, the counts are allocated and zeroed as Swift
+/// allocates any array (which traps only where an array would).
+final class ZeroedCounts<Count: FixedWidthInteger>: @unchecked Sendable {
+    let counts: UnsafeMutablePointer<Count>
+    private let fromCalloc: Bool
 
-        init(length: Int) {
-            guard let memory = calloc(length, MemoryLayout<UInt64>.stride) else {
-                fatalError("BucketCounts: cannot allocate \(length) counts")
-            }
-            counts = memory.bindMemory(to: UInt64.self, capacity: length)
+    init(length: Int) {
+        if let memory = calloc(length, MemoryLayout<Count>.stride) {
+            counts = memory.bindMemory(to: Count.self, capacity: length)
+            fromCalloc = true
+        } else {
+            counts = UnsafeMutablePointer<Count>.allocate(capacity: length)
+            counts.initialize(repeating: 0, count: length)
+            fromCalloc = false
         }
-
-        deinit { free(counts) }
     }
 
+    deinit {
+        if fromCalloc { free(counts) } else { counts.deallocate() }
+    }
+}
+
+/// Counts of values by HdrHistogram bucket (`HistogramLayout`), 64 bits each, with the total and the exact extremes:
+/// what an HdrHistogram keeps, so quantiles come out as the library's `valueAtPercentile` gives them. The counts are
+/// copied on write, up to the largest value's bucket.
+struct BucketCounts {
     let layout: HistogramLayout
-    private var storage: Storage
+    private var storage: ZeroedCounts<UInt64>
     private(set) var total: UInt64 = 0
     /// The smallest non-zero value (`.max` for none) and the largest value (0 for none).
     private(set) var minNonZero = UInt64.max
@@ -186,7 +192,7 @@ struct BucketCounts {
 
     init(_ layout: HistogramLayout) {
         self.layout = layout
-        storage = Storage(length: layout.length)
+        storage = ZeroedCounts(length: layout.length)
     }
 
     /// The counts of an HdrHistogram with this layout (a shard read back).
@@ -205,7 +211,7 @@ struct BucketCounts {
     /// Gives this value storage of its own before a change (a copy shares it until then).
     private mutating func makeUnique() {
         guard !isKnownUniquelyReferenced(&storage) else { return }
-        let copy = Storage(length: layout.length)
+        let copy = ZeroedCounts<UInt64>(length: layout.length)
         if total > 0 { copy.counts.update(from: storage.counts, count: occupied.count) }
         storage = copy
     }
@@ -218,6 +224,11 @@ struct BucketCounts {
         total += count
         minNonZero = Swift.min(minNonZero, extremes.minNonZero)
         max = Swift.max(max, extremes.max)
+    }
+
+    /// Adds `count` copies of one value.
+    mutating func add(_ value: UInt64, count: UInt64) {
+        add(index: layout.index(of: value), count: count, extremes: (value == 0 ? .max : value, value))
     }
 
     mutating func add(_ other: BucketCounts) {
@@ -276,21 +287,7 @@ struct BucketCounts {
 /// by several views, a merge's argument) shares it and reads it; finishing or emptying buckets (`finish`, `take`,
 /// `moveAll`, rare) first gives the copy doing it storage of its own when another copy still shares it.
 struct PendingCounts {
-    private final class Storage: @unchecked Sendable {
-        let counts: UnsafeMutablePointer<UInt16>
-
-        init(length: Int) {
-            // calloc: the pages a statistic never touches are never made resident.
-            guard let memory = calloc(length, MemoryLayout<UInt16>.stride) else {
-                fatalError("PendingCounts: cannot allocate \(length) counts")
-            }
-            counts = memory.bindMemory(to: UInt16.self, capacity: length)
-        }
-
-        deinit { free(counts) }
-    }
-
-    private var storage: Storage?
+    private var storage: ZeroedCounts<UInt16>?
     /// Values counted and not yet moved.
     private(set) var total: UInt64 = 0
     /// Whether a 0 was counted, the smallest non-zero and the largest value counted since the last move of all.
@@ -301,7 +298,7 @@ struct PendingCounts {
     /// Counts `value`; returns its bucket when that bucket is full (its count is `UInt16.max`, to be taken now).
     @inline(__always)
     mutating func add(_ value: UInt64, layout: HistogramLayout) -> Int? {
-        if storage == nil { storage = Storage(length: layout.length) }
+        if storage == nil { storage = ZeroedCounts(length: layout.length) }
         assert(isKnownUniquelyReferenced(&storage), "PendingCounts counted into through a copy")
         let counts = storage.unsafelyUnwrapped.counts
         let index = layout.index(of: value)
@@ -321,7 +318,7 @@ struct PendingCounts {
         // Checked before anything else holds a reference to the storage (a binding would be one).
         guard storage != nil, !isKnownUniquelyReferenced(&storage) else { return }
         let shared = storage.unsafelyUnwrapped
-        let own = Storage(length: layout.length)
+        let own = ZeroedCounts<UInt16>(length: layout.length)
         if let range = occupied(layout) {
             (own.counts + range.lowerBound).update(from: shared.counts + range.lowerBound, count: range.count)
         }

@@ -254,7 +254,7 @@ final class ControlUnderTest {
         let trigger = timeline.trigger ?? .max
         let letGo = letsGo(user, traits: traits, full: timeline.firstFullFrame ?? .max,
                            feedback: timeline.firstFeedback ?? .max, trigger: trigger, recognition: timeline.recognition,
-                           fillStart: timeline.fillStartTime, recognitionTime: timeline.recognitionTime)
+                           fillStart: timeline.fillStart)
         evaluator.evaluateRelease(pressEnd: letGo.end, cancelled: letGo.cancelled)
         let outcome = Self.outcome(intent: traits.intent, completed: evaluator.outcome.completed,
                                    cancelled: letGo.cancelled, reason: letGo.reason)
@@ -263,11 +263,11 @@ final class ControlUnderTest {
 
     /// When a person lets go (or their finger's movement ends the press) and why, from what the hold shows them: its
     /// first frame drawn full, its first feedback, the trigger and recognition instants (`.max` for never), and when
-    /// the fill starts (seconds; nil without a fill). Decisions are in seconds (what a person does), then every
-    /// comparison on the integer clock.
+    /// the fill starts (nil without a fill). Decisions are in seconds (what a person does), then every comparison on
+    /// the integer clock.
     @inline(__always)
     func letsGo(_ user: DrawnUser, traits: ClassTraits, full: Int64, feedback: Int64, trigger: Int64,
-                recognition: Int64, fillStart: Double?, recognitionTime: Double)
+                recognition: Int64, fillStart: Int64?)
         -> (end: Int64, release: Double, cancelled: Bool, reason: ReleaseReason)
     {
         let release: Double
@@ -291,7 +291,8 @@ final class ControlUnderTest {
         case .anticipate(let bias, let weber):
             // The fill's nominal end: its start plus its duration with every tick on time. A person cannot foresee
             // how late this hold's Timer ticks will be.
-            let nominalEnd = fillStart.map { $0 + (evaluator.prepared.nominalFillSeconds ?? 0) } ?? recognitionTime
+            let nominalEnd = fillStart.map { Instant.seconds($0) + (evaluator.prepared.nominalFillSeconds ?? 0) }
+                ?? Instant.seconds(recognition)
             release = max(0, nominalEnd * (1 + bias + weber * user.primary))
             reason = .anticipated
         }
