@@ -138,10 +138,10 @@ public enum Distribution: Sendable, Hashable, CustomStringConvertible {
         case .exgaussian(let mu, let sigma, let tau):
             return mu + gsl_ran_gaussian(rng, sigma) + gsl_ran_exponential(rng, tau)
         case .loglogistic(let scale, let shape):
-            let u = gsl_rng_uniform_pos(rng)
+            let u = g.uniformPositive()
             return scale * exp((log(u) - log1p(-u)) / shape)
         case .mixture(let mixture):
-            let u = gsl_rng_uniform(rng)
+            let u = g.uniform()
             let cumulative = mixture.cumulativeWeights
             let last = cumulative.count - 1
             var index = 0

@@ -12,11 +12,26 @@ public final class Generator {
     /// The owned GSL handle; internal so `Distribution.sample` can call `gsl_ran_*` on it directly.
     let rng: UnsafeMutablePointer<gsl_rng>
 
+    /// mt19937's `get` (GSL's `mt_get`: the next tempered 32-bit word) and the state it advances, read once from the
+    /// handle. `uniform()` calls it directly: `gsl_rng_uniform` is a library function that loads the type, then calls
+    /// `get_double`, which calls `mt_get` and divides by 2^32 (`rng/mt.c`); the same draw in one indirect call saves
+    /// about a quarter of its cost (measured in C on this machine: 8.2 ns through `gsl_rng_uniform`, 6.3 ns
+    /// through `get`). The numbers are GSL's: the same words from the same state, in the same order.
+    @usableFromInline let nextWord: @convention(c) (UnsafeMutableRawPointer?) -> CUnsignedLong
+    @usableFromInline let state: UnsafeMutableRawPointer
+
     /// Number of 32-bit words in the mt19937 state (`N` in GSL's `rng/mt.c`).
     private static let mtWordCount = 624
 
     private init(allocated rng: UnsafeMutablePointer<gsl_rng>) {
         self.rng = rng
+        // gsl_rng_alloc sets both for every type, and the state never moves (gsl_rng_memcpy copies into it).
+        guard rng.pointee.type == holdlab_rng_mt19937(), let get = rng.pointee.type.pointee.get,
+              let state = rng.pointee.state else {
+            preconditionFailure("gsl_rng_alloc(gsl_rng_mt19937) returned a handle without its get function or state")
+        }
+        nextWord = get
+        self.state = state
     }
 
     private static func allocate() -> UnsafeMutablePointer<gsl_rng> {
@@ -92,15 +107,26 @@ public final class Generator {
         return z ^ (z >> 31)
     }
 
-    /// A uniform double in [0, 1) (`gsl_rng_uniform`); resolution 2^-32 for mt19937.
+    /// A uniform double in [0, 1): `gsl_rng_uniform` (mt19937's `get_double`, its next word divided by 2^32, exact
+    /// in binary), called without the library's wrapper (see `nextWord`); resolution 2^-32.
+    @inlinable @inline(__always)
     public func uniform() -> Double {
-        gsl_rng_uniform(rng)
+        Double(nextWord(state)) * 0x1p-32
     }
 
-    /// A uniform double in the open interval (0, 1) (`gsl_rng_uniform_pos`), safe for `log(u)`.
+    /// A uniform double in the open interval (0, 1), safe for `log(u)`: `gsl_rng_uniform_pos`, which draws
+    /// `gsl_rng_uniform` until it is not 0.
+    @inlinable @inline(__always)
     public func uniformPositive() -> Double {
-        gsl_rng_uniform_pos(rng)
+        var u = uniform()
+        while u == 0 { u = uniform() }
+        return u
     }
+
+    /// `gsl_rng_uniform` and `gsl_rng_uniform_pos` called through the library: what `uniform()` and
+    /// `uniformPositive()` must equal draw for draw (tests).
+    func libraryUniform() -> Double { gsl_rng_uniform(rng) }
+    func libraryUniformPositive() -> Double { gsl_rng_uniform_pos(rng) }
 
     /// A uniform integer in `0..<n` without modulo bias (`gsl_rng_uniform_int`).
     ///
