@@ -528,4 +528,38 @@ struct CSVNumberTests {
             }
         }
     }
+
+    @Test("a number is printf's text without the sign of a zero, NaN when absent or not finite")
+    func numberDropsTheSignOfZero() {
+        let generator = Generator(seed: 12)
+        var values: [Double] = [-0.0, -0.0004, -0.0005, -0.0006, -1e-12, -1e14 - 0.25, -2e15, -1e300, 0.0004, 3]
+        for _ in 0..<5_000 { values.append((generator.uniform() - 0.6) * pow(10, generator.uniform() * 8 - 6)) }
+        for value in values {
+            for decimals in [0, 3, 6] {
+                var expected = String(format: "%.\(decimals)f", value)
+                if expected.hasPrefix("-"), expected.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
+                    expected.removeFirst()
+                }
+                #expect(CSV.number(value, decimals: decimals) == expected, "\(value) with \(decimals) decimals")
+            }
+        }
+        for value in [nil, Double.nan, .infinity, -.infinity] as [Double?] {
+            #expect(CSV.number(value, decimals: 3) == "NaN")
+        }
+    }
+
+    @Test("integers append as Swift prints them")
+    func integersAppendAsPrinted() {
+        let generator = Generator(seed: 13)
+        var values = [0, 1, -1, 9, 10, 99, 100, Int.max, Int.min, Int.min + 1]
+        for _ in 0..<2_000 {
+            values.append(Int(Double(generator.uniformInt(below: 1 << 31)) * pow(2, generator.uniform() * 32))
+                              * (generator.uniform() < 0.5 ? -1 : 1))
+        }
+        for value in values {
+            var bytes: [UInt8] = Array("x,".utf8)
+            CSV.appendInteger(value, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "x,\(value)")
+        }
+    }
 }

@@ -125,6 +125,8 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     var pairs: [PairTally]
     private var measures: [PersonMeasures]
     private var rows: [Int: String] = [:]
+    /// Per design, its `--per-user` row writer.
+    private let rowWriters: [PerUserRow]
 
     init(designs: [ComparisonDesign], prepared: [(PreparedControl, [Movement?])], baseline: Int,
          population: PreparedPopulation, seed: UInt64, perUser: Bool) {
@@ -138,6 +140,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
         tallies = Array(repeating: Tally(), count: designs.count)
         pairs = Array(repeating: PairTally(), count: designs.count)
         measures = Array(repeating: PersonMeasures(), count: designs.count)
+        rowWriters = designs.map { PerUserRow(profile: $0.label, classes: population.population.classes) }
     }
 
     func run(chunk: Int, users: Int) {
@@ -145,8 +148,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
         var latencies = latencyDistributions.map {
             DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
         }
-        var text = ""
-        let classes = population.population.classes
+        var text: [UInt8] = []
         for offset in 0..<users {
             // One draw per person, before any design runs: every design sees this very DrawnUser.
             let user = population.draw(people)
@@ -162,17 +164,16 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
                 tallies[index].add(run)
                 measures[index] = PersonMeasures(run)
                 if keepsRows {
-                    text += PerUserRow.format(
-                        profile: labels[index], user: chunk * Simulator.chunkSize + offset + 1,
-                        userClass: classes[user.classIndex], drawn: user, cancelTime: controls[index].cancelTime(user),
-                        run: run)
+                    rowWriters[index].append(
+                        user: chunk * Simulator.chunkSize + offset + 1, drawn: user,
+                        cancelTime: controls[index].cancelTime(user), run: run, to: &text)
                 }
             }
             for index in controls.indices where index != baseline {
                 pairs[index].add(design: measures[index], baseline: measures[baseline])
             }
         }
-        if keepsRows { rows[chunk] = text }
+        if keepsRows { rows[chunk] = String(decoding: text, as: UTF8.self) }
     }
 
     func takeRows(chunk: Int) -> String {

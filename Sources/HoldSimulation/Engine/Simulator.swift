@@ -115,12 +115,17 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
         self.seed = seed
         keepsRows = perUser
         tallies = Array(repeating: Tally(), count: profiles.count)
+        rowWriters = profiles.map { PerUserRow(profile: $0.name, classes: population.population.classes) }
     }
 
     /// The chunk's people, drawn once for every profile.
     @exclusivity(unchecked) private var drawn: [DrawnUser] = []
-    /// Per profile, the chunk's per-user rows (with `--per-user`).
-    @exclusivity(unchecked) private var rowsByControl: [[String]] = []
+    /// Per profile, its row writer, and the chunk's per-user rows and where each person's row ends (with
+    /// `--per-user`).
+    let rowWriters: [PerUserRow]
+    @exclusivity(unchecked) private var rowsByControl: [[UInt8]] = []
+    @exclusivity(unchecked) private var rowEndsByControl: [[Int]] = []
+    @exclusivity(unchecked) private var chunkText: [UInt8] = []
 
     /// Runs one chunk: its people are drawn first (user by user, as ever), then each profile runs them all in a
     /// tight loop into its own tally. A profile's Timer latencies come from its own generator on the chunk's
@@ -129,8 +134,16 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
         let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
         for _ in 0..<users { drawn.append(population.draw(people)) }
-        let classes = population.population.classes
-        if keepsRows { rowsByControl = controls.map { _ in [] } }
+        if keepsRows {
+            if rowsByControl.isEmpty {
+                rowsByControl = controls.map { _ in [] }
+                rowEndsByControl = controls.map { _ in [] }
+            }
+            for index in controls.indices {
+                rowsByControl[index].removeAll(keepingCapacity: true)
+                rowEndsByControl[index].removeAll(keepingCapacity: true)
+            }
+        }
         tallies.withUnsafeMutableBufferPointer { tallies in
             drawn.withUnsafeBufferPointer { drawn in
                 population.traits.withUnsafeBufferPointer { traits in
@@ -152,10 +165,10 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                             let run = control.run(user, traits: traits[user.classIndex], latencies: &latencies)
                             tallies[index].add(run)
                             if keepsRows {
-                                rowsByControl[index].append(PerUserRow.format(
-                                    profile: control.profile.name, user: chunk * Simulator.chunkSize + offset + 1,
-                                    userClass: classes[user.classIndex], drawn: user, cancelTime: control.cancelTime(user),
-                                    run: run))
+                                rowWriters[index].append(
+                                    user: chunk * Simulator.chunkSize + offset + 1, drawn: user,
+                                    cancelTime: control.cancelTime(user), run: run, to: &rowsByControl[index])
+                                rowEndsByControl[index].append(rowsByControl[index].count)
                             }
                         }
                     }
@@ -164,11 +177,21 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
         }
         if keepsRows {
             // User order, the profiles of a user together.
-            var text = ""
-            for offset in 0..<users {
-                for index in controls.indices { text += rowsByControl[index][offset] }
+            if controls.count == 1 {
+                rows[chunk] = String(decoding: rowsByControl[0], as: UTF8.self)
+            } else {
+                chunkText.removeAll(keepingCapacity: true)
+                for offset in 0..<users {
+                    for index in controls.indices {
+                        let ends = rowEndsByControl[index]
+                        rowsByControl[index].withUnsafeBufferPointer { text in
+                            chunkText.append(contentsOf: UnsafeBufferPointer(
+                                rebasing: text[(offset == 0 ? 0 : ends[offset - 1])..<ends[offset]]))
+                        }
+                    }
+                }
+                rows[chunk] = String(decoding: chunkText, as: UTF8.self)
             }
-            rows[chunk] = text
         }
     }
 
@@ -245,20 +268,51 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
     }
 }
 
-/// Formats one `--per-user` row.
-enum PerUserRow {
-    static func format(profile: String, user: Int, userClass: UserClass, drawn: DrawnUser, cancelTime: Double,
-                       run: UserRun) -> String {
-        func ms(_ seconds: Double?) -> String { CSV.number(seconds.map { $0 * 1000 }, decimals: 3) }
+/// Writes `--per-user` rows (`Simulator.perUserColumns`) for one profile (or design label) and population: the
+/// fields that are names are made once, every row is appended to a byte buffer.
+struct PerUserRow {
+    private let profile: [UInt8]
+    /// Per class: its name, intent and behaviour fields, each followed by its comma.
+    private let classFields: [[UInt8]]
+
+    init(profile: String, classes: [UserClass]) {
+        self.profile = Array(CSV.field(profile).utf8)
+        classFields = classes.map { userClass in
+            Array((CSV.field(userClass.name) + "," + userClass.intent.rawValue + "," + userClass.behavior.name + ",").utf8)
+        }
+    }
+
+    /// Appends one person's row, newline included.
+    func append(user: Int, drawn: DrawnUser, cancelTime: Double, run: UserRun, to bytes: inout [UInt8]) {
+        let comma = UInt8(ascii: ",")
+        func ms(_ seconds: Double?) {
+            CSV.appendNumber(seconds.map { $0 * 1000 }, decimals: 3, to: &bytes)
+            bytes.append(comma)
+        }
         let hold = run.hold
-        let fields = [
-            CSV.field(profile), "\(user)", CSV.field(userClass.name), userClass.intent.rawValue, userClass.behavior.name,
-            CSV.number(drawn.framePhase, decimals: 6), ms(run.release), ms(cancelTime.isFinite ? cancelTime : nil),
-            ms(hold.pressEndTime), run.outcome.rawValue, ms(hold.completed ? run.timeline.triggerTime : nil),
-            ms(hold.feedback.map(Instant.seconds)), ms(run.timeline.firstFullFrameTime), "\(hold.pulses)",
-            "\(hold.droppedPulses)", ms(hold.mismatchSeconds), CSV.number(hold.displayedProgressAtTrigger, decimals: 6),
-            ms(hold.retractSeconds),
-        ]
-        return fields.joined(separator: ",") + "\n"
+        bytes.append(contentsOf: profile)
+        bytes.append(comma)
+        CSV.appendInteger(user, to: &bytes)
+        bytes.append(comma)
+        bytes.append(contentsOf: classFields[drawn.classIndex])
+        CSV.appendNumber(drawn.framePhase, decimals: 6, to: &bytes)
+        bytes.append(comma)
+        ms(run.release)
+        ms(cancelTime.isFinite ? cancelTime : nil)
+        ms(hold.pressEndTime)
+        bytes.append(contentsOf: run.outcome.rawValue.utf8)
+        bytes.append(comma)
+        ms(hold.completed ? run.timeline.triggerTime : nil)
+        ms(hold.feedback.map(Instant.seconds))
+        ms(run.timeline.firstFullFrameTime)
+        CSV.appendInteger(hold.pulses, to: &bytes)
+        bytes.append(comma)
+        CSV.appendInteger(hold.droppedPulses, to: &bytes)
+        bytes.append(comma)
+        ms(hold.mismatchSeconds)
+        CSV.appendNumber(hold.displayedProgressAtTrigger, decimals: 6, to: &bytes)
+        bytes.append(comma)
+        CSV.appendNumber(hold.retractSeconds.map { $0 * 1000 }, decimals: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
     }
 }
