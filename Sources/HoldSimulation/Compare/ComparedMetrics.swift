@@ -35,11 +35,18 @@ struct PersonMeasures {
     /// Mirrors `Tally.add`: who counts where, in microseconds, counts and billionths.
     @inline(__always)
     init(_ run: UserRun) {
-        let hold = run.hold
+        self.init(run.hold.summary, outcome: run.outcome, pressEnd: run.hold.pressEnd,
+                  trigger: run.timeline.trigger ?? .max, hasFill: run.timeline.fillStart != nil)
+    }
+
+    /// One person's hold (as `Tally.add` takes it): its summary and outcome, when the press ended, the trigger
+    /// instant (`.max` for never) and whether the control has a fill.
+    @inline(__always)
+    init(_ hold: HoldSummary, outcome: UserOutcome, pressEnd: Int64, trigger: Int64, hasFill: Bool) {
         func mark(_ rate: ComparedMetric.Rate) { rateEvents |= 1 << UInt8(rate.rawValue) }
-        switch run.outcome {
+        switch outcome {
         case .falseActivation, .noActivation:
-            self = PersonMeasures(accidentalFired: run.outcome == .falseActivation)
+            self = PersonMeasures(accidentalFired: outcome == .falseActivation)
             return
         case .completed: mark(.completion)
         case .prematureRelease: mark(.prematureRelease)
@@ -48,25 +55,25 @@ struct PersonMeasures {
         case .movementCancel: mark(.movementCancel)
         }
         intent = true
-        if let feedback = hold.feedback {
-            set(ComparedMetric.Mean.firstFeedback.rawValue, microseconds(nanoseconds: feedback))
+        if hold.feedback != .max {
+            set(ComparedMetric.Mean.firstFeedback.rawValue, microseconds(nanoseconds: hold.feedback))
         } else {
             mark(.noFeedback)
         }
-        if let empty = hold.firstEmptyFrame {
-            set(ComparedMetric.Mean.retract.rawValue, microseconds(nanoseconds: empty - hold.pressEnd))
+        if hold.firstEmptyFrame != .max {
+            set(ComparedMetric.Mean.retract.rawValue, microseconds(nanoseconds: hold.firstEmptyFrame - pressEnd))
         }
-        guard hold.completed, let trigger = run.timeline.trigger else { return }
-        if run.timeline.fillStart != nil {
-            set(ComparedMetric.Mean.completedUnseen.rawValue, hold.firstFullFrameSeen == nil ? 1 : 0)
+        guard hold.completed, trigger != .max else { return }
+        if hasFill {
+            set(ComparedMetric.Mean.completedUnseen.rawValue, hold.firstFullFrameSeen == .max ? 1 : 0)
         }
         set(ComparedMetric.Mean.completionTime.rawValue, microseconds(nanoseconds: trigger))
         set(ComparedMetric.Mean.pulses.rawValue, Int64(hold.pulses))
         set(ComparedMetric.Mean.droppedPulses.rawValue, Int64(hold.droppedPulses))
-        if let gap = hold.mismatch { set(ComparedMetric.Mean.mismatch.rawValue, microseconds(nanoseconds: gap)) }
-        if let progress = hold.displayedProgressAtTrigger {
-            set(ComparedMetric.Mean.progressAtTrigger.rawValue, billionths(progress))
+        if hold.firstFullFrameSeen != .max {
+            set(ComparedMetric.Mean.mismatch.rawValue, microseconds(nanoseconds: trigger - hold.firstFullFrameSeen))
         }
+        set(ComparedMetric.Mean.progressAtTrigger.rawValue, billionths(hold.displayedProgressAtTrigger))
     }
 }
 

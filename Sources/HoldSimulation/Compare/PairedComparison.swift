@@ -124,6 +124,10 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     var tallies: [Tally]
     var pairs: [PairTally]
     private var measures: [PersonMeasures]
+    /// Without rows: the chunk's people, each design's measures of them (design by design), and the block runner.
+    private var drawn: [DrawnUser] = []
+    private var personMeasures: [PersonMeasures] = []
+    private let blocks = BlockRunner()
     private var rows: [Int: String] = [:]
     /// Per design, its `--per-user` row writer.
     private let rowWriters: [PerUserRow]
@@ -144,6 +148,66 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     }
 
     func run(chunk: Int, users: Int) {
+        if keepsRows {
+            runWithRows(chunk: chunk, users: users)
+            return
+        }
+        // The chunk's people, drawn once before any design runs: every design sees the very same DrawnUser. Each
+        // design then runs them all (a Timer design draws its latencies from its own generator in person order, as
+        // person by person), and the pairs are counted person by person.
+        let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
+        if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
+        for _ in 0..<users { drawn.append(population.draw(people)) }
+        if personMeasures.count < controls.count * users {
+            personMeasures = Array(repeating: PersonMeasures(), count: controls.count * Simulator.chunkSize)
+        }
+        personMeasures.withUnsafeMutableBufferPointer { measures in
+        tallies.withUnsafeMutableBufferPointer { tallies in
+        drawn.withUnsafeBufferPointer { drawn in
+        population.traits.withUnsafeBufferPointer { traits in
+            for index in controls.indices {
+                let control = controls[index]
+                let mine = measures.baseAddress! + index * users
+                if control.evaluator.summarizes {
+                    let trigger = control.evaluator.held.trigger ?? .max
+                    let hasFill = control.evaluator.held.fillStart != nil
+                    blocks.run(control, people: drawn, traits: traits) { offset, fired in
+                        tallies[index].addAccidental(fired: fired)
+                        mine[offset] = PersonMeasures(accidentalFired: fired)
+                    } person: { offset, summary, outcome, pressEnd in
+                        tallies[index].add(summary, outcome: outcome, pressEnd: pressEnd, trigger: trigger,
+                                           hasFill: hasFill)
+                        mine[offset] = PersonMeasures(summary, outcome: outcome, pressEnd: pressEnd, trigger: trigger,
+                                                      hasFill: hasFill)
+                    }
+                    continue
+                }
+                var latencies = DrawnLatencies(
+                    latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                for offset in 0..<users {
+                    let user = drawn[offset]
+                    if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
+                        tallies[index].addAccidental(fired: fired)
+                        mine[offset] = PersonMeasures(accidentalFired: fired)
+                        continue
+                    }
+                    let run = control.run(user, traits: traits[user.classIndex], latencies: &latencies)
+                    tallies[index].add(run)
+                    mine[offset] = PersonMeasures(run)
+                }
+            }
+        }}}}
+        personMeasures.withUnsafeBufferPointer { measures in
+            let baseline = measures.baseAddress! + self.baseline * users
+            for index in controls.indices where index != self.baseline {
+                let design = measures.baseAddress! + index * users
+                for offset in 0..<users { pairs[index].add(design: design[offset], baseline: baseline[offset]) }
+            }
+        }
+    }
+
+    /// `run` writing per-user rows: person by person, every design on each person in turn.
+    private func runWithRows(chunk: Int, users: Int) {
         let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
         var latencies = latencyDistributions.map {
             DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
@@ -154,26 +218,18 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
             let user = population.draw(people)
             let traits = population.traits[user.classIndex]
             for index in controls.indices {
-                // Without rows, an accidental hold counts only by whether it fired (as in `Simulator`).
-                if !keepsRows, let fired = controls[index].accidentalFires(user, traits: traits) {
-                    tallies[index].addAccidental(fired: fired)
-                    measures[index] = PersonMeasures(accidentalFired: fired)
-                    continue
-                }
                 let run = controls[index].run(user, traits: traits, latencies: &latencies[index])
                 tallies[index].add(run)
                 measures[index] = PersonMeasures(run)
-                if keepsRows {
-                    rowWriters[index].append(
-                        user: chunk * Simulator.chunkSize + offset + 1, drawn: user,
-                        cancelTime: controls[index].cancelTime(user), run: run, to: &text)
-                }
+                rowWriters[index].append(
+                    user: chunk * Simulator.chunkSize + offset + 1, drawn: user,
+                    cancelTime: controls[index].cancelTime(user), run: run, to: &text)
             }
             for index in controls.indices where index != baseline {
                 pairs[index].add(design: measures[index], baseline: measures[baseline])
             }
         }
-        if keepsRows { rows[chunk] = String(decoding: text, as: UTF8.self) }
+        rows[chunk] = String(decoding: text, as: UTF8.self)
     }
 
     func takeRows(chunk: Int) -> String {

@@ -120,6 +120,8 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
 
     /// The chunk's people, drawn once for every profile.
     @exclusivity(unchecked) private var drawn: [DrawnUser] = []
+    /// Runs them through controls whose held timeline depends on the phase alone.
+    private let blocks = BlockRunner()
     /// Per profile, its row writer, and the chunk's per-user rows and where each person's row ends (with
     /// `--per-user`).
     let rowWriters: [PerUserRow]
@@ -150,7 +152,14 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                     for index in controls.indices {
                         let control = controls[index]
                         if !keepsRows && control.evaluator.summarizes {
-                            runInBlocks(control, people: drawn, traits: traits, into: &tallies[index])
+                            let trigger = control.evaluator.held.trigger ?? .max
+                            let hasFill = control.evaluator.held.fillStart != nil
+                            blocks.run(control, people: drawn, traits: traits) { _, fired in
+                                tallies[index].addAccidental(fired: fired)
+                            } person: { _, summary, outcome, pressEnd in
+                                tallies[index].add(summary, outcome: outcome, pressEnd: pressEnd, trigger: trigger,
+                                                   hasFill: hasFill)
+                            }
                             continue
                         }
                         var latencies = DrawnLatencies(
@@ -193,74 +202,6 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                 rows[chunk] = String(decoding: chunkText, as: UTF8.self)
             }
         }
-    }
-
-    /// People a block takes at a time: their frames, press ends and summaries stay in the core's first-level cache.
-    static let blockSize = 256
-    /// Per slot of a block: which of the chunk's people, and why and how their press ended.
-    @exclusivity(unchecked) private var blockPeople = [(person: Int, cancelled: Bool, reason: ReleaseReason)](
-        repeating: (0, false, .held), count: Worker.blockSize)
-    @exclusivity(unchecked) private var blockPhases = [Double](repeating: 0, count: Worker.blockSize)
-    @exclusivity(unchecked) private var blockShown = [ShownFrames](repeating: ShownFrames(visible: 0, full: 0),
-                                                                     count: Worker.blockSize)
-    @exclusivity(unchecked) private var blockEnds = [Int64](repeating: 0, count: Worker.blockSize)
-    @exclusivity(unchecked) private var blockSummaries = [HoldSummary](repeating: HoldSummary(), count: Worker.blockSize)
-
-    /// Runs a chunk's people against a control whose held timeline depends on the phase alone
-    /// (`HoldEvaluator.summarizes`), a block at a time, in stages: the frames each person sees, when each lets go,
-    /// the summaries of their holds, then the tally. The same answers, in the same order, as `run` person by person;
-    /// each stage is a short loop over independent people.
-    private func runInBlocks(_ control: ControlUnderTest, people: UnsafeBufferPointer<DrawnUser>,
-                             traits: UnsafeBufferPointer<ClassTraits>, into tally: inout Tally) {
-        let evaluator = control.evaluator
-        let held = evaluator.held
-        let trigger = held.trigger ?? .max
-        let recognition = held.recognition
-        let fillStart = held.fillStart
-        blockPeople.withUnsafeMutableBufferPointer { slots in
-        blockPhases.withUnsafeMutableBufferPointer { phases in
-        blockShown.withUnsafeMutableBufferPointer { shown in
-        blockEnds.withUnsafeMutableBufferPointer { ends in
-        blockSummaries.withUnsafeMutableBufferPointer { summaries in
-            var first = 0
-            while first < people.count {
-                let last = min(people.count, first + Worker.blockSize)
-                // Without rows, a tally needs nothing of an accidental hold but whether it fired.
-                var count = 0
-                for offset in first..<last {
-                    let user = people[offset]
-                    if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
-                        tally.addAccidental(fired: fired)
-                        continue
-                    }
-                    slots[count].person = offset
-                    phases[count] = user.framePhase
-                    count += 1
-                }
-                let block = UnsafeBufferPointer(rebasing: phases[0..<count])
-                evaluator.shownFrames(phases: block, into: shown.baseAddress!)
-                for slot in 0..<count {
-                    let user = people[slots[slot].person]
-                    let frames = shown[slot]
-                    let decision = control.letsGo(
-                        user, traits: traits[user.classIndex], full: frames.full, feedback: min(frames.visible, trigger),
-                        trigger: trigger, recognition: recognition, fillStart: fillStart)
-                    ends[slot] = decision.end
-                    slots[slot].cancelled = decision.cancelled
-                    slots[slot].reason = decision.reason
-                }
-                evaluator.summarize(phases: block, shown: shown.baseAddress!, ends: ends.baseAddress!,
-                                    into: summaries.baseAddress!)
-                for slot in 0..<count {
-                    let intent = traits[people[slots[slot].person].classIndex].intent
-                    let summary = summaries[slot]
-                    let outcome = ControlUnderTest.outcome(intent: intent, completed: summary.completed,
-                                                           cancelled: slots[slot].cancelled, reason: slots[slot].reason)
-                    tally.add(summary, outcome: outcome, pressEnd: ends[slot], trigger: trigger, hasFill: fillStart != nil)
-                }
-                first = last
-            }
-        }}}}}
     }
 
     func takeRows(chunk: Int) -> String {

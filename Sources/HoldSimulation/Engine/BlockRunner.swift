@@ -1,0 +1,90 @@
+import HoldModel
+
+/// Runs a chunk's people against a control whose held timeline depends on the frame phase alone
+/// (`HoldEvaluator.summarizes`), a block at a time, in stages: the frames each person sees, when each lets go, the
+/// summaries of their holds, then what the caller counts. The same answers, in the same order, as
+/// `ControlUnderTest.run` person by person; each stage is a short loop over independent people. What `simulate`
+/// and `compare` share when they write no per-user rows. One per thread.
+final class BlockRunner {
+    /// People a block takes at a time: their frames, press ends and summaries stay in the core's first-level cache.
+    static let blockSize = 256
+    /// Per slot of a block: which of the chunk's people, and why and how their press ended. The buffers are this
+    /// runner's own for its life (plain memory: no uniqueness checks or closures in the loops).
+    private let slots = UnsafeMutablePointer<(person: Int, cancelled: Bool, reason: ReleaseReason)>.allocate(
+        capacity: BlockRunner.blockSize)
+    private let phases = UnsafeMutablePointer<Double>.allocate(capacity: BlockRunner.blockSize)
+    private let shown = UnsafeMutablePointer<ShownFrames>.allocate(capacity: BlockRunner.blockSize)
+    private let ends = UnsafeMutablePointer<Int64>.allocate(capacity: BlockRunner.blockSize)
+    private let summaries = UnsafeMutablePointer<HoldSummary>.allocate(capacity: BlockRunner.blockSize)
+
+    init() {
+        slots.initialize(repeating: (0, false, .held), count: Self.blockSize)
+        phases.initialize(repeating: 0, count: Self.blockSize)
+        shown.initialize(repeating: ShownFrames(visible: 0, full: 0), count: Self.blockSize)
+        ends.initialize(repeating: 0, count: Self.blockSize)
+        summaries.initialize(repeating: HoldSummary(), count: Self.blockSize)
+    }
+
+    deinit {
+        // Plain values: nothing to deinitialise.
+        slots.deallocate()
+        phases.deallocate()
+        shown.deallocate()
+        ends.deallocate()
+        summaries.deallocate()
+    }
+
+    /// Runs `people` through `control` (which `summarizes`): `accidental(offset, fired)` for each person of whom a
+    /// tally keeps only whether the action fired (`ControlUnderTest.accidentalFires`), `person(offset, summary,
+    /// outcome, pressEnd)` for everyone else (the trigger and fill are the control's, `held`'s, for all of them).
+    /// Within a block the accidental holders come first.
+    @inline(__always)
+    func run(_ control: ControlUnderTest, people: UnsafeBufferPointer<DrawnUser>,
+             traits: UnsafeBufferPointer<ClassTraits>, accidental: (Int, Bool) -> Void,
+             person: (Int, HoldSummary, UserOutcome, Int64) -> Void) {
+        let evaluator = control.evaluator
+        let held = evaluator.held
+        let trigger = held.trigger ?? .max
+        let recognition = held.recognition
+        let fillStart = held.fillStart
+        let slots = slots, phases = phases, shown = shown, ends = ends, summaries = summaries
+        var first = 0
+        while first < people.count {
+            let last = min(people.count, first + Self.blockSize)
+            // Of an accidental hold nothing is needed but whether it fired.
+            var count = 0
+            for offset in first..<last {
+                let user = people[offset]
+                if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
+                    accidental(offset, fired)
+                    continue
+                }
+                slots[count].person = offset
+                phases[count] = user.framePhase
+                count += 1
+            }
+            let block = UnsafeBufferPointer(start: phases, count: count)
+            evaluator.shownFrames(phases: block, into: shown)
+            for slot in 0..<count {
+                let user = people[slots[slot].person]
+                let frames = shown[slot]
+                let decision = control.letsGo(
+                    user, traits: traits[user.classIndex], full: frames.full, feedback: min(frames.visible, trigger),
+                    trigger: trigger, recognition: recognition, fillStart: fillStart)
+                ends[slot] = decision.end
+                slots[slot].cancelled = decision.cancelled
+                slots[slot].reason = decision.reason
+            }
+            evaluator.summarize(phases: block, shown: shown, ends: ends, into: summaries)
+            for slot in 0..<count {
+                let offset = slots[slot].person
+                let summary = summaries[slot]
+                let outcome = ControlUnderTest.outcome(
+                    intent: traits[people[offset].classIndex].intent, completed: summary.completed,
+                    cancelled: slots[slot].cancelled, reason: slots[slot].reason)
+                person(offset, summary, outcome, ends[slot])
+            }
+            first = last
+        }
+    }
+}
