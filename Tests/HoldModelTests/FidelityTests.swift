@@ -289,6 +289,41 @@ struct SpeedPathTests {
         }
     }
 
+    @Test("a spring fill's first frames drawn started and full are the first frames, from frame 0, that reach the levels",
+          arguments: [
+              Spring.snappy, .bouncy, .smooth, Spring(duration: 0.3, bounce: 0.6), Spring(duration: 0.4, bounce: -0.5),
+              Spring(stiffness: 100, damping: 20), Spring(stiffness: 2000, damping: 10), Spring(duration: 3, bounce: 0),
+          ])
+    func springShownFrames(spring: Spring) throws {
+        var checked = 0
+        for resolution in [0.1, 0.01, 0.001, 1e-4, 1e-7] {
+            for refresh in [60.0, 120, 240, 1000] {
+                var control = Fixture.linearBar(interruption: .swiftui)
+                control.fill.model = .animation(curve: .spring(spring), durationSeconds: 0)
+                control.display.resolution = resolution
+                control.display.refreshRateHz = refresh
+                let evaluator = try Fixture.evaluator(control)
+                for step in 0..<40 {
+                    let phase = Double(step) / 40 + 0.003
+                    var ticks = OnTimeTicks()
+                    let held = evaluator.hold(framePhase: phase, latencies: &ticks)
+                    // The definition: the first frame whose held progress reaches the level, searched from frame 0.
+                    let clock = FrameClock(refreshRateHz: refresh, phase: phase)
+                    func first(_ level: Double) -> Int64? {
+                        for index in 0..<200_000 where evaluator.heldProgress(at: clock.time(ofFrame: index)) >= level {
+                            return clock.time(ofFrame: index)
+                        }
+                        return nil
+                    }
+                    #expect(held.firstVisibleFrame == first(resolution), "\(spring) \(resolution) \(refresh) \(phase)")
+                    #expect(held.firstFullFrame == first(1 - resolution), "\(spring) \(resolution) \(refresh) \(phase)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 800)
+    }
+
     // The searches start from a bound per floor under the retracted progress (`retractBoundByFloor`); the Timer fill
     // takes the scaled form under every interruption, additive included.
     @Test("retract searches judged on the retract curve's table bounds find the frame-by-frame first empty and full frames",
