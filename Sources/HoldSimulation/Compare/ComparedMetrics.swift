@@ -150,8 +150,11 @@ struct PairTally: Sendable {
             let rate = ComparedMetric.Rate.falseActivation.rawValue
             rates[rate].add(design: design.happened(rate), baseline: baseline.happened(rate))
         }
-        if design.present | baseline.present == 0 { return }
-        for mean in means.indices {
+        // A mean neither person has adds nothing: only the means present for one of them are visited.
+        var present = design.present | baseline.present
+        while present != 0 {
+            let mean = present.trailingZeroBitCount
+            present &= present &- 1
             means[mean].add(design: design.value(mean), baseline: baseline.value(mean))
         }
     }

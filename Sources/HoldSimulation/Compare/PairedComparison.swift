@@ -201,7 +201,12 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
             let baseline = measures.baseAddress! + self.baseline * users
             for index in controls.indices where index != self.baseline {
                 let design = measures.baseAddress! + index * users
-                for offset in 0..<users { pairs[index].add(design: design[offset], baseline: baseline[offset]) }
+                // Counted into a local tally (its arrays then have one owner and the worker is not accessed per
+                // person), then put back.
+                var tally = PairTally()
+                swap(&tally, &pairs[index])
+                for offset in 0..<users { tally.add(design: design[offset], baseline: baseline[offset]) }
+                swap(&tally, &pairs[index])
             }
         }
     }

@@ -70,13 +70,15 @@ struct PairedRateTally: Sendable {
     var designOnly = 0
     var baselineOnly = 0
 
+    /// Counts one pair. Wrapping additions: counts of people cannot reach Int's range, so the overflow checks
+    /// would only cost instructions on every person.
     @inline(__always)
     mutating func add(design: Bool, baseline: Bool) {
-        pairs += 1
+        pairs &+= 1
         if design {
-            if baseline { both += 1 } else { designOnly += 1 }
+            if baseline { both &+= 1 } else { designOnly &+= 1 }
         } else if baseline {
-            baselineOnly += 1
+            baselineOnly &+= 1
         }
     }
 
@@ -113,23 +115,26 @@ struct PairedMeanTally: Sendable {
     var sum1WhereBoth: Int128 = 0
     var sum2WhereBoth: Int128 = 0
 
+    /// Counts one pair. Wrapping arithmetic, as `Tally.add`'s: the values are at most hours in microseconds
+    /// (10¹⁰), so 10¹⁰ people make sums of squares and products of 10³⁰, far below Int128's 1.7·10³⁸, and the
+    /// overflow checks would only cost instructions on every person.
     @inline(__always)
     mutating func add(design: Int64?, baseline: Int64?) {
         if let y1 = design {
-            count1 += 1
-            sum1 += Int128(y1)
-            squares1 += Int128(y1) * Int128(y1)
+            count1 &+= 1
+            sum1 &+= Int128(y1)
+            squares1 &+= Int128(y1) &* Int128(y1)
         }
         if let y2 = baseline {
-            count2 += 1
-            sum2 += Int128(y2)
-            squares2 += Int128(y2) * Int128(y2)
+            count2 &+= 1
+            sum2 &+= Int128(y2)
+            squares2 &+= Int128(y2) &* Int128(y2)
         }
         if let y1 = design, let y2 = baseline {
-            countBoth += 1
-            products += Int128(y1) * Int128(y2)
-            sum1WhereBoth += Int128(y1)
-            sum2WhereBoth += Int128(y2)
+            countBoth &+= 1
+            products &+= Int128(y1) &* Int128(y2)
+            sum1WhereBoth &+= Int128(y1)
+            sum2WhereBoth &+= Int128(y2)
         }
     }
 
