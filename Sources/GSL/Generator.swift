@@ -111,7 +111,8 @@ public final class Generator {
     /// in binary), called without the library's wrapper (see `nextWord`); resolution 2^-32.
     @inlinable @inline(__always)
     public func uniform() -> Double {
-        Double(nextWord(state)) * 0x1p-32
+        // The state belongs to this generator: it must live until the draw is made (a temporary's last use).
+        withExtendedLifetime(self) { Double(nextWord(state)) * 0x1p-32 }
     }
 
     /// A uniform double in the open interval (0, 1), safe for `log(u)`: `gsl_rng_uniform_pos`, which draws
