@@ -35,14 +35,14 @@ struct PersonMeasures {
     /// Mirrors `Tally.add`: who counts where, in microseconds, counts and billionths.
     @inline(__always)
     init(_ run: UserRun) {
-        self.init(run.hold.summary, outcome: run.outcome, pressEnd: run.hold.pressEnd,
-                  trigger: run.timeline.trigger ?? .max, hasFill: run.timeline.fillStart != nil)
+        self.init(CountedHold(run))
     }
 
-    /// One person's hold (as `Tally.add` takes it): its summary and outcome, when the press ended, the trigger
-    /// instant (`.max` for never) and whether the control has a fill.
+    /// One person's hold, as `Tally.add` counts it.
     @inline(__always)
-    init(_ hold: HoldSummary, outcome: UserOutcome, pressEnd: Int64, trigger: Int64, hasFill: Bool) {
+    init(_ counted: CountedHold) {
+        let hold = counted.summary, outcome = counted.outcome, pressEnd = counted.pressEnd
+        let trigger = counted.trigger, hasFill = counted.hasFill
         func mark(_ rate: ComparedMetric.Rate) { rateEvents |= 1 << UInt8(rate.rawValue) }
         switch outcome {
         case .falseActivation, .noActivation:

@@ -168,32 +168,15 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
             for index in controls.indices {
                 let control = controls[index]
                 let mine = measures.baseAddress! + index * users
-                if control.evaluator.summarizes {
-                    let trigger = control.evaluator.held.trigger ?? .max
-                    let hasFill = control.evaluator.held.fillStart != nil
-                    blocks.run(control, people: drawn, traits: traits) { offset, fired in
-                        tallies[index].addAccidental(fired: fired)
-                        mine[offset] = PersonMeasures(accidentalFired: fired)
-                    } person: { offset, summary, outcome, pressEnd in
-                        tallies[index].add(summary, outcome: outcome, pressEnd: pressEnd, trigger: trigger,
-                                           hasFill: hasFill)
-                        mine[offset] = PersonMeasures(summary, outcome: outcome, pressEnd: pressEnd, trigger: trigger,
-                                                      hasFill: hasFill)
-                    }
-                    continue
-                }
-                var latencies = DrawnLatencies(
-                    latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
-                for offset in 0..<users {
-                    let user = drawn[offset]
-                    if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
-                        tallies[index].addAccidental(fired: fired)
-                        mine[offset] = PersonMeasures(accidentalFired: fired)
-                        continue
-                    }
-                    let run = control.run(user, traits: traits[user.classIndex], latencies: &latencies)
-                    tallies[index].add(run)
-                    mine[offset] = PersonMeasures(run)
+                blocks.run(control, people: drawn, traits: traits) {
+                    DrawnLatencies(latencyDistributions[index],
+                                   generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                } accidental: { offset, fired in
+                    tallies[index].addAccidental(fired: fired)
+                    mine[offset] = PersonMeasures(accidentalFired: fired)
+                } person: { offset, hold in
+                    tallies[index].add(hold)
+                    mine[offset] = PersonMeasures(hold)
                 }
             }
         }}}}

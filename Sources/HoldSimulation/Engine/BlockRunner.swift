@@ -1,10 +1,38 @@
 import HoldModel
 
-/// Runs a chunk's people against a control whose held timeline depends on the frame phase alone
-/// (`HoldEvaluator.summarizes`), a block at a time, in stages: the frames each person sees, when each lets go, the
-/// summaries of their holds, then what the caller counts. The same answers, in the same order, as
-/// `ControlUnderTest.run` person by person; each stage is a short loop over independent people. What `simulate`
-/// and `compare` share when they write no per-user rows. One per thread.
+/// One person's hold as a tally counts it (`Tally.add`, `PersonMeasures`): its summary and outcome, when the press
+/// ended, the trigger instant (`.max` for never) and whether the control has a fill.
+struct CountedHold {
+    var summary: HoldSummary
+    var outcome: UserOutcome
+    var pressEnd: Int64
+    var trigger: Int64
+    var hasFill: Bool
+
+    @inline(__always)
+    init(summary: HoldSummary, outcome: UserOutcome, pressEnd: Int64, trigger: Int64, hasFill: Bool) {
+        self.summary = summary
+        self.outcome = outcome
+        self.pressEnd = pressEnd
+        self.trigger = trigger
+        self.hasFill = hasFill
+    }
+
+    /// The run of one person (read from its evaluator, so before that evaluator runs the next).
+    @inline(__always)
+    init(_ run: UserRun) {
+        self.init(summary: run.hold.summary, outcome: run.outcome, pressEnd: run.hold.pressEnd,
+                  trigger: run.timeline.trigger ?? .max, hasFill: run.timeline.fillStart != nil)
+    }
+}
+
+/// Runs a chunk's people against a control for a tally, without per-user rows: what `simulate` and `compare` share.
+///
+/// A control whose held timeline depends on the frame phase alone (`HoldEvaluator.summarizes`) takes them a block at
+/// a time, in stages: the frames each person sees, when each lets go, the summaries of their holds, then what the
+/// caller counts. The same answers, in the same order, as `ControlUnderTest.run` person by person; each stage is a
+/// short loop over independent people. Any other control (a Timer fill, progress pulses) takes them person by
+/// person. One per thread.
 final class BlockRunner {
     /// People a block takes at a time: their frames, press ends and summaries stay in the core's first-level cache.
     static let blockSize = 256
@@ -34,19 +62,32 @@ final class BlockRunner {
         summaries.deallocate()
     }
 
-    /// Runs `people` through `control` (which `summarizes`): `accidental(offset, fired)` for each person of whom a
-    /// tally keeps only whether the action fired (`ControlUnderTest.accidentalFires`), `person(offset, summary,
-    /// outcome, pressEnd)` for everyone else (the trigger and fill are the control's, `held`'s, for all of them).
-    /// Within a block the accidental holders come first.
+    /// Runs `people` through `control`: `accidental(offset, fired)` for each person of whom a tally keeps only
+    /// whether the action fired (`ControlUnderTest.accidentalFires`), `person(offset, hold)` for everyone else. A
+    /// control that does not summarise draws its Timer latencies from `latencies()`, person by person in order. In
+    /// blocks the accidental holders of a block come first.
     @inline(__always)
     func run(_ control: ControlUnderTest, people: UnsafeBufferPointer<DrawnUser>,
-             traits: UnsafeBufferPointer<ClassTraits>, accidental: (Int, Bool) -> Void,
-             person: (Int, HoldSummary, UserOutcome, Int64) -> Void) {
+             traits: UnsafeBufferPointer<ClassTraits>, latencies: () -> DrawnLatencies,
+             accidental: (Int, Bool) -> Void, person: (Int, CountedHold) -> Void) {
+        guard control.evaluator.summarizes else {
+            var latencies = latencies()
+            for offset in people.indices {
+                let user = people[offset]
+                if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
+                    accidental(offset, fired)
+                    continue
+                }
+                person(offset, CountedHold(control.run(user, traits: traits[user.classIndex], latencies: &latencies)))
+            }
+            return
+        }
         let evaluator = control.evaluator
         let held = evaluator.held
         let trigger = held.trigger ?? .max
         let recognition = held.recognition
         let fillStart = held.fillStart
+        let hasFill = fillStart != nil
         let slots = slots, phases = phases, shown = shown, ends = ends, summaries = summaries
         var first = 0
         while first < people.count {
@@ -82,7 +123,8 @@ final class BlockRunner {
                 let outcome = ControlUnderTest.outcome(
                     intent: traits[people[offset].classIndex].intent, completed: summary.completed,
                     cancelled: slots[slot].cancelled, reason: slots[slot].reason)
-                person(offset, summary, outcome, ends[slot])
+                person(offset, CountedHold(summary: summary, outcome: outcome, pressEnd: ends[slot], trigger: trigger,
+                                           hasFill: hasFill))
             }
             first = last
         }

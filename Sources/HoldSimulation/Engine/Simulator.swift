@@ -151,34 +151,28 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                 population.traits.withUnsafeBufferPointer { traits in
                     for index in controls.indices {
                         let control = controls[index]
-                        if !keepsRows && control.evaluator.summarizes {
-                            let trigger = control.evaluator.held.trigger ?? .max
-                            let hasFill = control.evaluator.held.fillStart != nil
-                            blocks.run(control, people: drawn, traits: traits) { _, fired in
+                        if !keepsRows {
+                            blocks.run(control, people: drawn, traits: traits) {
+                                DrawnLatencies(latencyDistributions[index],
+                                               generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                            } accidental: { _, fired in
                                 tallies[index].addAccidental(fired: fired)
-                            } person: { _, summary, outcome, pressEnd in
-                                tallies[index].add(summary, outcome: outcome, pressEnd: pressEnd, trigger: trigger,
-                                                   hasFill: hasFill)
+                            } person: { _, hold in
+                                tallies[index].add(hold)
                             }
                             continue
                         }
+                        // Rows: every person is run whole, person by person.
                         var latencies = DrawnLatencies(
                             latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
                         for offset in 0..<users {
                             let user = drawn[offset]
-                            // Without rows, a tally needs nothing of an accidental hold but whether it fired.
-                            if !keepsRows, let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
-                                tallies[index].addAccidental(fired: fired)
-                                continue
-                            }
                             let run = control.run(user, traits: traits[user.classIndex], latencies: &latencies)
                             tallies[index].add(run)
-                            if keepsRows {
-                                rowWriters[index].append(
-                                    user: chunk * Simulator.chunkSize + offset + 1, drawn: user,
-                                    cancelTime: control.cancelTime(user), run: run, to: &rowsByControl[index])
-                                rowEndsByControl[index].append(rowsByControl[index].count)
-                            }
+                            rowWriters[index].append(
+                                user: chunk * Simulator.chunkSize + offset + 1, drawn: user,
+                                cancelTime: control.cancelTime(user), run: run, to: &rowsByControl[index])
+                            rowEndsByControl[index].append(rowsByControl[index].count)
                         }
                     }
                 }

@@ -473,8 +473,13 @@ struct Tally {
     /// Counts one person's run.
     @inline(__always)
     mutating func add(_ run: UserRun) {
-        add(run.hold.summary, outcome: run.outcome, pressEnd: run.hold.pressEnd, trigger: run.timeline.trigger ?? .max,
-            hasFill: run.timeline.fillStart != nil)
+        add(CountedHold(run))
+    }
+
+    /// Counts one person's hold.
+    @inline(__always)
+    mutating func add(_ hold: CountedHold) {
+        add(hold.summary, outcome: hold.outcome, pressEnd: hold.pressEnd, trigger: hold.trigger, hasFill: hold.hasFill)
     }
 
     /// Counts one person's hold: its summary and outcome, when the press ended, the trigger instant (`.max` for
