@@ -323,10 +323,14 @@ public final class HoldEvaluator {
     @inlinable public var held: HeldTimeline { lastHeld }
     /// The outcome of the last `resolve` call.
     @inlinable public var outcome: HoldOutcome { lastOutcome }
+    /// The same hold as a summary (`outcome.summary`, kept as `release` computed it: a tally reads it without
+    /// rebuilding it from the outcome).
+    @inlinable public var summary: HoldSummary { lastSummary }
     // Their storage. The getters are inlinable so that another module's per-user path reads single fields in place,
     // without a copy of the whole struct and without the dynamic exclusivity checks its own access would carry.
     @usableFromInline @exclusivity(unchecked) var lastHeld = HeldTimeline(framePhase: 0, recognition: 0)
     @usableFromInline @exclusivity(unchecked) var lastOutcome = HoldOutcome(pressEnd: 0, cancelled: false)
+    @usableFromInline @exclusivity(unchecked) var lastSummary = HoldSummary()
     @exclusivity(unchecked) private var retractFrom = (progress: 0.0, velocity: 0.0, clock: Int64(0))
     @exclusivity(unchecked) private var retracting = false
     /// The action fired and the fill stays: the held fill runs on after the press.
@@ -619,8 +623,7 @@ public final class HoldEvaluator {
         for margin: Int64 in [10_000, 100_000, 1_000_000, 10_000_000] {
             let from = entry - margin
             if from <= widest { break }
-            let progress = 1 + spring.state(at: Instant.seconds(from), x0: -1, v0: 0).displacement
-            if progress < level - 1e-9 { return from }
+            if springProgress(spring, clock: from) < level - 1e-9 { return from }
         }
         return widest
     }
@@ -773,10 +776,16 @@ public final class HoldEvaluator {
         case .bezier:
             return fillProgress(clock: clock)
         case .spring:
-            return clock <= 0 ? 0 : 1 + fillSpring.state(at: Instant.seconds(clock), x0: -1, v0: 0).displacement
+            return Self.springProgress(fillSpring, clock: clock)
         case .timer:
             return timerProgress(at: time)
         }
+    }
+
+    /// A spring fill's progress `clock` nanoseconds after its start (from rest at 0 toward 1).
+    @inline(__always)
+    private static func springProgress(_ spring: Spring, clock: Int64) -> Double {
+        clock <= 0 ? 0 : 1 + spring.state(at: Instant.seconds(clock), x0: -1, v0: 0).displacement
     }
 
     /// A Bézier (or linear) fill's progress `clock` nanoseconds after its start.
@@ -913,6 +922,7 @@ public final class HoldEvaluator {
                                                                  full: held.firstFullFrame ?? .max),
             firstPlayedPulse: held.firstPlayedPulse, trigger: held.trigger, fillStart: held.fillStart,
             fillComplete: held.fillComplete)
+        lastSummary = summary
         lastOutcome = HoldOutcome(pressEnd: end, cancelled: cancelled)
         lastOutcome.completed = summary.completed
         lastOutcome.pulses = summary.pulses

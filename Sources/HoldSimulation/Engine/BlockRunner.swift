@@ -21,7 +21,7 @@ struct CountedHold {
     /// The run of one person (read from its evaluator, so before that evaluator runs the next).
     @inline(__always)
     init(_ run: UserRun) {
-        self.init(summary: run.hold.summary, outcome: run.outcome, pressEnd: run.hold.pressEnd,
+        self.init(summary: run.summary, outcome: run.outcome, pressEnd: run.hold.pressEnd,
                   trigger: run.timeline.trigger ?? .max, hasFill: run.timeline.fillStart != nil)
     }
 }

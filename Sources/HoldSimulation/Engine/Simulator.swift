@@ -122,80 +122,59 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
     @exclusivity(unchecked) private var drawn: [DrawnUser] = []
     /// Runs them through controls whose held timeline depends on the phase alone.
     private let blocks = BlockRunner()
-    /// Per profile, its row writer, and the chunk's per-user rows and where each person's row ends (with
-    /// `--per-user`).
+    /// Per profile, its `--per-user` row writer; the chunk's rows, in user order.
     let rowWriters: [PerUserRow]
-    @exclusivity(unchecked) private var rowsByControl: [[UInt8]] = []
-    @exclusivity(unchecked) private var rowEndsByControl: [[Int]] = []
     @exclusivity(unchecked) private var chunkText: [UInt8] = []
 
-    /// Runs one chunk: its people are drawn first (user by user, as ever), then each profile runs them all in a
-    /// tight loop into its own tally. A profile's Timer latencies come from its own generator on the chunk's
-    /// latency stream, so the order of the loops changes no draw.
+    /// Runs one chunk: its people are drawn first (user by user, as ever), then each profile runs them all into its
+    /// own tally (`BlockRunner`). With per-user rows each person runs every profile in turn, the rows of a person
+    /// together. A profile's Timer latencies come from its own generator on the chunk's latency stream, so the
+    /// order of the loops changes no draw.
     func run(chunk: Int, users: Int) {
         let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
         for _ in 0..<users { drawn.append(population.draw(people)) }
         if keepsRows {
-            if rowsByControl.isEmpty {
-                rowsByControl = controls.map { _ in [] }
-                rowEndsByControl = controls.map { _ in [] }
-            }
-            for index in controls.indices {
-                rowsByControl[index].removeAll(keepingCapacity: true)
-                rowEndsByControl[index].removeAll(keepingCapacity: true)
-            }
+            runWithRows(chunk: chunk, users: users)
+            return
         }
         tallies.withUnsafeMutableBufferPointer { tallies in
             drawn.withUnsafeBufferPointer { drawn in
                 population.traits.withUnsafeBufferPointer { traits in
                     for index in controls.indices {
-                        let control = controls[index]
-                        if !keepsRows {
-                            blocks.run(control, people: drawn, traits: traits) {
-                                DrawnLatencies(latencyDistributions[index],
-                                               generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
-                            } accidental: { _, fired in
-                                tallies[index].addAccidental(fired: fired)
-                            } person: { _, hold in
-                                tallies[index].add(hold)
-                            }
-                            continue
-                        }
-                        // Rows: every person is run whole, person by person.
-                        var latencies = DrawnLatencies(
-                            latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
-                        for offset in 0..<users {
-                            let user = drawn[offset]
-                            let run = control.run(user, traits: traits[user.classIndex], latencies: &latencies)
-                            tallies[index].add(run)
-                            rowWriters[index].append(
-                                user: chunk * Simulator.chunkSize + offset + 1, drawn: user,
-                                cancelTime: control.cancelTime(user), run: run, to: &rowsByControl[index])
-                            rowEndsByControl[index].append(rowsByControl[index].count)
+                        blocks.run(controls[index], people: drawn, traits: traits) {
+                            DrawnLatencies(latencyDistributions[index],
+                                           generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                        } accidental: { _, fired in
+                            tallies[index].addAccidental(fired: fired)
+                        } person: { _, hold in
+                            tallies[index].add(hold)
                         }
                     }
                 }
             }
         }
-        if keepsRows {
-            // User order, the profiles of a user together.
-            if controls.count == 1 {
-                rows[chunk] = String(decoding: rowsByControl[0], as: UTF8.self)
-            } else {
-                chunkText.removeAll(keepingCapacity: true)
-                for offset in 0..<users {
-                    for index in controls.indices {
-                        let ends = rowEndsByControl[index]
-                        rowsByControl[index].withUnsafeBufferPointer { text in
-                            chunkText.append(contentsOf: UnsafeBufferPointer(
-                                rebasing: text[(offset == 0 ? 0 : ends[offset - 1])..<ends[offset]]))
-                        }
-                    }
-                }
-                rows[chunk] = String(decoding: chunkText, as: UTF8.self)
+    }
+
+    /// `run` writing per-user rows: every person is run whole, every profile on each person in turn.
+    private func runWithRows(chunk: Int, users: Int) {
+        var latencies = latencyDistributions.map {
+            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+        }
+        chunkText.removeAll(keepingCapacity: true)
+        for offset in 0..<users {
+            let user = drawn[offset]
+            let traits = population.traits[user.classIndex]
+            for index in controls.indices {
+                let control = controls[index]
+                let run = control.run(user, traits: traits, latencies: &latencies[index])
+                tallies[index].add(run)
+                rowWriters[index].append(
+                    user: chunk * Simulator.chunkSize + offset + 1, drawn: user, cancelTime: control.cancelTime(user),
+                    run: run, to: &chunkText)
             }
         }
+        rows[chunk] = String(decoding: chunkText, as: UTF8.self)
     }
 
     func takeRows(chunk: Int) -> String {

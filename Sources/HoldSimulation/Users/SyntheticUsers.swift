@@ -130,6 +130,9 @@ struct UserRun {
     var hold: HoldOutcome {
         @inline(__always) get { evaluator.outcome }
     }
+    var summary: HoldSummary {
+        @inline(__always) get { evaluator.summary }
+    }
 }
 
 /// A control prepared for simulation: the evaluator (one per thread) and each class's movement sampler.

@@ -13,8 +13,9 @@ struct Benchmark: ParsableCommand {
             160 draws per user) and per-user (default with --per-user rows formatted). Each is run at every thread \
             count; rng_ns_per_user is the time the same draws from the same GSL generators take with nothing else \
             done, measured on one thread right before each run, and fraction_of_rng_bound = users_per_second / \
-            (threads × 1e9 / rng_ns_per_user). --set applies to every case. max_rss_mib is the case's own peak resident memory (the kernel's mark is reset before each \
-            case on Linux; elsewhere it is the process's peak so far).
+            (threads × 1e9 / rng_ns_per_user). --set applies to every case. max_rss_mib is the case's own peak \
+            resident memory (the kernel's mark is reset before each case on Linux; elsewhere it is the process's peak \
+            so far).
 
             The fit cases write --fit-rows lognormal hold times (seeded GSL draws) to a temporary CSV and time reading \
             it and fitting all five families with the default bootstrap, as holdlab fit does; for them the users \
