@@ -2,6 +2,7 @@
 // HoldLab: a command-line workbench that simulates and tunes hold-to-confirm controls.
 //
 // The targets, from the bottom up:
+//   HoldLabIO       files and streams: CSV read and write, provenance, atomic outputs, signal clean-up, the version
 //   CGSL            system library: the GNU Scientific Library's headers plus `shim.h`
 //   GSL             the one Swift wrapper over CGSL (random streams, distributions, CDFs)
 //   HoldModel       pure, deterministic physics of one hold: curves, springs, fill, retract, trigger, haptics, display
@@ -30,35 +31,36 @@ let package = Package(
             pkgConfig: "gsl",
             providers: [.apt(["libgsl-dev"])]
         ),
+        .target(name: "HoldLabIO", swiftSettings: strict),
         .target(name: "GSL", dependencies: ["CGSL"], swiftSettings: strict),
         .target(name: "HoldModel", swiftSettings: strict),
         .target(
             name: "HoldProfiles",
-            dependencies: ["GSL", "HoldModel", .product(name: "Yams", package: "Yams")],
+            dependencies: ["GSL", "HoldLabIO", "HoldModel", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
         .target(
             name: "HoldSimulation",
             dependencies: [
-                "GSL", "HoldModel", "HoldProfiles",
+                "GSL", "HoldLabIO", "HoldModel", "HoldProfiles",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
         ),
         .target(
             name: "HoldFitting",
-            dependencies: ["GSL", "HoldProfiles", "HoldSimulation"],
+            dependencies: ["GSL", "HoldLabIO", "HoldProfiles"],
             swiftSettings: strict
         ),
         .target(
             name: "HoldPreview",
-            dependencies: ["HoldModel", "HoldProfiles", "HoldSimulation"],
+            dependencies: ["HoldLabIO", "HoldModel", "HoldProfiles"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "holdlab",
             dependencies: [
-                "GSL", "HoldProfiles", "HoldSimulation", "HoldFitting", "HoldPreview",
+                "GSL", "HoldLabIO", "HoldProfiles", "HoldSimulation", "HoldFitting", "HoldPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -67,18 +69,19 @@ let package = Package(
         // build makes a replayer of saved inputs.
         .executableTarget(
             name: "holdlab-fuzz",
-            dependencies: ["HoldFitting", "HoldProfiles", "HoldSimulation"],
+            dependencies: ["HoldFitting", "HoldLabIO", "HoldProfiles", "HoldSimulation"],
             path: "Sources/HoldLabFuzz",
             swiftSettings: strict
         ),
+        .testTarget(name: "HoldLabIOTests", dependencies: ["HoldLabIO"], swiftSettings: strict),
         .testTarget(name: "GSLTests", dependencies: ["GSL"], swiftSettings: strict),
         .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
-        .testTarget(name: "HoldProfilesTests", dependencies: ["HoldProfiles"], swiftSettings: strict),
+        .testTarget(name: "HoldProfilesTests", dependencies: ["HoldLabIO", "HoldProfiles"], swiftSettings: strict),
         .testTarget(name: "HoldSimulationTests", dependencies: [
-            "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            "HoldLabIO", "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: strict),
-        .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldSimulation"], swiftSettings: strict),
-        .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldSimulation"], swiftSettings: strict),
-        .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldLabIO", "HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldLabIO", "HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab", "HoldLabIO"], exclude: ["Golden"], swiftSettings: strict),
     ]
 )

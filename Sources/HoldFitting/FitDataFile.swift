@@ -1,6 +1,7 @@
 import Foundation
+import HoldLabIO
 import HoldProfiles
-import HoldSimulation
+
 
 /// What to read from a CSV file of durations for ``FitDataFile/read(_:)``.
 public struct FitDataRequest: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import GSL
-import HoldSimulation
+import HoldLabIO
+
 
 /// Several families fitted to one sample, with the best by AIC.
 public struct FitReport: Sendable {

@@ -11,6 +11,7 @@
 // reader must return a value or throw its typed error: a trap (overflow, out of range, a crash) is a finding.
 import Foundation
 import HoldFitting
+import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldLabIO
 import HoldSimulation
 
 @main
@@ -22,7 +23,7 @@ struct HoldLab: ParsableCommand {
     /// error, standard output failures end in 74 (141 for a closed pipe), and temporaries never outlive the run.
     static func main() {
         StandardStreams.prepare()
-        Interruption.install()
+        Signals.install()
         let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
         let status = execute(arguments)
         Temporaries.shared.removeAll()

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import GSL
+import HoldLabIO
 import HoldProfiles
 import Testing
 @testable import HoldFitting

@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabIO
 import Testing
 
 /// Issue 16: a new user's first hour — formats, pipes, suggestions, every problem, provenance, tune's answer,

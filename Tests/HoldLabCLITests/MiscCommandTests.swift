@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabIO
 import Testing
 
 @Suite("holdlab benchmark, profiles list, trace --seed")

@@ -69,7 +69,7 @@ struct PreviewGIFTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let profiles = try testCase.designs.map { try Fixtures.profile($0) }
         let request = PreviewRequest(
-            designs: profiles.map { PreviewDesign(label: $0.name, profile: $0) }, releaseAtSeconds: testCase.releaseAt,
+            designs: profiles.map { Design(label: $0.name, profile: $0) }, releaseAtSeconds: testCase.releaseAt,
             commandLine: "holdlab preview (test)")
         let path = directory.appendingPathComponent("p.gif").path
         let timelines = try PreviewRenderer.renderGIF(request, to: path)
@@ -109,7 +109,7 @@ struct PreviewGIFTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let profile = try Fixtures.profile("hig-linear-ring")
-        let request = PreviewRequest(designs: [PreviewDesign(label: "ring", profile: profile)], releaseAtSeconds: 0.7,
+        let request = PreviewRequest(designs: [Design(label: "ring", profile: profile)], releaseAtSeconds: 0.7,
                                      commandLine: "holdlab preview --profile hig-linear-ring")
         let first = directory.appendingPathComponent("a.gif").path
         let second = directory.appendingPathComponent("b.gif").path
@@ -131,7 +131,7 @@ struct PreviewGIFTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let profile = try Fixtures.profile("hig-linear-ring")
         #expect(profile.indicator == .ring)
-        let request = PreviewRequest(designs: [PreviewDesign(label: "ring", profile: profile)], commandLine: "test")
+        let request = PreviewRequest(designs: [Design(label: "ring", profile: profile)], commandLine: "test")
         let path = directory.appendingPathComponent("r.gif").path
         let timelines = try PreviewRenderer.renderGIF(request, to: path)
         let gif = try GIFReader(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -165,7 +165,7 @@ struct PreviewGIFTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let profiles = [try Fixtures.profile("hig-linear-bar"), try Fixtures.profile("flutter-punyawatdev")]
-        let request = PreviewRequest(designs: profiles.map { PreviewDesign(label: $0.name, profile: $0) },
+        let request = PreviewRequest(designs: profiles.map { Design(label: $0.name, profile: $0) },
                                      releaseAtSeconds: 0.5, commandLine: "test")
         let timelines = try PreviewTimelines(request)
         let path = directory.appendingPathComponent("v.mp4").path

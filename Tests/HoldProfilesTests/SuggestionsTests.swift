@@ -1,4 +1,5 @@
-import HoldProfiles
+@testable import HoldProfiles
+import HoldLabIO
 import Testing
 
 @Suite("Suggestions by edit distance; profiles check's every problem")

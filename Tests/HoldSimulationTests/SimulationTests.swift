@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+@testable import HoldLabIO
 import Testing
 import GSL
 import HoldModel
@@ -194,7 +195,7 @@ struct DeterminismTests {
 
         // compare takes the same shortcut: its summaries and paired rows agree with and without rows too.
         func comparison(perUser: Bool) throws -> DesignComparison {
-            let designs = profiles.enumerated().map { ComparisonDesign(label: "d\($0.offset)", profile: $0.element) }
+            let designs = profiles.enumerated().map { Design(label: "d\($0.offset)", profile: $0.element) }
             return try PairedComparison.run(
                 ComparisonRequest(designs: designs, baseline: 0, population: population, users: 3_000, seed: 5, threads: 2),
                 perUser: perUser ? { _ in } : nil)

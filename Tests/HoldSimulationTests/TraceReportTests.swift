@@ -1,3 +1,4 @@
+import HoldLabIO
 import Testing
 import HoldModel
 import HoldProfiles

@@ -1,3 +1,4 @@
+import HoldLabIO
 import Foundation
 import Testing
 import GSL
@@ -58,7 +59,7 @@ struct TuneTests {
         let tuned = try Tuner.tunedProfile(request, result: result)
         let again = try Profile.load(yaml: tuned.canonicalYAML, path: "tuned.yaml")
         #expect(again.name == "kikocard-accelerating-tuned")
-        let trace = try TraceReport.run(TraceRequest(profile: again))
+        let trace = try TraceRequest(profile: again).run()
         #expect(abs((trace.timeline.triggerTime ?? 0) - 1.7) < 1e-9)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
+import HoldLabIO
 import HoldModel
-import HoldSimulation
+
 
 /// A preview that could not be made: one message and what kind of failure it is (which decides the exit status).
 public struct PreviewError: Error, CustomStringConvertible {
@@ -175,7 +176,7 @@ enum ExternalTool {
         let stdin = input.map { _ in Pipe() }
         process.standardInput = stdin ?? FileHandle.nullDevice
         do {
-            try Interruption.withDefaultSignalsForChildren { try process.run() }
+            try Signals.withDefaultSignalsForChildren { try process.run() }
         } catch {
             throw PreviewError(.toolFailed, "cannot run \(tool): \(error.localizedDescription)")
         }

@@ -1,7 +1,8 @@
 import Foundation
+import HoldLabIO
 import HoldModel
 import HoldProfiles
-import HoldSimulation
+
 
 /// Where a preview draws things, in pixels. Designs sit side by side in panels `panelWidth` wide under a header
 /// with the time readout; the provenance footer runs under them. gnuplot's coordinates are these pixels with y

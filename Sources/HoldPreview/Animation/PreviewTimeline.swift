@@ -1,16 +1,12 @@
 import HoldModel
 import HoldProfiles
-import HoldSimulation
 
-/// One design in a preview: a profile (with its overrides applied) and the label its panel shows (the profile's
-/// name, or a `--variant` label); the same pair as a comparison's design.
-public typealias PreviewDesign = ComparisonDesign
 
 /// What `holdlab preview` (and `holdlab report`) animate: one hold of each design, all pressed at t = 0 and
 /// released at the same instant (or each held to its own end).
 public struct PreviewRequest: Sendable {
     /// One to `maximumDesigns` designs, drawn side by side in this order.
-    public var designs: [PreviewDesign]
+    public var designs: [Design]
     /// When the finger lifts, seconds after touch-down; nil holds each design until its action fired and its fill
     /// completed, plus 0.25 s (what `trace` does).
     public var releaseAtSeconds: Double?
@@ -24,7 +20,7 @@ public struct PreviewRequest: Sendable {
     /// The most designs a preview draws side by side.
     public static let maximumDesigns = 4
 
-    public init(designs: [PreviewDesign], releaseAtSeconds: Double? = nil, framePhase: Double = 0, seed: UInt64 = 1,
+    public init(designs: [Design], releaseAtSeconds: Double? = nil, framePhase: Double = 0, seed: UInt64 = 1,
                 commandLine: String) {
         self.designs = designs
         self.releaseAtSeconds = releaseAtSeconds
@@ -34,10 +30,10 @@ public struct PreviewRequest: Sendable {
     }
 }
 
-/// What one design's screen and haptic engine do over time, read off its `trace` (`TraceReport.run`): the same
+/// What one design's screen and haptic engine do over time, read off its `trace` (`TraceRequest.run`): the same
 /// model, rows and instants as `holdlab trace` for the same profile, release, phase and seed.
 public struct DesignTimeline: Sendable {
-    public var design: PreviewDesign
+    public var design: Design
     public var trace: HoldTrace
     /// Played pulses (progress and completion), nanoseconds after touch-down; dropped requests are not here.
     public var pulses: [HapticPulse]
@@ -48,7 +44,7 @@ public struct DesignTimeline: Sendable {
     /// The last row of the trace: the fill is at rest from here on.
     public var end: Int64
 
-    public init(design: PreviewDesign, trace: HoldTrace) {
+    public init(design: Design, trace: HoldTrace) {
         self.design = design
         self.trace = trace
         pulses = HapticPulse.played(in: trace)
@@ -167,14 +163,14 @@ public struct PreviewTimelines: Sendable {
     public var request: PreviewRequest
     public var designs: [DesignTimeline]
 
-    /// Traces each design with `TraceReport.run`: the request's release, phase and seed, as `trace` would.
+    /// Traces each design with `TraceRequest.run`: the request's release, phase and seed, as `trace` would.
     public init(_ request: PreviewRequest) throws(ControlError) {
         self.request = request
         var designs: [DesignTimeline] = []
         for design in request.designs {
-            let trace = try TraceReport.run(TraceRequest(
+            let trace = try TraceRequest(
                 profile: design.profile, releaseAtSeconds: request.releaseAtSeconds, framePhase: request.framePhase,
-                seed: request.seed))
+                seed: request.seed).run()
             designs.append(DesignTimeline(design: design, trace: trace))
         }
         self.designs = designs

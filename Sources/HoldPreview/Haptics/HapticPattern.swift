@@ -1,6 +1,7 @@
+import HoldLabIO
 import HoldModel
 import HoldProfiles
-import HoldSimulation
+
 
 /// How the pulses of a hold feel when exported: Core Haptics parameters for AHAP, amplitudes and on-times for
 /// Android. Profiles say when a pulse plays, not how it feels, so these are choices with documented defaults.
@@ -103,7 +104,7 @@ public enum HapticPattern {
 
     /// The played pulses of the hold the request describes, traced as `holdlab trace` traces it.
     public static func pulses(_ request: TraceRequest) throws(ControlError) -> (trace: HoldTrace, pulses: [HapticPulse]) {
-        let trace = try TraceReport.run(request)
+        let trace = try request.run()
         return (trace, HapticPulse.played(in: trace))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabIO
 
 /// Finds profiles and populations by name or path.
 ///
@@ -91,75 +92,18 @@ public struct ProfileLibrary: Sendable {
     /// files are refused before they are parsed, so no input can make the YAML reader's time or memory grow.
     public static let maximumYAMLBytes = 1 << 20
 
-    /// Reads a file as UTF-8 text, with an error that names it.
+    /// Reads a file as UTF-8 text, with an error that names it (`BoundedFile.read`).
     ///
     /// - Parameter limit: the most bytes read; a longer file (or an endless device) is refused, having read only
     ///   `limit + 1` bytes. Default: `maximumYAMLBytes`.
     /// - Throws: `ProfileError` with `cannotOpen` for a missing, unreadable or directory path (exit 66); without it
     ///   for a file that is too large or not UTF-8 (exit 65).
     public static func read(_ path: String, what: String, limit: Int = maximumYAMLBytes) throws(ProfileError) -> String {
-        if path == standardInput { return try StandardInput.text(what: what, limit: limit) }
-        func refuse(_ message: String, cannotOpen: Bool) -> ProfileError {
-            ProfileError(origin: .unknown(path: path), keyPath: "", message: message, cannotOpen: cannotOpen)
-        }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            let reason = errno == ENOENT ? "no such \(what) file" : "cannot open the \(what) file: \(String(cString: strerror(errno)))"
-            throw refuse(reason, cannotOpen: true)
-        }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            throw refuse("is a directory, not a \(what) file", cannotOpen: true)
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw refuse("cannot open the \(what) file: \(String(cString: strerror(errno)))", cannotOpen: true)
-        }
-        defer { close(descriptor) }
-        return try readAll(descriptor, path: path, what: what, limit: limit)
-    }
-
-    /// The text of an open descriptor, at most `limit` bytes, UTF-8 checked; errors name `path`.
-    static func readAll(_ descriptor: Int32, path: String, what: String, limit: Int) throws(ProfileError) -> String {
-        func refuse(_ message: String, cannotOpen: Bool) -> ProfileError {
-            ProfileError(origin: .unknown(path: path), keyPath: "", message: message, cannotOpen: cannotOpen)
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= limit {
-            let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw refuse("cannot read the \(what) file: \(String(cString: strerror(errno)))", cannotOpen: true)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        if bytes.count > limit {
-            throw refuse("the \(what) file is larger than \(limit) bytes, the most holdlab reads; is it the right file?",
-                         cannotOpen: false)
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            let index = Self.firstInvalidUTF8(bytes)
-            let line = 1 + bytes[..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            throw ProfileError(
-                origin: .file(path: path, line: line, column: 1), keyPath: "",
-                message: "the \(what) file is not UTF-8 text (byte \(index + 1) is 0x\(String(bytes[index], radix: 16)))")
-        }
-        return text
-    }
-
-    /// The offset of the first byte that is not part of valid UTF-8.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int {
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return min(offset, max(0, bytes.count - 1))
-            case .error: return min(offset, max(0, bytes.count - 1))
-            }
+        do {
+            return try BoundedFile.read(path, what: what, limit: limit)
+        } catch {
+            let origin: Origin = error.line.map { .file(path: error.path, line: $0, column: 1) } ?? .unknown(path: error.path)
+            throw ProfileError(origin: origin, keyPath: "", message: error.message, cannotOpen: error.cannotOpen)
         }
     }
 

@@ -1,4 +1,5 @@
 import GSL
+import HoldLabIO
 
 /// A synthetic population, schema version 1: a weighted mixture of classes of people.
 public struct Population: Sendable {

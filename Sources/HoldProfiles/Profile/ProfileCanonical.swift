@@ -1,3 +1,4 @@
+import HoldLabIO
 import HoldModel
 
 extension Profile {
@@ -64,15 +65,4 @@ extension Profile {
         }
         return "\"\(escaped)\""
     }
-}
-
-/// FNV-1a, 64-bit: a stable, dependency-free content fingerprint (not a cryptographic hash).
-public func fnv1a64Hex(_ text: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01B3
-    }
-    let digits = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
 }

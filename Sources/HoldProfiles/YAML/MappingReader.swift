@@ -1,4 +1,5 @@
 import GSL
+import HoldLabIO
 import HoldModel
 
 /// Reads the keys of one YAML mapping, tracking the key path for errors and rejecting keys nobody read.

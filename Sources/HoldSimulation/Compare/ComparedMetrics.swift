@@ -1,3 +1,4 @@
+import HoldLabIO
 import HoldModel
 
 /// What one person's hold under one design contributes to the compared statistics: the same quantities, in the

@@ -1,3 +1,4 @@
+import HoldLabIO
 /// The `compare` CSV: one row per population, design (but the baseline) and metric. Column names, units and
 /// definitions in one table, so the header, the rows and the README cannot drift apart.
 public enum ComparisonCSV {

@@ -2,20 +2,9 @@ import GSL
 import HoldModel
 import HoldProfiles
 
-/// One design of a comparison: a label and the resolved profile (a shipped profile, or one with `--set` values).
-public struct ComparisonDesign: Sendable {
-    public var label: String
-    public var profile: Profile
-
-    public init(label: String, profile: Profile) {
-        self.label = label
-        self.profile = profile
-    }
-}
-
 /// What `holdlab compare` runs for one population: every design on the same people.
 public struct ComparisonRequest: Sendable {
-    public var designs: [ComparisonDesign]
+    public var designs: [Design]
     /// Index into `designs` of the design every other is compared with.
     public var baseline: Int
     public var population: Population
@@ -23,7 +12,7 @@ public struct ComparisonRequest: Sendable {
     public var seed: UInt64
     public var threads: Int
 
-    public init(designs: [ComparisonDesign], baseline: Int, population: Population, users: Int, seed: UInt64, threads: Int) {
+    public init(designs: [Design], baseline: Int, population: Population, users: Int, seed: UInt64, threads: Int) {
         self.designs = designs
         self.baseline = baseline
         self.population = population
@@ -132,7 +121,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     /// Per design, its `--per-user` row writer.
     private let rowWriters: [PerUserRow]
 
-    init(designs: [ComparisonDesign], prepared: [(PreparedControl, [Movement?])], baseline: Int,
+    init(designs: [Design], prepared: [(PreparedControl, [Movement?])], baseline: Int,
          population: PreparedPopulation, seed: UInt64, perUser: Bool) {
         controls = zip(designs, prepared).map { ControlUnderTest(profile: $0.profile, prepared: $1.0, movements: $1.1) }
         labels = designs.map(\.label)

@@ -1,3 +1,4 @@
+import HoldLabIO
 /// Confidence intervals for the difference between two designs measured on the same people.
 ///
 /// Two kinds of statistic are compared:

@@ -1,4 +1,5 @@
 import HoldModel
+import HoldProfiles
 
 /// One person's hold as a tally counts it (`Tally.add`, `PersonMeasures`): its summary and outcome, when the press
 /// ended, the trigger instant (`.max` for never) and whether the control has a fill.

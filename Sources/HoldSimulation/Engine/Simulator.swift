@@ -1,4 +1,5 @@
 import GSL
+import HoldLabIO
 import HoldModel
 import HoldProfiles
 

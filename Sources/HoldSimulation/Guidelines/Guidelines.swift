@@ -1,3 +1,4 @@
+import HoldLabIO
 import HoldModel
 import HoldProfiles
 
@@ -170,7 +171,7 @@ public enum Guidelines {
         // first-feedback: deterministic traces at the best and worst frame phase.
         var feedback: Double?
         for phase in [0, 0.999_999] {
-            let trace = try TraceReport.run(TraceRequest(profile: profile, framePhase: phase, seed: request.seed))
+            let trace = try TraceRequest(profile: profile, framePhase: phase, seed: request.seed).run()
             if let time = trace.timeline.firstFeedbackTime { feedback = Swift.max(feedback ?? 0, time * 1000) }
         }
         let feedbackLimit = format(thresholds.feedbackMs) + " ms"
@@ -202,7 +203,7 @@ public enum Guidelines {
         }
 
         // pointer-cancellation and timing-adjustable: traced releases before the action.
-        let full = try TraceReport.run(TraceRequest(profile: profile, seed: request.seed))
+        let full = try TraceRequest(profile: profile, seed: request.seed).run()
         let retractLimit = format(thresholds.maxRetractMs) + " ms"
         if let trigger = full.timeline.triggerTime {
             let hasFill: Bool
@@ -214,7 +215,7 @@ public enum Guidelines {
             var stuck: Double?
             var slowest = 0.0
             for release in releases {
-                let trace = try TraceReport.run(TraceRequest(profile: profile, releaseAtSeconds: release, seed: request.seed))
+                let trace = try TraceRequest(profile: profile, releaseAtSeconds: release, seed: request.seed).run()
                 if trace.outcome.completed { fired = fired ?? release; continue }
                 guard hasFill else { continue }
                 let shown = trace.rows.contains { $0.displayedProgress >= resolution }

@@ -1,3 +1,4 @@
+import HoldLabIO
 /// What the `table` and `markdown` views know about the `simulate` columns (also `sweep`'s and `tune`'s check).
 extension SimulationCSV {
     /// Units from the column table; every rate over intent users gets its Wilson interval from `intent_users`

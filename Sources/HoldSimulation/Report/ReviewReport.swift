@@ -1,18 +1,19 @@
 import Foundation
+import HoldLabIO
 import HoldProfiles
 
 /// Everything `report.md` says, gathered by `holdlab report`: pure data, so the text is a function of it (no clock,
 /// no paths), which is what lets `reproduce.sh` regenerate the folder byte for byte.
 public struct ReviewInput: Sendable {
     public struct Design: Sendable {
-        public var design: ComparisonDesign
+        public var design: HoldProfiles.Design
         /// The `--set` values that make it (common ones, then a variant's).
         public var sets: [String]
         /// From a traced hold at frame phase 0: when the action fires and when the bar first looks full (ms).
         public var actionMs: Double?
         public var fullMs: Double?
 
-        public init(design: ComparisonDesign, sets: [String], actionMs: Double?, fullMs: Double?) {
+        public init(design: HoldProfiles.Design, sets: [String], actionMs: Double?, fullMs: Double?) {
             self.design = design
             self.sets = sets
             self.actionMs = actionMs

@@ -1,3 +1,4 @@
+import HoldLabIO
 /// The scripts `--shards N --emit slurm|parallel` prints: a run cut into N shards on a cluster engine, then
 /// `holdlab merge`. Pure text: the caller prints it.
 public enum ClusterScript {

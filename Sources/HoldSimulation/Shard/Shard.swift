@@ -1,3 +1,4 @@
+import HoldLabIO
 import HoldProfiles
 
 /// A problem with a shard or a set of shards, phrased for the command line.

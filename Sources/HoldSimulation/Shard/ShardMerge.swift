@@ -1,3 +1,4 @@
+import HoldLabIO
 /// `holdlab merge`: shard files back into the unsharded run's CSV.
 ///
 /// Shards are added one at a time. Every one must be complete and unchanged (`ShardFile`), of the same kind,

@@ -1,3 +1,4 @@
+import HoldLabIO
 /// Running one shard of a simulation or a sweep and writing its file (`ShardFormat`).
 public enum ShardRun {
     /// The head every shard and merged file starts with: `holdlab` and `command`, then the identity lines.

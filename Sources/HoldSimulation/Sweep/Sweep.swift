@@ -1,3 +1,4 @@
+import HoldLabIO
 import HoldProfiles
 
 /// What `holdlab sweep` runs: one profile varied over a plan, every point simulated with the same seed.

@@ -1,4 +1,5 @@
 import GSL
+import HoldLabIO
 import HoldProfiles
 
 /// A problem with a tuning request, phrased for the command line.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 
@@ -93,7 +94,7 @@ struct Compare: ParsableCommand {
     }
 
     /// The `--summaries` CSV (header and rows, no provenance): populations in order, designs in order.
-    static func summariesTable(_ results: [DesignComparison], designs: [ComparisonDesign]) -> String {
+    static func summariesTable(_ results: [DesignComparison], designs: [Design]) -> String {
         var text = ComparisonCSV.summaryHeader + "\n"
         for result in results {
             for (design, summary) in zip(designs, result.summaries) {

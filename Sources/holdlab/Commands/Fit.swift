@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoldFitting
+import HoldLabIO
 import HoldSimulation
 
 /// A family to fit, or all of them.

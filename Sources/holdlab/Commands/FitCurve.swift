@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoldFitting
+import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 

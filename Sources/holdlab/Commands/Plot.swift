@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldLabIO
 import HoldSimulation
 
 struct Plot: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldLabIO
 import HoldPreview
 import HoldProfiles
 import HoldSimulation
@@ -96,9 +97,9 @@ struct Preview: ParsableCommand {
             let library = source.library
             let overrides = try source.parsedOverrides()
             let names = profile.isEmpty ? ["hig-linear-bar"] : profile
-            var designs = try names.map { name throws -> PreviewDesign in
+            var designs = try names.map { name throws -> Design in
                 let loaded = try library.loadProfile(name, overrides: overrides)
-                return PreviewDesign(label: loaded.name, profile: loaded)
+                return Design(label: loaded.name, profile: loaded)
             }
             for text in variant {
                 let (label, assignments) = try ComparisonOptions.parseVariant(text)
@@ -106,7 +107,7 @@ struct Preview: ParsableCommand {
                 do {
                     let extra = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
                     let loaded = try library.loadProfile(names[0], overrides: overrides + extra)
-                    designs.append(PreviewDesign(label: label, profile: loaded))
+                    designs.append(Design(label: label, profile: loaded))
                 } catch let error as ProfileError where !error.cannotOpen {
                     throw UsageError("--variant \(label): " + "\(error)".replacingOccurrences(of: "--set ", with: ""))
                 }

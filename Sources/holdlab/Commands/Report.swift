@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 
@@ -172,7 +173,7 @@ struct Report: ParsableCommand {
         var traces: [String] = []
         for (design, sets) in zip(resolved.designs, resolved.sets) {
             let request = TraceRequest(profile: design.profile, seed: comparison.seed)
-            let trace = try TraceReport.run(request)
+            let trace = try request.run()
             let name = "trace-\(design.label).csv"
             let traceCommand = CSV.commandLine(["holdlab", "trace", "--profile", design.profile.name] + sets.flatMap { ["--set", $0] }
                 + ["--seed", "\(comparison.seed)"])

@@ -1,4 +1,6 @@
 import ArgumentParser
+import HoldLabIO
+import HoldProfiles
 import HoldSimulation
 
 struct Trace: ParsableCommand {

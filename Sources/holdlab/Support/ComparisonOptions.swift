@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 
@@ -102,11 +103,11 @@ struct ComparisonOptions: ParsableArguments {
         let library = source.library
         let common = try source.parsedOverrides()
         let names = profile.isEmpty ? ["hig-linear-bar"] : profile
-        var designs: [ComparisonDesign] = []
+        var designs: [Design] = []
         var sets: [[String]] = []
         var paths: [String] = []
         for name in names {
-            designs.append(ComparisonDesign(label: "", profile: try library.loadProfile(name, overrides: common)))
+            designs.append(Design(label: "", profile: try library.loadProfile(name, overrides: common)))
             designs[designs.count - 1].label = designs[designs.count - 1].profile.name
             sets.append(source.overrides)
             paths.append(library.profilePath(name))
@@ -117,7 +118,7 @@ struct ComparisonOptions: ParsableArguments {
             for key in overrides.map(\.keyPath) where common.contains(where: { $0.keyPath == key }) {
                 throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
             }
-            designs.append(ComparisonDesign(label: label, profile: try library.loadProfile(names[0], overrides: common + overrides)))
+            designs.append(Design(label: label, profile: try library.loadProfile(names[0], overrides: common + overrides)))
             sets.append(source.overrides + variantSets)
             paths.append(library.profilePath(names[0]))
         }
@@ -165,7 +166,7 @@ struct ComparisonOptions: ParsableArguments {
 
 /// What a comparison runs: the designs, their `--set` texts, the baseline and the populations.
 struct ResolvedComparison {
-    var designs: [ComparisonDesign]
+    var designs: [Design]
     /// Per design, the `--set` values applied to its profile (common ones, then the variant's).
     var sets: [[String]]
     /// Per design, the profile file its YAML comes from.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GSL
 import HoldFitting
+import HoldLabIO
 import HoldModel
 import HoldPreview
 import HoldProfiles

@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 
@@ -127,7 +128,7 @@ enum Gnuplot {
         let errors = Pipe()
         process.standardError = errors
         do {
-            try Interruption.withDefaultSignalsForChildren { try process.run() }
+            try Signals.withDefaultSignalsForChildren { try process.run() }
         } catch {
             throw PlotFailure(status: 1, message: "cannot run \(gnuplot): \(error.localizedDescription)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabIO
 import HoldSimulation
 
 /// A one-line progress bar with throughput and ETA on standard error, drawn only when standard error is a

@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 

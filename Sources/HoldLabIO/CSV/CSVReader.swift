@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HoldProfiles
 
 /// A CSV file read back whole: `#` lines and blank lines skipped, one header row, quoted fields allowed.
 ///
@@ -111,7 +110,7 @@ public final class CSVReader {
     private var ends: [Int] = []
     private var escaped: [Bool] = []
     private var columns: [String] = []
-    private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var hash = FNV1a64()
     /// Continuation bytes still expected by the UTF-8 check, carried across chunks.
     private var utf8Pending = 0
     /// The longest record this reader accepts.
@@ -194,10 +193,7 @@ public final class CSVReader {
     public var header: [String] { columns }
 
     /// The FNV-1a 64 hash (16 hex digits) of the bytes read so far: of the whole file once ``next()`` returned false.
-    public var contentHash: String {
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    public var contentHash: String { hash.hex }
 
     /// Reads the header row: its names (trimmed, unquoted), or nil when the file has nothing but `#` lines and blank
     /// lines.
@@ -456,7 +452,7 @@ public final class CSVReader {
         buffer.withUnsafeBufferPointer { bytes in
             for offset in range {
                 let byte = bytes[offset]
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                hash.absorb(byte)
                 if pending > 0 {
                     if byte & 0xC0 == 0x80 { pending -= 1 } else if bad == nil { bad = offset }
                 } else if byte >= 0x80 {

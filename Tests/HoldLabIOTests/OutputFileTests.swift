@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HoldSimulation
+@testable import HoldLabIO
 
 @Suite("The output layer: directories of any path, same-file detection, atomic files")
 struct OutputFileTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HoldSimulation
+@testable import HoldLabIO
 
 @Suite("CSV reader: streaming, byte-level, errors at file:line")
 struct CSVReaderTests {

@@ -1,5 +1,4 @@
 import Foundation
-import HoldProfiles
 
 /// A file written in pieces to a temporary in the destination's directory and renamed over the destination only
 /// when complete, so a reader never sees a half-written file and a failed run leaves nothing behind.
@@ -47,7 +46,7 @@ public final class PartialFile {
 
     /// Appends `text` (buffered).
     public func write(_ text: String) throws(OutputError) {
-        Interruption.countWrite()
+        Signals.countWrite()
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= Self.bufferSize { try flush() }
     }

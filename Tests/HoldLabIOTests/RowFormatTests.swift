@@ -1,5 +1,5 @@
 import Foundation
-import HoldSimulation
+import HoldLabIO
 import Testing
 
 @Suite("RowFormatter: the csv, table, markdown and json views of a command's CSV")

@@ -1,5 +1,4 @@
 import Foundation
-import HoldProfiles
 
 /// How a command prints its rows: the CSV every command writes, or a view of it for people and scripts.
 public enum RowFormat: String, CaseIterable, Sendable {

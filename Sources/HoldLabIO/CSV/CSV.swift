@@ -17,8 +17,8 @@ public enum CSV {
 
     /// `number(value, decimals:)` appended to `bytes`: what per-user rows are built with, a byte at a time (a row
     /// of Strings cost about 3 µs: most of a `--per-user` run).
-    @inline(__always)
-    static func appendNumber(_ value: Double?, decimals: Int, to bytes: inout [UInt8]) {
+    @inlinable @inline(__always)
+    public static func appendNumber(_ value: Double?, decimals: Int, to bytes: inout [UInt8]) {
         guard let value, value.isFinite else {
             bytes.append(contentsOf: [UInt8(ascii: "N"), UInt8(ascii: "a"), UInt8(ascii: "N")])
             return
@@ -37,7 +37,8 @@ public enum CSV {
 
     /// Appends `formatted(value, decimals:)`; without `signedZero`, a negative value that prints as zero
     /// (`-0.000`) loses its sign.
-    static func appendFormatted(_ value: Double, decimals: Int, to bytes: inout [UInt8], signedZero: Bool) {
+    @inlinable
+    public static func appendFormatted(_ value: Double, decimals: Int, to bytes: inout [UInt8], signedZero: Bool) {
         guard decimals >= 0 && decimals <= 9, value.isFinite, abs(value) < 1e15 else {
             var text = String(format: "%.\(decimals)f", value)
             if !signedZero, text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
@@ -102,8 +103,8 @@ public enum CSV {
     }
 
     /// The decimal digits of `value` (no sign, no leading zeros; "0" for 0).
-    @inline(__always)
-    static func appendDigits(of value: UInt64, to bytes: inout [UInt8]) {
+    @inlinable @inline(__always)
+    public static func appendDigits(of value: UInt64, to bytes: inout [UInt8]) {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
         var remaining = value
         withUnsafeMutableBytes(of: &buffer) { text in
@@ -118,8 +119,8 @@ public enum CSV {
     }
 
     /// `"\(value)"` appended to `bytes`.
-    @inline(__always)
-    static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+    @inlinable @inline(__always)
+    public static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         appendDigits(of: UInt64(value.magnitude), to: &bytes)
     }
