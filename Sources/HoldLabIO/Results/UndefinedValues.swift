@@ -1,0 +1,50 @@
+extension ResultTable {
+    /// The notes a command prints (one line each, `note: …`) when rows hold values that are undefined rather than
+    /// measured: a rate or mean over nobody (its row has `intent_users`, `accidental_users` or `completed` = 0), and a
+    /// mean of a single value, whose interval bounds are missing while the mean is not. A missing value with data
+    /// behind it (no hold with two pulses has no peak pulse rate) is not noted.
+    ///
+    /// - Parameter subject: what a row is, for "(2 of 5 points)".
+    public func undefinedValueNotes(subject: String) -> [String] {
+        let counts = ["intent_users", "accidental_users", "completed"].compactMap { name in index(of: name).map { (name, $0) } }
+        /// The index of the column each bound belongs to.
+        var boundOf: [Int: Int] = [:]
+        for (position, column) in columns.enumerated() {
+            switch column.role {
+            case .lowerBound(let base), .upperBound(let base): if let value = index(of: base) { boundOf[position] = value }
+            default: break
+            }
+        }
+        let bounds = boundOf.keys.sorted()
+        var undefinedColumns: [String] = []
+        var reasons: [String] = []
+        var affected = 0
+        var single: [String] = []
+        var singleRows = 0
+        for row in rows {
+            func missing(_ position: Int) -> Bool { position < row.count && row[position].isMissing }
+            // A bound that is missing while its value is not: an interval of one value.
+            let lonely = bounds.filter { missing($0) && boundOf[$0].map { $0 < row.count && !missing($0) } == true }
+            if !lonely.isEmpty { singleRows += 1 }
+            for position in lonely where !single.contains(columns[position].name) { single.append(columns[position].name) }
+            let empty = counts.filter { $0.1 < row.count && row[$0.1].numericValue == 0 }.map { "\($0.0) = 0" }
+            guard !empty.isEmpty else { continue }
+            let undefined = row.indices.filter { missing($0) && !lonely.contains($0) }.map { columns[$0].name }
+            guard !undefined.isEmpty else { continue }
+            affected += 1
+            for reason in empty where !reasons.contains(reason) { reasons.append(reason) }
+            for name in undefined where !undefinedColumns.contains(name) { undefinedColumns.append(name) }
+        }
+        func scope(_ count: Int) -> String { rows.count == 1 ? "" : " (\(count) of \(rows.count) \(subject)s)" }
+        var notes: [String] = []
+        if !undefinedColumns.isEmpty {
+            notes.append("note: undefined values are written as NaN\(scope(affected)): \(reasons.joined(separator: ", ")), so these are "
+                         + "over nobody: " + undefinedColumns.joined(separator: ", "))
+        }
+        if !single.isEmpty {
+            notes.append("note: a mean of a single value has no 95 % interval, so these are written as NaN\(scope(singleRows)): "
+                         + single.joined(separator: ", "))
+        }
+        return notes
+    }
+}
