@@ -7,7 +7,8 @@
 //   GSL             the one Swift wrapper over CGSL (random streams, distributions, CDFs)
 //   HoldModel       pure, deterministic physics of one hold: curves, springs, fill, retract, trigger, haptics, display
 //   HoldProfiles    versioned YAML profiles: schema, validation with file/line/key-path errors, `--set` overrides
-//   HoldSimulation  synthetic users, the event-driven engine, metrics, trace rendering, CSV
+//   HoldSimulation  synthetic users, the engine, the metric registry and tally, paired comparisons, shards
+//   HoldStudies     studies built on the engine: sweeps, sensitivity, tuning, guideline checks, the review report
 //   HoldFitting     fitting data: duration distributions by maximum likelihood, least-squares curves
 //   HoldPreview     see it and feel it: animated previews (gnuplot GIF, ffmpeg MP4) and haptic patterns (AHAP, Android)
 //   holdlab         the thin executable (swift-argument-parser)
@@ -48,6 +49,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "HoldStudies",
+            dependencies: ["GSL", "HoldLabIO", "HoldModel", "HoldProfiles", "HoldSimulation"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "HoldFitting",
             dependencies: ["GSL", "HoldLabIO", "HoldProfiles"],
             swiftSettings: strict
@@ -60,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "holdlab",
             dependencies: [
-                "GSL", "HoldLabIO", "HoldProfiles", "HoldSimulation", "HoldFitting", "HoldPreview",
+                "GSL", "HoldLabIO", "HoldProfiles", "HoldSimulation", "HoldStudies", "HoldFitting", "HoldPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -73,13 +79,17 @@ let package = Package(
             path: "Sources/HoldLabFuzz",
             swiftSettings: strict
         ),
+        // Shared by the test targets: builders of profiles and populations, the one helper that runs a process.
+        .target(name: "HoldLabTestSupport", dependencies: ["HoldProfiles", "HoldSimulation"], path: "Tests/HoldLabTestSupport",
+                swiftSettings: strict),
         .testTarget(name: "HoldLabIOTests", dependencies: ["HoldLabIO"], swiftSettings: strict),
         .testTarget(name: "GSLTests", dependencies: ["GSL"], swiftSettings: strict),
         .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
         .testTarget(name: "HoldProfilesTests", dependencies: ["HoldLabIO", "HoldProfiles"], swiftSettings: strict),
         .testTarget(name: "HoldSimulationTests", dependencies: [
-            "HoldLabIO", "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            "HoldLabIO", "HoldLabTestSupport", "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: strict),
+        .testTarget(name: "HoldStudiesTests", dependencies: ["HoldLabIO", "HoldLabTestSupport", "HoldSimulation", "HoldStudies"], swiftSettings: strict),
         .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldLabIO", "HoldSimulation"], swiftSettings: strict),
         .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldLabIO", "HoldSimulation"], swiftSettings: strict),
         .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab", "HoldLabIO"], exclude: ["Golden"], swiftSettings: strict),

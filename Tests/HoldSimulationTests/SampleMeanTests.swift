@@ -1,5 +1,6 @@
 import Foundation
 import HoldLabIO
+import HoldLabTestSupport
 import Testing
 import GSL
 @testable import HoldSimulation

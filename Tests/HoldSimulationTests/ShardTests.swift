@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import HoldLabTestSupport
 import Testing
 import HoldProfiles
 @testable import HoldSimulation

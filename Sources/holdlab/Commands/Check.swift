@@ -3,6 +3,7 @@ import Foundation
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
+import HoldStudies
 
 /// The guideline thresholds as options (shared by `check` and `report`).
 struct GuidelineOptions: ParsableArguments {

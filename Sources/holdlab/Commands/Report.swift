@@ -3,6 +3,7 @@ import Foundation
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
+import HoldStudies
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(

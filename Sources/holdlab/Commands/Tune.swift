@@ -4,6 +4,7 @@ import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 import GSL
+import HoldStudies
 
 struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -7,6 +7,7 @@ import HoldModel
 import HoldPreview
 import HoldProfiles
 import HoldSimulation
+import HoldStudies
 
 /// HoldLab's exit statuses, the one policy every command follows (sysexits.h where one fits). README.md has the
 /// same table.

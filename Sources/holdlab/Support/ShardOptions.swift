@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoldLabIO
 import HoldSimulation
+import HoldStudies
 
 extension ClusterScript.Engine: ExpressibleByArgument {}
 

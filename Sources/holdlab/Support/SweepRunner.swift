@@ -2,6 +2,7 @@ import Foundation
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
+import HoldStudies
 
 /// Simulates a sweep's remaining points (`sweep`, `sensitivity`) and keeps `out` current: standard output gets
 /// the head and then each batch's rows as they come; a file is rewritten whole and atomically at most once a

@@ -1,5 +1,7 @@
 import HoldLabIO
 import Foundation
+@testable import HoldStudies
+import HoldLabTestSupport
 import Testing
 import GSL
 import HoldProfiles

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HoldStudies
 import Testing
 @testable import HoldSimulation
 

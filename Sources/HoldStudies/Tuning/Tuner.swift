@@ -1,6 +1,7 @@
 import GSL
 import HoldLabIO
 import HoldProfiles
+import HoldSimulation
 
 /// A problem with a tuning request, phrased for the command line.
 public struct TuneError: Error, Equatable, CustomStringConvertible {

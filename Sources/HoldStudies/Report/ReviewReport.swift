@@ -1,6 +1,7 @@
 import Foundation
 import HoldLabIO
 import HoldProfiles
+import HoldSimulation
 
 /// Everything `report.md` says, gathered by `holdlab report`: pure data, so the text is a function of it (no clock,
 /// no paths), which is what lets `reproduce.sh` regenerate the folder byte for byte.

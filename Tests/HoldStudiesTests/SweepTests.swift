@@ -1,4 +1,6 @@
 import Foundation
+@testable import HoldStudies
+import HoldLabTestSupport
 import Testing
 import GSL
 import HoldProfiles

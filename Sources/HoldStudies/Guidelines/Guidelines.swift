@@ -1,6 +1,7 @@
 import HoldLabIO
 import HoldModel
 import HoldProfiles
+import HoldSimulation
 
 /// The thresholds of the guideline rules; each is a `holdlab check` option.
 public struct GuidelineThresholds: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import HoldLabIO
 import HoldProfiles
+import HoldSimulation
 
 /// What `holdlab sweep` runs: one profile varied over a plan, every point simulated with the same seed.
 public struct SweepRequest: Sendable {

@@ -1,3 +1,4 @@
+import HoldSimulation
 import HoldLabIO
 /// A sensitivity analysis as a sweep: a design (Saltelli or Morris) whose points are simulated like any sweep's
 /// (`Sweep.run`, common random numbers, resumable), then analysed per metric.
