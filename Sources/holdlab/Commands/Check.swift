@@ -116,7 +116,7 @@ struct GuidelineCheck: ParsableCommand {
             }
             bar.finish()
             var provenance: [(String, String)] = [
-                ("holdlab", "\(HoldLabVersion.current) check"), ("command", commandLineWithoutThreads()),
+                ("holdlab", "\(HoldLabVersion.current) check"), ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
             ]
             provenance += loaded.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
             provenance += populations.keys.sorted().compactMap { key in

@@ -70,7 +70,7 @@ struct Compare: ParsableCommand {
                 users: comparison.users, seed: comparison.seed,
                 threads: comparison.threads ?? ProcessInfo.processInfo.activeProcessorCount, perUser: perUserFile)
             let head = CSV.provenance([
-                ("holdlab", "\(HoldLabVersion.current) compare"), ("command", commandLineWithoutThreads()),
+                ("holdlab", "\(HoldLabVersion.current) compare"), ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
             ] + resolved.provenance(users: comparison.users, seed: comparison.seed))
             let text = head + Self.differencesTable(results)
             if let summaryFile {

@@ -149,7 +149,7 @@ struct Fit: ParsableCommand {
                     seed: seed, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                     progress: { done, _ in bar.update(done) })
                 bar.finish()
-                let commandLine = commandLineWithoutThreads()
+                let commandLine = CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)
                 if let population, let path = emitPopulation {
                     try population.write(FittedPopulation.yaml(
                         for: report, data: dataSet, populationPath: path, commandLine: commandLine))

@@ -69,7 +69,7 @@ struct FitCurve: ParsableCommand {
             let result = try CurveFitting.fit(x: xs, y: ys, sigma: weights == nil ? nil : sigmas, model: model, target: target)
             if let warning = result.warning { printNote("warning: \(warning)") }
             try OutputFile(argument: self.output.out).write(Self.csv(result, data: data, hash: read.contentHash, skipped: skipped,
-                                                                     weights: weights, commandLine: typedCommandLine()))
+                                                                     weights: weights, commandLine: CommandRecord.line()))
         }
     }
 

@@ -109,7 +109,7 @@ struct Haptics: ParsableCommand {
                 completionSharpness: completionSharpness, pulseMilliseconds: pulseMilliseconds,
                 completionPulseMilliseconds: completionPulseMilliseconds)
             try output.write(HapticPattern.text(
-                chosenFormat, pulses: pulses, style: style, request: request, trace: trace, commandLine: typedCommandLine()))
+                chosenFormat, pulses: pulses, style: style, request: request, trace: trace, commandLine: CommandRecord.line()))
         }
     }
 }

@@ -121,7 +121,7 @@ struct Preview: ParsableCommand {
             try OutputFile.file(out).checkWritable()
             if let video { try OutputFile.file(video).checkWritable() }
             let request = PreviewRequest(
-                designs: designs, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed, commandLine: typedCommandLine())
+                designs: designs, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed, commandLine: CommandRecord.line())
             let timelines = try PreviewTimelines(request)
             try PreviewRenderer.renderGIF(timelines, to: out)
             if let video {

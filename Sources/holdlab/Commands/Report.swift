@@ -69,15 +69,7 @@ struct Report: ParsableCommand {
 
     /// The command line without `--out DIR` and `--threads N`: what the CSVs record and reproduce.sh runs.
     static func reproducibleArguments(_ commandLine: [String]) -> [String] {
-        var arguments: [String] = []
-        var skipNext = false
-        for argument in commandLine {
-            if skipNext { skipNext = false; continue }
-            if argument == "--out" || argument == "--threads" { skipNext = true; continue }
-            if argument.hasPrefix("--out=") || argument.hasPrefix("--threads=") { continue }
-            arguments.append(argument)
-        }
-        return arguments
+        CommandRecord.arguments(commandLine, dropping: CommandRecord.threads.union(["--out"]))
     }
 
     func run() throws {

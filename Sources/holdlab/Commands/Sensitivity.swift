@@ -152,7 +152,7 @@ struct SensitivityCommand: ParsableCommand {
             }
             let provenance = [
                 ("holdlab", "\(HoldLabVersion.current) sensitivity"),
-                ("command", commandLineWithoutThreads()),
+                ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
             ] + Sweep.identity(request, baseProfile: base) + [("sensitivity_design", plan.description)]
             let head = CSV.provenance(provenance) + Sweep.header(plan.sweepPlan) + "\n"
             try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: samplesOut, label: plan.method.rawValue)

@@ -113,7 +113,7 @@ struct Simulate: ParsableCommand {
             identity.append(("users", "\(simulation.users) per profile\(several ? " and population" : ""), seed \(simulation.seed)"))
             let provenance: [(String, String)] = [
                 ("holdlab", "\(HoldLabVersion.current) simulate"),
-                ("command", commandLineWithoutThreads()),
+                ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
             ] + identity
             // Several populations: per-user rows say which, as holdlab compare --per-user does.
             try perUserFile?.write(CSV.provenance(provenance)
@@ -128,7 +128,7 @@ struct Simulate: ParsableCommand {
                 let users = min(chunks.upperBound * Simulator.chunkSize, simulation.users) - chunks.lowerBound * Simulator.chunkSize
                 let bar = ProgressBar(label: "simulate \(shard)", total: max(0, users), unit: "users")
                 let text = try ShardRun.simulation(
-                    request, shard: shard, identity: identity, command: commandLineWithoutThreads(),
+                    request, shard: shard, identity: identity, command: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
                     planCommand: planCommandLine(), perUser: writeUser, progress: { bar.update($0) })
                 bar.finish()
                 try perUserFile?.flush()
@@ -170,18 +170,4 @@ struct Simulate: ParsableCommand {
         }
         return [only]
     }
-}
-
-/// The command line for provenance, without `--threads` and `--resume`: neither changes results, and leaving
-/// them out keeps the whole CSV byte-identical across thread counts and interrupted-then-resumed runs.
-func commandLineWithoutThreads() -> String {
-    var arguments: [String] = []
-    var skipNext = false
-    for argument in CommandLine.arguments.dropFirst() {
-        if skipNext { skipNext = false; continue }
-        if argument == "--threads" { skipNext = true; continue }
-        if argument.hasPrefix("--threads=") || argument == "--resume" { continue }
-        arguments.append(argument)
-    }
-    return CSV.commandLine(["holdlab"] + arguments)
 }

@@ -151,7 +151,7 @@ struct SweepCommand: ParsableCommand {
             }
             var head = CSV.provenance([
                 ("holdlab", "\(HoldLabVersion.current) sweep"),
-                ("command", commandLineWithoutThreads()),
+                ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
             ] + Sweep.identity(request, baseProfile: base))
             head += Sweep.header(plan) + "\n"
             try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: out, label: "sweep",
@@ -168,7 +168,7 @@ struct SweepCommand: ParsableCommand {
         try Sweep.run(request, profiles: profiles, points: points, onRows: { rows += $0 }, progress: { bar.update($0) })
         bar.finish()
         try out.write(ShardRun.sweepFile(
-            request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: commandLineWithoutThreads(),
+            request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
             planCommand: planCommandLine(), rows: rows))
         let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
         noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")

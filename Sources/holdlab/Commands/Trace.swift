@@ -35,7 +35,7 @@ struct Trace: ParsableCommand {
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let request = TraceRequest(profile: profile, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
-            try out.write(try TraceReport.csv(request, commandLine: typedCommandLine()))
+            try out.write(try TraceReport.csv(request, commandLine: CommandRecord.line()))
         }
     }
 }

@@ -140,7 +140,7 @@ struct Tune: ParsableCommand {
                 bar.update(evaluation.index)
             } }
             bar.finish()
-            let csv = Self.csv(request, result: result, commandLine: commandLineWithoutThreads(), base: base)
+            let csv = Self.csv(request, result: result, commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume), base: base)
             try out.write(view.render(csv, for: out, hints: SimulationCSV.formatHints))
             printNote(Self.summary(request, result: result))
             noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: [CSV.fields(SimulationCSV.row(result.check))],
@@ -159,7 +159,7 @@ struct Tune: ParsableCommand {
             }
             if let emitProfile {
                 let tuned = try Tuner.tunedProfile(request, result: result, name: Self.profileName(forFile: emitProfile),
-                                                   commandLine: commandLineWithoutThreads())
+                                                   commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
                 try OutputFile(argument: emitProfile).write(tuned.canonicalYAML)
             }
         }

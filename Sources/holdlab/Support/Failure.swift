@@ -152,11 +152,6 @@ func oneLine(_ text: String) -> String {
     text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
 }
 
-/// The command line as it was typed, with the executable's name shortened to `holdlab`.
-func typedCommandLine() -> String {
-    CSV.commandLine(["holdlab"] + CommandLine.arguments.dropFirst())
-}
-
 /// Refuses (64) two outputs of one command that resolve to the same file, before anything runs: the second
 /// would silently replace the first.
 func refuseSameOutputs(_ outputs: [(option: String, path: String?)]) throws {

@@ -93,32 +93,24 @@ struct ShardOptions: ParsableArguments {
         guard let emit, let shards else { return nil }
         let plan = ClusterScript.Plan(
             command: command, arguments: planArguments(), out: out, shards: shards,
-            executable: executablePath(), madeBy: typedCommandLine(), partition: partition, timeLimit: time,
+            executable: executablePath(), madeBy: CommandRecord.line(), partition: partition, timeLimit: time,
             cpusPerTask: cpusPerTask ?? 1, jobs: jobs, sshLoginFile: sshLoginFile)
         return ClusterScript.script(emit, plan)
     }
 }
 
-/// The subcommand's arguments as typed, without the ones that do not change results (`--out`, `--threads`,
-/// `--resume`, `--shard` and the `--emit` options): what every shard of a plan shares.
+/// The subcommand's arguments without those that do not change results (`--out`, `--threads`, `--resume`, `--shard`
+/// and the `--emit` options): what every shard of a plan shares.
 func planArguments() -> [String] {
-    let valued = ShardOptions.optionNames.union(["--out", "--threads"])
-    var result: [String] = []
-    var skipNext = false
-    for argument in CommandLine.arguments.dropFirst(2) {
-        if skipNext { skipNext = false; continue }
-        if argument == "--resume" { continue }
-        if valued.contains(argument) { skipNext = true; continue }
-        if let equals = argument.firstIndex(of: "="), valued.contains(String(argument[..<equals])) { continue }
-        result.append(argument)
-    }
-    return result
+    CommandRecord.arguments(Array(CommandLine.arguments.dropFirst(2)), dropping: planDropped, flags: CommandRecord.resume)
 }
 
 /// The plan's command line: `holdlab SUBCOMMAND` and `planArguments()`.
 func planCommandLine() -> String {
     CSV.commandLine(["holdlab", CommandLine.arguments.dropFirst().first ?? ""] + planArguments())
 }
+
+private let planDropped = ShardOptions.optionNames.union(["--out"]).union(CommandRecord.threads)
 
 /// This executable's absolute path, for scripts that run it again.
 func executablePath() -> String {

@@ -1,0 +1,33 @@
+/// The command line an output records (its `# command:` provenance line, a shard plan, `reproduce.sh`): the
+/// arguments as typed, less the options that do not change the results. The one place that decides which those
+/// are for each use.
+public enum CommandRecord {
+    /// Options whose value never changes results: where the output goes and how many threads make it. Leaving them
+    /// out keeps a CSV byte-identical across thread counts and output names.
+    public static let threads: Set<String> = ["--threads"]
+    /// `--resume` completes an interrupted run to the file an uninterrupted run writes.
+    public static let resume: Set<String> = ["--resume"]
+
+    /// `arguments` (after the executable's name) without the options in `valued` (with their values, as
+    /// `--name value` or `--name=value`) and the flags in `flags`.
+    public static func arguments(_ arguments: [String], dropping valued: Set<String> = [], flags: Set<String> = [])
+        -> [String]
+    {
+        var result: [String] = []
+        var skipNext = false
+        for argument in arguments {
+            if skipNext { skipNext = false; continue }
+            if flags.contains(argument) { continue }
+            if valued.contains(argument) { skipNext = true; continue }
+            if let equals = argument.firstIndex(of: "="), valued.contains(String(argument[..<equals])) { continue }
+            result.append(argument)
+        }
+        return result
+    }
+
+    /// `holdlab` and this process's arguments less those dropped, each quoted for a POSIX shell when it needs it.
+    public static func line(dropping valued: Set<String> = [], flags: Set<String> = [],
+                            arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+        CSV.commandLine(["holdlab"] + Self.arguments(arguments, dropping: valued, flags: flags))
+    }
+}
