@@ -183,6 +183,10 @@ func refuseOutputsOverInputs(_ outputs: [(option: String, path: String?)], input
 ///
 /// - Parameters:
 ///   - header: the CSV columns; `rows`: the data rows' fields; `subject`: what a row is ("profile", "point").
+func noteUndefinedValues(_ table: ResultTable, subject: String) {
+    for note in table.undefinedValueNotes(subject: subject) { printNote(note) }
+}
+
 func noteUndefinedValues(header: [String], rows: [[String]], subject: String) {
     let counts = ["intent_users", "accidental_users", "completed"].compactMap { name in
         header.firstIndex(of: name).map { (name, $0) }

@@ -197,6 +197,15 @@ struct RowFormatOptions: ParsableArguments {
         }
     }
 
+    /// A command's typed result as `out` should get it (every format is rendered from the typed cells).
+    func render(_ document: ResultDocument, for out: OutputFile) throws -> String {
+        do {
+            return try document.rendered(as: format(for: out), columns: selectedColumns, comments: !noComments)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
     /// Refuses, before anything runs, a `--columns` name the command never writes (64), with the closest names.
     func checkColumns(known: [String]) throws {
         for name in selectedColumns ?? [] where !known.contains(name) {
