@@ -80,7 +80,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Shared by the test targets: builders of profiles and populations, the one helper that runs a process.
-        .target(name: "HoldLabTestSupport", dependencies: ["HoldProfiles", "HoldSimulation"], path: "Tests/HoldLabTestSupport",
+        .target(name: "HoldLabTestSupport", dependencies: ["HoldLabIO", "HoldProfiles", "HoldSimulation"], path: "Tests/HoldLabTestSupport",
                 swiftSettings: strict),
         .testTarget(name: "HoldLabIOTests", dependencies: ["HoldLabIO"], swiftSettings: strict),
         .testTarget(name: "GSLTests", dependencies: ["GSL"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import HoldLabIO
 import Foundation
 import HoldProfiles
 import HoldSimulation
@@ -41,4 +42,11 @@ public func withinFourStandardErrors(_ observed: Double?, _ expected: Double, n:
     guard let observed else { return false }
     let se = (expected * (1 - expected) / Double(n)).squareRoot()
     return abs(observed - expected) <= 4 * se
+}
+
+extension SimulationSummary {
+    /// The counts behind a rate column (empty for a name that is no rate).
+    public func rate(_ name: String) -> Proportion {
+        Metric.named(name).flatMap(proportion) ?? Proportion(successes: 0, trials: 0)
+    }
 }

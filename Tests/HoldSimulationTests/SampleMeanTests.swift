@@ -99,13 +99,13 @@ struct SampleMeanTests {
         let n = 100_000
         let summary = try #require(try Make.run([profile], population, users: n, seed: 11).first)
         #expect(summary.completion.successes == n)
-        #expect(summary.completionTimeMeanInterval == SampleMean.Interval(lower: 1000, upper: 1000))
-        #expect(summary.pulsesMeanInterval == SampleMean.Interval(lower: 0, upper: 0))
+        #expect(summary.interval(named: "completion_time_mean_ms") == SampleMean.Interval(lower: 1000, upper: 1000))
+        #expect(summary.interval(named: "pulses_mean") == SampleMean.Interval(lower: 0, upper: 0))
         let mean = 200.8 - 1000.0 / 240, sigma = 1000.0 / 120 / 12.0.squareRoot()
-        let interval = try #require(summary.mismatchMeanInterval)
+        let interval = try #require(summary.interval(named: "mismatch_mean_ms"))
         let centre = (interval.lower + interval.upper) / 2
         // The centre is the mean (to rounding) and within 4 standard errors of the closed form.
-        #expect(abs(centre - (summary.mismatchMeanMs ?? .nan)) < 1e-9)
+        #expect(abs(centre - (summary.value(named: "mismatch_mean_ms") ?? .nan)) < 1e-9)
         #expect(abs(centre - mean) <= 4 * sigma / Double(n).squareRoot(), "mean \(centre), closed form \(mean)")
         // The half-width is t·σ/√n: the sample σ of 10⁵ uniforms is within 1 % of the closed form (its relative
         // standard error is √((κ − 1)/4n) = 0.14 %, κ = 1.8 for a uniform).
@@ -126,7 +126,9 @@ struct SampleMeanTests {
         let population = try library.loadPopulation("default")
         var summaries: [SimulationSummary] = []
         for seed in 1...200 { summaries += try Make.run([profile], population, users: 500, seed: UInt64(seed), threads: 1) }
-        func check(_ name: String, _ mean: (SimulationSummary) -> Double?, _ interval: (SimulationSummary) -> SampleMean.Interval?) {
+        func check(_ name: String) {
+            func mean(_ summary: SimulationSummary) -> Double? { summary.value(named: name) }
+            func interval(_ summary: SimulationSummary) -> SampleMean.Interval? { summary.interval(named: name) }
             let pooled = summaries.map { mean($0) ?? .nan }.reduce(0, +) / Double(summaries.count)
             let covered = summaries.filter { summary in
                 guard let i = interval(summary) else { return false }
@@ -135,29 +137,25 @@ struct SampleMeanTests {
             let rate = Double(covered) / Double(summaries.count)
             #expect(rate >= 0.90 && rate <= 0.99, "\(name): coverage \(rate)")
         }
-        check("completion_time_mean_ms", \.completionTimeMeanMs, \.completionTimeMeanInterval)
-        check("first_feedback_ms", \.firstFeedbackMs, \.firstFeedbackInterval)
-        check("mismatch_mean_ms", \.mismatchMeanMs, \.mismatchMeanInterval)
-        check("retract_mean_ms", \.retractMeanMs, \.retractMeanInterval)
-        #expect(summaries.allSatisfy { $0.pulsesMeanInterval == SampleMean.Interval(lower: 77, upper: 77) })
+        check("completion_time_mean_ms")
+        check("first_feedback_ms")
+        check("mismatch_mean_ms")
+        check("retract_mean_ms")
+        #expect(summaries.allSatisfy { $0.interval(named: "pulses_mean") == SampleMean.Interval(lower: 77, upper: 77) })
     }
 
     @Test("a tally with sums of squares survives the shard columns exactly (format 2)")
     func shardColumns() throws {
         var tally = Tally()
-        tally.completionTimeSquares = Int128(1) << 100
-        tally.pulsesSquares = 12_345
-        tally.droppedPulsesSquares = 7
-        tally.mismatchSquares = 99_999_999_999_999_999_999
-        tally.progressAtTriggerSquares = 1_000_000_000_000_000_000
-        tally.firstFeedbackSquares = 42
-        tally.retractSquares = 3
+        let squares: [(HoldValue, Int128)] = [
+            (.completionTime, Int128(1) << 100), (.pulses, 12_345), (.droppedPulses, 7), (.mismatch, 99_999_999_999_999_999_999),
+            (.progressAtTrigger, 1_000_000_000_000_000_000), (.firstFeedback, 42), (.retract, 3),
+        ]
+        for (value, square) in squares { tally.squares[value.rawValue] = square }
         let values = TallyCoding.encode(tally)
         #expect(values.count == TallyCoding.columns.count)
         let read = try TallyCoding.decode(values)
-        #expect(read.completionTimeSquares == tally.completionTimeSquares && read.pulsesSquares == 12_345)
-        #expect(read.droppedPulsesSquares == 7 && read.mismatchSquares == tally.mismatchSquares)
-        #expect(read.progressAtTriggerSquares == tally.progressAtTriggerSquares && read.firstFeedbackSquares == 42 && read.retractSquares == 3)
+        for (value, square) in squares { #expect(read.squares[value.rawValue] == square, "\(value)") }
         #expect(TallyCoding.columns.contains("completion_time_squares_us2") && ShardFormat.version == 2)
     }
 }

@@ -107,12 +107,42 @@ struct ShardTests {
         #expect(!decode(huge, total: 1))
     }
 
-    @Test("the shard format covers every stored property of Tally (a new one needs a column and a new version)")
+    @Test("the shard format covers every event and every kept aggregate of a tally, in format 2's column order")
     func everyField() {
-        let names = Mirror(reflecting: Tally()).children.compactMap(\.label)
-        #expect(names == TallyCoding.fieldNames)
-        #expect(TallyCoding.fields.count == TallyCoding.fieldNames.count)
+        let fields = TallyCoding.fields
+        for event in HoldEvent.allCases {
+            #expect(fields.contains { if case .count(event) = $0 { true } else { false } }, "\(event)")
+        }
+        for value in HoldValue.allCases {
+            if value.keepsMean {
+                #expect(fields.contains { if case .sum(value) = $0 { true } else { false } }, "\(value) sum")
+                #expect(fields.contains { if case .squares(value) = $0 { true } else { false } }, "\(value) squares")
+            }
+            if value.quantiles != nil {
+                #expect(fields.contains { if case .quantiles(value) = $0 { true } else { false } }, "\(value) quantiles")
+            }
+            if value.keepsMaximum || value.keepsMinimum {
+                #expect(fields.contains {
+                    switch $0 {
+                    case .maximumCount(value), .extreme(value), .optionalExtreme(value): true
+                    default: false
+                    }
+                }, "\(value) extreme")
+            }
+        }
         #expect(Set(TallyCoding.columns).count == TallyCoding.columns.count)
+        // Format 2's header, as every shard written since has it (a changed layout would not merge with them).
+        #expect(TallyCoding.columns.prefix(12).joined(separator: ",") == "users,intent_users,completed,premature_release,"
+            + "premature_impatience,premature_mismatch,movement_cancels,accidental_users,false_activations,"
+            + "completion_time_sum_us,completion_time_squares_us2,completion_time_us_count")
+        #expect(TallyCoding.columns.count == 53)
+    }
+
+    @Test("values that keep a mean come first: their raw value is their lane in a person's record (8 lanes)")
+    func meanLanes() {
+        #expect(HoldValue.meanValues.map(\.rawValue) == Array(0..<HoldValue.meanValues.count))
+        #expect(HoldValue.meanValues.count <= 8)
+        #expect(HoldEvent.allCases.count <= 16 && HoldValue.allCases.count <= 16)
     }
 
     @Test("tallies of chunk ranges, written and read back and merged, give the unsharded summary exactly")

@@ -23,7 +23,7 @@ struct ClosedFormTests {
         #expect(abs(expected - 0.3817) < 1e-3)
         #expect(summary.intentUsers == n)
         #expect(withinFourStandardErrors(summary.completion.rate, expected, n: n))
-        #expect(summary.completionTimeP50Ms == 1000)
+        #expect(summary.value(named: "completion_time_p50_ms") == 1000)
         // Every intent user either completed or let go early: no movement, no impatience here.
         #expect(summary.completion.successes + summary.prematureRelease.successes == n)
     }
@@ -44,7 +44,7 @@ struct ClosedFormTests {
         #expect(abs(expected - 0.504) < 1e-9)
         #expect(withinFourStandardErrors(summary.prematureMismatch.rate, expected, n: n))
         #expect(withinFourStandardErrors(summary.completion.rate, 1 - expected, n: n))
-        #expect(summary.prematureImpatience.successes == 0 && summary.movementCancel.successes == 0)
+        #expect(summary.rate("premature_impatience_rate").successes == 0 && summary.movementCancel.successes == 0)
     }
 
     @Test("every completed KikoCard hold with ideal ticks has 77 pulses")
@@ -53,10 +53,10 @@ struct ClosedFormTests {
         let summary = try #require(try Make.run(
             [try library.loadProfile("kikocard-accelerating")], try library.loadPopulation("default"), users: 40_000).first)
         #expect(summary.completion.successes > 10_000)
-        #expect(summary.pulsesMean == 77 && summary.pulsesP50 == 77 && summary.pulsesP95 == 77 && summary.pulsesMax == 77)
-        #expect(summary.completionTimeMeanMs == 2100 && summary.completionTimeP99Ms == 2100)
+        #expect(summary.value(named: "pulses_mean") == 77 && summary.value(named: "pulses_p50") == 77 && summary.value(named: "pulses_p95") == 77 && summary.value(named: "pulses_max") == 77)
+        #expect(summary.completionTimeMeanMs == 2100 && summary.value(named: "completion_time_p99_ms") == 2100)
         // Ideal 10 ms ticks: consecutive pulses are at least one tick apart, so the peak rate is 100 Hz.
-        #expect(abs((summary.peakPulseRateHz ?? 0) - 100) < 1e-6)
+        #expect(abs((summary.value(named: "peak_pulse_rate_hz") ?? 0) - 100) < 1e-6)
     }
 
     @Test("impatience: with no fill, people whose patience runs out before the action give up")
@@ -69,8 +69,8 @@ struct ClosedFormTests {
         let summary = try #require(try Make.run([profile], population, users: n, seed: 11).first)
         // The only feedback is the action at 1.0 s: P(patience < 1.0) = 1 − e^(−1/2).
         let expected = 1 - exp(-0.5)
-        #expect(withinFourStandardErrors(summary.prematureImpatience.rate, expected, n: n))
-        #expect(summary.prematureImpatience.successes == summary.prematureRelease.successes)
+        #expect(withinFourStandardErrors(summary.rate("premature_impatience_rate").rate, expected, n: n))
+        #expect(summary.rate("premature_impatience_rate").successes == summary.prematureRelease.successes)
     }
 
     @Test("accidental holds are false activations with P(hold ≥ trigger); Wilson bounds bracket the rate")
@@ -448,10 +448,10 @@ struct SimulationFidelityTests {
         let n = 60_000
         let summary = try #require(try Make.run([profile], population, users: n, seed: 4).first)
         let expected = 1 - (try Distribution(family: "lognormal", parameters: ["median": 0.9, "sigma": 0.35]).survival(1.0))
-        #expect(withinFourStandardErrors(summary.noFeedback.rate, expected, n: n))
-        #expect(summary.noFeedback.successes + summary.completion.successes == n)
+        #expect(withinFourStandardErrors(summary.rate("no_feedback_rate").rate, expected, n: n))
+        #expect(summary.rate("no_feedback_rate").successes + summary.completion.successes == n)
         #expect(summary.firstFeedbackMs == 1000)
-        #expect(summary.completedUnseen.rate == nil)  // no fill: nothing could look full
+        #expect(summary.rate("completed_unseen_rate").rate == nil)  // no fill: nothing could look full
     }
 
     @Test("hold-time median to the 4 significant digits README.md promises")
@@ -462,7 +462,7 @@ struct SimulationFidelityTests {
               - {name: h, weight: 1, intent: confirm, behavior: hold, hold: {dist: uniform, min: 1.1892, max: 1.2092}}
             """)
         let summary = try #require(try Make.run([profile], population, users: 50_000, seed: 2).first)
-        let median = try #require(summary.holdTimeP50Ms)
+        let median = try #require(summary.value(named: "hold_time_p50_ms"))
         // 4 digits: the histogram's bucket is 64 µs here; the sample median's own spread is 20 ms/√(50,000)·1.25
         // ≈ 0.11 ms (4 SE = 0.45 ms). 3 digits could be 1 ms off.
         #expect(abs(median - 1199.2) < 0.45 + 0.064, "\(median)")

@@ -56,7 +56,7 @@ struct TuneTests {
         #expect(result.method == "nelder-mead")
         // Ideal 10 ms ticks: 0.5 s recognition + exactly 120 ticks.
         #expect(result.best.summary.completionTimeMeanMs == 1700)
-        #expect((result.best.summary.pulsesMax ?? 99) <= 40)
+        #expect((result.best.summary.value(named: "pulses_max") ?? 99) <= 40)
         // Its tuned profile loads and traces to the same trigger time.
         let tuned = try Tuner.tunedProfile(request, result: result)
         let again = try Profile.load(yaml: tuned.canonicalYAML, path: "tuned.yaml")

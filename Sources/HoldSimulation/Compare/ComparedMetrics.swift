@@ -1,99 +1,15 @@
-import HoldLabIO
 import HoldModel
 
-/// What one person's hold under one design contributes to the compared statistics: the same quantities, in the
-/// same integer units, as `Tally.add` counts them, so a design's value here is its `simulate` column exactly.
-struct PersonMeasures {
-    /// Bits: the person is in a rate's denominator (intent or accidental user) and the rate's event happened.
-    var rateEvents: UInt8 = 0
-    var intent = false
-    var accidental = false
-    /// The values of the means, valid where `present` has the bit.
-    var values = SIMD8<Int64>(repeating: 0)
-    var present: UInt8 = 0
-
-    @inline(__always)
-    mutating func set(_ mean: Int, _ value: Int64) {
-        values[mean] = value
-        present |= 1 << UInt8(mean)
-    }
-
-    @inline(__always)
-    func value(_ mean: Int) -> Int64? { present & (1 << UInt8(mean)) != 0 ? values[mean] : nil }
-
-    @inline(__always)
-    func happened(_ rate: Int) -> Bool { rateEvents & (1 << UInt8(rate)) != 0 }
-
-    init() {}
-
-    /// A person without intent to confirm: all that counts is whether the action fired (`Tally.addAccidental`).
-    @inline(__always)
-    init(accidentalFired fired: Bool) {
-        accidental = true
-        if fired { rateEvents |= 1 << UInt8(ComparedMetric.Rate.falseActivation.rawValue) }
-    }
-
-    /// Mirrors `Tally.add`: who counts where, in microseconds, counts and billionths.
-    @inline(__always)
-    init(_ run: UserRun) {
-        self.init(CountedHold(run))
-    }
-
-    /// One person's hold, as `Tally.add` counts it.
-    @inline(__always)
-    init(_ counted: CountedHold) {
-        let hold = counted.summary, outcome = counted.outcome, pressEnd = counted.pressEnd
-        let trigger = counted.trigger, hasFill = counted.hasFill
-        func mark(_ rate: ComparedMetric.Rate) { rateEvents |= 1 << UInt8(rate.rawValue) }
-        switch outcome {
-        case .falseActivation, .noActivation:
-            self = PersonMeasures(accidentalFired: outcome == .falseActivation)
-            return
-        case .completed: mark(.completion)
-        case .prematureRelease: mark(.prematureRelease)
-        case .prematureImpatience: mark(.prematureRelease); mark(.prematureImpatience)
-        case .prematureMismatch: mark(.prematureRelease); mark(.prematureMismatch)
-        case .movementCancel: mark(.movementCancel)
-        }
-        intent = true
-        if hold.feedback != .max {
-            set(ComparedMetric.Mean.firstFeedback.rawValue, microseconds(nanoseconds: hold.feedback))
-        } else {
-            mark(.noFeedback)
-        }
-        if hold.firstEmptyFrame != .max {
-            set(ComparedMetric.Mean.retract.rawValue, microseconds(nanoseconds: hold.firstEmptyFrame - pressEnd))
-        }
-        guard hold.completed, trigger != .max else { return }
-        if hasFill {
-            set(ComparedMetric.Mean.completedUnseen.rawValue, hold.firstFullFrameSeen == .max ? 1 : 0)
-        }
-        set(ComparedMetric.Mean.completionTime.rawValue, microseconds(nanoseconds: trigger))
-        set(ComparedMetric.Mean.pulses.rawValue, Int64(hold.pulses))
-        set(ComparedMetric.Mean.droppedPulses.rawValue, Int64(hold.droppedPulses))
-        if hold.firstFullFrameSeen != .max {
-            set(ComparedMetric.Mean.mismatch.rawValue, microseconds(nanoseconds: trigger - hold.firstFullFrameSeen))
-        }
-        set(ComparedMetric.Mean.progressAtTrigger.rawValue, billionths(hold.displayedProgressAtTrigger))
-    }
-}
-
-/// A statistic `holdlab compare` differences: every rate and mean of the `simulate` columns, named as there.
+/// A statistic `holdlab compare` differences: every rate and mean of the metric registry (`Metric.all`), named and
+/// ordered as the `simulate` columns.
 public struct ComparedMetric: Sendable {
-    /// Rates whose denominator is the same people under every design (decided by the person's class).
-    enum Rate: Int, CaseIterable {
-        case completion, prematureRelease, prematureImpatience, prematureMismatch, movementCancel, noFeedback
-        case falseActivation
-    }
-
-    /// Means (and one rate) over people a design decides: its completed holds, its retracts.
-    enum Mean: Int, CaseIterable {
-        case completionTime, pulses, droppedPulses, mismatch, progressAtTrigger, firstFeedback, retract, completedUnseen
-    }
-
-    enum Kind {
-        case rate(Rate)
-        case mean(Mean, scale: Double)
+    enum Kind: Sendable {
+        /// A rate over people decided by their class (the same people under every design): a paired proportion.
+        case rate(HoldEvent, over: HoldEvent)
+        /// A rate over people a design decides (its completed holds): the mean of a 0/1 indicator over them.
+        case ratio(HoldEvent, over: HoldEvent)
+        /// A mean over the holds that have the value, in its integer units.
+        case mean(HoldValue)
     }
 
     /// The `simulate` column.
@@ -104,10 +20,8 @@ public struct ComparedMetric: Sendable {
 
     /// The method column's value: how the paired interval is computed.
     public var method: String {
-        switch kind {
-        case .rate: return ComparedMetric.rateMethod
-        case .mean: return ComparedMetric.meanMethod
-        }
+        if case .rate = kind { return ComparedMetric.rateMethod }
+        return ComparedMetric.meanMethod
     }
 
     /// Newcombe's paired hybrid score interval (rates over the same people).
@@ -116,59 +30,95 @@ public struct ComparedMetric: Sendable {
     /// differences).
     public static let meanMethod = "paired-delta"
 
-    /// In `simulate` column order.
-    public static let all: [ComparedMetric] = [
-        ComparedMetric(name: "completion_rate", kind: .rate(.completion), decimals: 6),
-        ComparedMetric(name: "premature_release_rate", kind: .rate(.prematureRelease), decimals: 6),
-        ComparedMetric(name: "premature_impatience_rate", kind: .rate(.prematureImpatience), decimals: 6),
-        ComparedMetric(name: "premature_mismatch_rate", kind: .rate(.prematureMismatch), decimals: 6),
-        ComparedMetric(name: "movement_cancel_rate", kind: .rate(.movementCancel), decimals: 6),
-        ComparedMetric(name: "false_activation_rate", kind: .rate(.falseActivation), decimals: 6),
-        ComparedMetric(name: "completion_time_mean_ms", kind: .mean(.completionTime, scale: 1000), decimals: 3),
-        ComparedMetric(name: "pulses_mean", kind: .mean(.pulses, scale: 1), decimals: 3),
-        ComparedMetric(name: "dropped_pulses_mean", kind: .mean(.droppedPulses, scale: 1), decimals: 3),
-        ComparedMetric(name: "completed_unseen_rate", kind: .mean(.completedUnseen, scale: 1), decimals: 6),
-        ComparedMetric(name: "mismatch_mean_ms", kind: .mean(.mismatch, scale: 1000), decimals: 3),
-        ComparedMetric(name: "progress_at_trigger_mean", kind: .mean(.progressAtTrigger, scale: 1_000_000_000), decimals: 6),
-        ComparedMetric(name: "no_feedback_rate", kind: .rate(.noFeedback), decimals: 6),
-        ComparedMetric(name: "first_feedback_ms", kind: .mean(.firstFeedback, scale: 1000), decimals: 3),
-        ComparedMetric(name: "retract_mean_ms", kind: .mean(.retract, scale: 1000), decimals: 3),
-    ]
+    /// In `simulate` column order: every rate and mean of the registry.
+    public static let all: [ComparedMetric] = Metric.all.compactMap { metric in
+        switch metric.kind {
+        case .rate(let event, let denominator, _):
+            let kind: Kind = denominator.decidedByClass ? .rate(event, over: denominator) : .ratio(event, over: denominator)
+            return ComparedMetric(name: metric.name, kind: kind, decimals: metric.decimals)
+        case .mean(let value):
+            return ComparedMetric(name: metric.name, kind: .mean(value), decimals: metric.decimals)
+        case .count, .quantile, .maximum, .minimum:
+            return nil
+        }
+    }
 }
 
-/// One design against the baseline, person by person: a 2×2 table per rate and the cross sums per mean.
+/// Which events and values a comparison pairs, as bit masks read once per chunk: what `PairTally.add` walks per
+/// person without touching the registry.
+struct PairPlan: Sendable {
+    /// Numerator events of the paired rates over intent users, and over accidental users.
+    var intentRates: UInt16 = 0
+    var accidentalRates: UInt16 = 0
+    /// Numerator events of the ratios, and each one's denominator event (by numerator).
+    var ratios: UInt16 = 0
+    var ratioDenominators = SIMD16<UInt8>(repeating: 0)
+
+    static let compared: PairPlan = {
+        var plan = PairPlan()
+        for metric in ComparedMetric.all {
+            switch metric.kind {
+            case .rate(let event, .intent): plan.intentRates |= 1 << UInt16(event.rawValue)
+            case .rate(let event, _): plan.accidentalRates |= 1 << UInt16(event.rawValue)
+            case .ratio(let event, let denominator):
+                plan.ratios |= 1 << UInt16(event.rawValue)
+                plan.ratioDenominators[event.rawValue] = UInt8(denominator.rawValue)
+            case .mean: break
+            }
+        }
+        return plan
+    }()
+}
+
+/// One design against the baseline, person by person: a 2×2 table per paired rate (by numerator event), and the
+/// cross sums per mean (by value) and per ratio (by numerator event).
 struct PairTally: Sendable {
-    var rates = [PairedRateTally](repeating: PairedRateTally(), count: ComparedMetric.Rate.allCases.count)
-    var means = [PairedMeanTally](repeating: PairedMeanTally(), count: ComparedMetric.Mean.allCases.count)
+    var rates = [PairedRateTally](repeating: PairedRateTally(), count: HoldEvent.allCases.count)
+    var means = [PairedMeanTally](repeating: PairedMeanTally(), count: HoldValue.meanValues.count)
+    var ratios = [PairedMeanTally](repeating: PairedMeanTally(), count: HoldEvent.allCases.count)
 
     @inline(__always)
-    mutating func add(design: PersonMeasures, baseline: PersonMeasures) {
-        if design.intent {
-            for rate in 0..<ComparedMetric.Rate.falseActivation.rawValue {
-                rates[rate].add(design: design.happened(rate), baseline: baseline.happened(rate))
+    mutating func add(design: PersonMeasures, baseline: PersonMeasures, plan: PairPlan) {
+        // A rate's denominator is decided by the person's class, so it is the same for both.
+        var rateEvents = design.happened(.intent) ? plan.intentRates : design.happened(.accidental) ? plan.accidentalRates : 0
+        while rateEvents != 0 {
+            let event = rateEvents.trailingZeroBitCount
+            rateEvents &= rateEvents &- 1
+            rates[event].add(design: design.events & (1 << UInt16(event)) != 0,
+                             baseline: baseline.events & (1 << UInt16(event)) != 0)
+        }
+        var ratioEvents = plan.ratios
+        while ratioEvents != 0 {
+            let event = ratioEvents.trailingZeroBitCount
+            ratioEvents &= ratioEvents &- 1
+            let denominator = UInt16(1) << UInt16(plan.ratioDenominators[event])
+            func indicator(_ person: PersonMeasures) -> Int64? {
+                person.events & denominator == 0 ? nil : (person.events & (1 << UInt16(event)) != 0 ? 1 : 0)
             }
-        } else if design.accidental {
-            let rate = ComparedMetric.Rate.falseActivation.rawValue
-            rates[rate].add(design: design.happened(rate), baseline: baseline.happened(rate))
+            if (design.events | baseline.events) & denominator != 0 {
+                ratios[event].add(design: indicator(design), baseline: indicator(baseline))
+            }
         }
         // A mean neither person has adds nothing: only the means present for one of them are visited.
         var present = design.present | baseline.present
         while present != 0 {
-            let mean = present.trailingZeroBitCount
+            let lane = present.trailingZeroBitCount
             present &= present &- 1
-            means[mean].add(design: design.value(mean), baseline: baseline.value(mean))
+            means[lane].add(design: design.value(lane: lane), baseline: baseline.value(lane: lane))
         }
     }
 
     mutating func merge(_ other: PairTally) {
         for index in rates.indices { rates[index].merge(other.rates[index]) }
         for index in means.indices { means[index].merge(other.means[index]) }
+        for index in ratios.indices { ratios[index].merge(other.ratios[index]) }
     }
 
     func difference(_ metric: ComparedMetric) -> PairedStatistics.Difference {
         switch metric.kind {
-        case .rate(let rate): return rates[rate.rawValue].difference()
-        case .mean(let mean, let scale): return means[mean.rawValue].difference(scale: scale)
+        case .rate(let event, _): return rates[event.rawValue].difference()
+        case .ratio(let event, _): return ratios[event.rawValue].difference(scale: 1)
+        case .mean(let value): return means[value.rawValue].difference(scale: value.scale)
         }
     }
 }

@@ -169,6 +169,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
                 }
             }
         }}}}
+        let plan = PairPlan.compared
         personMeasures.withUnsafeBufferPointer { measures in
             let baseline = measures.baseAddress! + self.baseline * users
             for index in controls.indices where index != self.baseline {
@@ -177,7 +178,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
                 // person), then put back.
                 var tally = PairTally()
                 swap(&tally, &pairs[index])
-                for offset in 0..<users { tally.add(design: design[offset], baseline: baseline[offset]) }
+                for offset in 0..<users { tally.add(design: design[offset], baseline: baseline[offset], plan: plan) }
                 swap(&tally, &pairs[index])
             }
         }
@@ -190,6 +191,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
             DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
         }
         var text: [UInt8] = []
+        let plan = PairPlan.compared
         for offset in 0..<users {
             // One draw per person, before any design runs: every design sees this very DrawnUser.
             let user = population.draw(people)
@@ -203,7 +205,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
                     cancelTime: controls[index].cancelTime(user), run: run, to: &text)
             }
             for index in controls.indices where index != baseline {
-                pairs[index].add(design: measures[index], baseline: measures[baseline])
+                pairs[index].add(design: measures[index], baseline: measures[baseline], plan: plan)
             }
         }
         rows[chunk] = String(decoding: text, as: UTF8.self)

@@ -125,8 +125,8 @@ public final class ShardMerge {
                 throw ShardError("\(first.path): no '# population:' or '# users: N per profile, seed S' line")
             }
             for (name, tally) in zip(profiles, tallies) {
-                guard tally.users == users else {
-                    throw ShardError("the shards hold \(tally.users) users of profile \(name) where the run has \(users)")
+                guard tally[.user] == users else {
+                    throw ShardError("the shards hold \(tally[.user]) users of profile \(name) where the run has \(users)")
                 }
                 rows.append(SimulationCSV.row(SimulationSummary(profile: name, population: population, seed: seed, tally: tally)))
             }

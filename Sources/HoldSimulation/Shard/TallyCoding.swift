@@ -14,55 +14,104 @@ import Histogram
 enum TallyCoding {
     /// One tallied quantity and its columns.
     enum Field {
-        case count(String, WritableKeyPath<Tally, Int>)
-        case sum(String, WritableKeyPath<Tally, Int128>)
-        case real(String, WritableKeyPath<Tally, Double>)
-        case optionalReal(String, WritableKeyPath<Tally, Double?>)
-        case quantiles(String, WritableKeyPath<Tally, Quantiles>)
-        case signedQuantiles(String, WritableKeyPath<Tally, SignedQuantiles>)
+        /// A `HoldEvent`'s count.
+        case count(HoldEvent)
+        /// A `HoldValue`'s Σy, Σy² and count of values.
+        case sum(HoldValue)
+        case squares(HoldValue)
+        case valueCount(HoldValue, String)
+        /// A value's quantiles (four columns, or eight for signed values).
+        case quantiles(HoldValue)
+        /// A kept maximum or minimum: a pulse count, a number (`inf` when none), or `none` when none.
+        case maximumCount(HoldValue)
+        case extreme(HoldValue)
+        case optionalExtreme(HoldValue)
 
         var columns: [String] {
             switch self {
-            case .count(let name, _), .sum(let name, _), .real(let name, _), .optionalReal(let name, _): return [name]
-            case .quantiles(let name, _): return TallyCoding.histogramColumns(name)
-            case .signedQuantiles(let name, _):
-                return TallyCoding.histogramColumns(name + "_negative") + TallyCoding.histogramColumns(name + "_positive")
+            case .count(let event): return [TallyCoding.column(of: event)]
+            case .sum(let value): return [TallyCoding.sumColumns[value] ?? TallyCoding.snakeCase(value) + "_sum"]
+            case .squares(let value): return [TallyCoding.squaresColumns[value] ?? TallyCoding.snakeCase(value) + "_squares"]
+            case .valueCount(_, let name): return [name]
+            case .quantiles(let value):
+                let name = TallyCoding.quantileColumns[value] ?? TallyCoding.snakeCase(value)
+                if value.quantiles == .mismatch {
+                    return TallyCoding.histogramColumns(name + "_negative") + TallyCoding.histogramColumns(name + "_positive")
+                }
+                return TallyCoding.histogramColumns(name)
+            case .maximumCount(let value), .extreme(let value), .optionalExtreme(let value):
+                return [TallyCoding.extremeColumns[value] ?? TallyCoding.snakeCase(value) + "_extreme"]
             }
         }
     }
 
-    /// Every field of `Tally`, in column order.
-    nonisolated(unsafe) static let fields: [Field] = [
-        .count("users", \.users), .count("intent_users", \.intentUsers), .count("completed", \.completed),
-        .count("premature_release", \.prematureRelease), .count("premature_impatience", \.prematureImpatience),
-        .count("premature_mismatch", \.prematureMismatch), .count("movement_cancels", \.movementCancels),
-        .count("accidental_users", \.accidentalUsers), .count("false_activations", \.falseActivations),
-        .sum("completion_time_sum_us", \.completionTimeSum),
-        .sum("completion_time_squares_us2", \.completionTimeSquares), .quantiles("completion_time_us", \.completionTime),
-        .quantiles("hold_time_us", \.holdTime),
-        .count("pulses_sum", \.pulsesSum), .sum("pulses_squares", \.pulsesSquares), .quantiles("pulses_per_hold", \.pulses), .count("pulses_max", \.pulsesMax),
-        .count("dropped_pulses_sum", \.droppedPulsesSum),
-        .sum("dropped_pulses_squares", \.droppedPulsesSquares), .optionalReal("peak_pulse_rate_hz", \.peakPulseRateHz),
-        .sum("mismatch_sum_us", \.mismatchSum), .sum("mismatch_squares_us2", \.mismatchSquares), .signedQuantiles("mismatch_us", \.mismatch), .real("mismatch_max_s", \.mismatchMax),
-        .sum("progress_at_trigger_sum_e9", \.progressAtTriggerSum),
-        .sum("progress_at_trigger_squares_e18", \.progressAtTriggerSquares), .count("progress_at_trigger_count", \.progressAtTriggerCount),
-        .real("progress_at_trigger_min", \.progressAtTriggerMin),
-        .sum("first_feedback_sum_us", \.firstFeedbackSum),
-        .sum("first_feedback_squares_us2", \.firstFeedbackSquares), .count("first_feedback_count", \.firstFeedbackCount),
-        .count("no_feedback", \.noFeedback), .sum("retract_sum_us", \.retractSum), .sum("retract_squares_us2", \.retractSquares), .count("retract_count", \.retractCount),
-        .count("completed_with_fill", \.completedWithFill), .count("completed_unseen", \.completedUnseen),
+    /// Shard format 2's columns, in its order; every event and kept sum the layout does not name follows it
+    /// (`fields`), so a new metric's storage is coded without touching this file.
+    static let format2: [Field] = [
+        .count(.user), .count(.intent), .count(.completed), .count(.prematureRelease), .count(.prematureImpatience),
+        .count(.prematureMismatch), .count(.movementCancel), .count(.accidental), .count(.falseActivation),
+        .sum(.completionTime), .squares(.completionTime), .quantiles(.completionTime),
+        .quantiles(.holdTime),
+        .sum(.pulses), .squares(.pulses), .quantiles(.pulses), .maximumCount(.pulses),
+        .sum(.droppedPulses), .squares(.droppedPulses), .optionalExtreme(.pulseRate),
+        .sum(.mismatch), .squares(.mismatch), .quantiles(.mismatch), .extreme(.mismatch),
+        .sum(.progressAtTrigger), .squares(.progressAtTrigger), .valueCount(.progressAtTrigger, "progress_at_trigger_count"),
+        .extreme(.progressAtTrigger),
+        .sum(.firstFeedback), .squares(.firstFeedback), .valueCount(.firstFeedback, "first_feedback_count"),
+        .count(.noFeedback), .sum(.retract), .squares(.retract), .valueCount(.retract, "retract_count"),
+        .count(.completedWithFill), .count(.completedUnseen),
     ]
 
-    /// The names of `Tally`'s stored properties this format covers (a test compares them with `Tally`'s own).
-    static let fieldNames = [
-        "users", "intentUsers", "completed", "prematureRelease", "prematureImpatience", "prematureMismatch",
-        "movementCancels", "accidentalUsers", "falseActivations", "completionTimeSum", "completionTimeSquares",
-        "completionTime", "holdTime", "pulsesSum", "pulsesSquares", "pulses", "pulsesMax", "droppedPulsesSum",
-        "droppedPulsesSquares", "peakPulseRateHz", "mismatchSum", "mismatchSquares", "mismatch", "mismatchMax",
-        "progressAtTriggerSum", "progressAtTriggerSquares", "progressAtTriggerCount", "progressAtTriggerMin",
-        "firstFeedbackSum", "firstFeedbackSquares", "firstFeedbackCount", "noFeedback", "retractSum", "retractSquares",
-        "retractCount", "completedWithFill", "completedUnseen",
+    /// Every field of a `Tally`, in column order: format 2's, then what it does not name (a count column per new
+    /// event, Σy, Σy² and a count per new value with a mean).
+    static let fields: [Field] = {
+        var fields = format2
+        for event in HoldEvent.allCases where eventColumns[event] == nil { fields.append(.count(event)) }
+        for value in HoldValue.allCases where value.keepsMean && sumColumns[value] == nil {
+            fields += [.sum(value), .squares(value), .valueCount(value, snakeCase(value) + "_count")]
+        }
+        return fields
+    }()
+
+    /// Format 2's column names.
+    static let eventColumns: [HoldEvent: String] = [
+        .user: "users", .intent: "intent_users", .completed: "completed", .prematureRelease: "premature_release",
+        .prematureImpatience: "premature_impatience", .prematureMismatch: "premature_mismatch",
+        .movementCancel: "movement_cancels", .accidental: "accidental_users", .falseActivation: "false_activations",
+        .noFeedback: "no_feedback", .completedWithFill: "completed_with_fill", .completedUnseen: "completed_unseen",
     ]
+    static let sumColumns: [HoldValue: String] = [
+        .completionTime: "completion_time_sum_us", .pulses: "pulses_sum", .droppedPulses: "dropped_pulses_sum",
+        .mismatch: "mismatch_sum_us", .progressAtTrigger: "progress_at_trigger_sum_e9",
+        .firstFeedback: "first_feedback_sum_us", .retract: "retract_sum_us",
+    ]
+    static let squaresColumns: [HoldValue: String] = [
+        .completionTime: "completion_time_squares_us2", .pulses: "pulses_squares", .droppedPulses: "dropped_pulses_squares",
+        .mismatch: "mismatch_squares_us2", .progressAtTrigger: "progress_at_trigger_squares_e18",
+        .firstFeedback: "first_feedback_squares_us2", .retract: "retract_squares_us2",
+    ]
+    static let quantileColumns: [HoldValue: String] = [
+        .completionTime: "completion_time_us", .holdTime: "hold_time_us", .pulses: "pulses_per_hold", .mismatch: "mismatch_us",
+    ]
+    static let extremeColumns: [HoldValue: String] = [
+        .pulses: "pulses_max", .pulseRate: "peak_pulse_rate_hz", .mismatch: "mismatch_max_s",
+        .progressAtTrigger: "progress_at_trigger_min",
+    ]
+
+    static func column(of event: HoldEvent) -> String { eventColumns[event] ?? snakeCase(event) }
+
+    /// A case's name in snake_case (`completedUnseen` → `completed_unseen`), for columns format 2 does not name.
+    static func snakeCase(_ value: Any) -> String {
+        var name = ""
+        for character in "\(value)" {
+            if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
+        }
+        return name
+    }
+
+    /// How many values there were where format 2 has no column of its own: an event that always comes with the
+    /// value, or its quantile store's count.
+    static let countSources: [HoldValue: HoldEvent] = [.completionTime: .completed, .pulses: .completed, .droppedPulses: .completed]
 
     static func histogramColumns(_ name: String) -> [String] {
         [name + "_count", name + "_min", name + "_max", name + "_hdr"]
@@ -76,14 +125,24 @@ enum TallyCoding {
         var values: [String] = []
         for field in fields {
             switch field {
-            case .count(_, let path): values.append(String(tally[keyPath: path]))
-            case .sum(_, let path): values.append(String(tally[keyPath: path]))
-            case .real(_, let path): values.append(real(tally[keyPath: path]))
-            case .optionalReal(_, let path): values.append(tally[keyPath: path].map(real) ?? "none")
-            case .quantiles(_, let path): values += histogram(tally[keyPath: path])
-            case .signedQuantiles(_, let path):
-                let parts = tally[keyPath: path].parts
-                values += histogram(parts.negative) + histogram(parts.positive)
+            case .count(let event): values.append(String(tally[event]))
+            case .sum(let value): values.append(String(tally.sums[value.rawValue]))
+            case .squares(let value): values.append(String(tally.squares[value.rawValue]))
+            case .valueCount(let value, _): values.append(String(tally.valueCounts[value.rawValue]))
+            case .quantiles(let value):
+                switch value.quantiles {
+                case .completionTime: values += histogram(tally.completionTime)
+                case .holdTime: values += histogram(tally.holdTime)
+                case .pulses: values += histogram(tally.pulses)
+                case .mismatch: values += histogram(tally.mismatch.parts.negative) + histogram(tally.mismatch.parts.positive)
+                case nil: break
+                }
+            case .maximumCount(let value): values.append(String(Int(tally.maxima[value.rawValue])))
+            case .extreme(let value):
+                values.append(real(value.keepsMinimum ? tally.minima[value.rawValue] : tally.maxima[value.rawValue]))
+            case .optionalExtreme(let value):
+                let largest = tally.maxima[value.rawValue]
+                values.append(largest.isFinite ? real(largest) : "none")
             }
         }
         return values
@@ -103,32 +162,62 @@ enum TallyCoding {
             defer { position += 1 }
             return (columns[position], values[position])
         }
+        func count(_ column: String, _ text: String) throws(ColumnError) -> Int {
+            guard let value = Int(text), value >= 0 else { throw ColumnError(column: column, reason: "'\(text)' is not a count") }
+            return value
+        }
+        var countedValues: Set<HoldValue> = []
         for field in fields {
             switch field {
-            case .count(_, let path):
+            case .count(let event):
                 let (column, text) = next()
-                guard let value = Int(text), value >= 0 else { throw ColumnError(column: column, reason: "'\(text)' is not a count") }
-                tally[keyPath: path] = value
-            case .sum(_, let path):
+                tally[event] = try count(column, text)
+            case .sum(let value), .squares(let value):
                 let (column, text) = next()
-                guard let value = Int128(text) else { throw ColumnError(column: column, reason: "'\(text)' is not an integer") }
-                tally[keyPath: path] = value
-            case .real(_, let path):
+                guard let number = Int128(text) else { throw ColumnError(column: column, reason: "'\(text)' is not an integer") }
+                if case .sum = field { tally.sums[value.rawValue] = number } else { tally.squares[value.rawValue] = number }
+            case .valueCount(let value, _):
                 let (column, text) = next()
-                guard let value = Double(text), !value.isNaN else { throw ColumnError(column: column, reason: "'\(text)' is not a number") }
-                tally[keyPath: path] = value
-            case .optionalReal(_, let path):
+                tally.valueCounts[value.rawValue] = try count(column, text)
+                countedValues.insert(value)
+            case .quantiles(let value):
+                switch value.quantiles {
+                case .completionTime: tally.completionTime = try quantiles(like: tally.completionTime, next(), next(), next(), next())
+                case .holdTime: tally.holdTime = try quantiles(like: tally.holdTime, next(), next(), next(), next())
+                case .pulses: tally.pulses = try quantiles(like: tally.pulses, next(), next(), next(), next())
+                case .mismatch:
+                    let template = tally.mismatch.parts
+                    let negative = try quantiles(like: template.negative, next(), next(), next(), next())
+                    let positive = try quantiles(like: template.positive, next(), next(), next(), next())
+                    tally.mismatch = SignedQuantiles(negative: negative, positive: positive)
+                case nil: break
+                }
+            case .maximumCount(let value):
                 let (column, text) = next()
-                if text == "none" { tally[keyPath: path] = nil; continue }
-                guard let value = Double(text), value.isFinite else { throw ColumnError(column: column, reason: "'\(text)' is not a number") }
-                tally[keyPath: path] = value
-            case .quantiles(_, let path):
-                tally[keyPath: path] = try quantiles(like: tally[keyPath: path], next(), next(), next(), next())
-            case .signedQuantiles(_, let path):
-                let template = tally[keyPath: path].parts
-                let negative = try quantiles(like: template.negative, next(), next(), next(), next())
-                let positive = try quantiles(like: template.positive, next(), next(), next(), next())
-                tally[keyPath: path] = SignedQuantiles(negative: negative, positive: positive)
+                tally.maxima[value.rawValue] = Double(try count(column, text))
+            case .extreme(let value):
+                let (column, text) = next()
+                guard let number = Double(text), !number.isNaN else { throw ColumnError(column: column, reason: "'\(text)' is not a number") }
+                if value.keepsMinimum { tally.minima[value.rawValue] = number } else { tally.maxima[value.rawValue] = number }
+            case .optionalExtreme(let value):
+                let (column, text) = next()
+                if text == "none" { continue }
+                guard let number = Double(text), number.isFinite else { throw ColumnError(column: column, reason: "'\(text)' is not a number") }
+                tally.maxima[value.rawValue] = number
+            }
+        }
+        // Counts of values format 2 does not carry: those that come with an event, or their quantiles'.
+        for value in HoldValue.allCases where !countedValues.contains(value) {
+            if let event = countSources[value] {
+                tally.valueCounts[value.rawValue] = tally[event]
+                continue
+            }
+            switch value.quantiles {
+            case .completionTime: tally.valueCounts[value.rawValue] = Int(tally.completionTime.count)
+            case .holdTime: tally.valueCounts[value.rawValue] = Int(tally.holdTime.count)
+            case .pulses: tally.valueCounts[value.rawValue] = Int(tally.pulses.count)
+            case .mismatch: tally.valueCounts[value.rawValue] = Int(tally.mismatch.count)
+            case nil: break
             }
         }
         return tally

@@ -150,7 +150,7 @@ public enum Guidelines {
         // fill-matches-action
         let limit = thresholds.mismatchFrames * frameMs
         let limitText = CSV.number(limit, decimals: 3) + " ms"
-        if let p95 = own.mismatchP95Ms, let max = own.mismatchMaxMs {
+        if let p95 = own.value(named: "mismatch_p95_ms"), let max = own.value(named: "mismatch_max_ms") {
             let measured = CSV.number(p95, decimals: 3) + " ms"
             if p95 > limit {
                 add("fill-matches-action", .fail, measured, limitText,
@@ -191,7 +191,7 @@ public enum Guidelines {
 
         // haptic-rate
         let rateLimit = format(thresholds.maxPulseRateHz) + " Hz"
-        if let peak = own.peakPulseRateHz {
+        if let peak = own.value(named: "peak_pulse_rate_hz") {
             let measured = CSV.number(peak, decimals: 3) + " Hz"
             if peak > thresholds.maxPulseRateHz {
                 add("haptic-rate", .fail, measured, rateLimit,

@@ -120,17 +120,7 @@ extension TuneMetric {
     /// The proportion behind a rate column (successes over users), or nil for other metrics.
     public func proportion(_ summary: SimulationSummary) -> Proportion? {
         guard parameterIndex == nil else { return nil }
-        switch name {
-        case "completion_rate": return summary.completion
-        case "premature_release_rate": return summary.prematureRelease
-        case "premature_impatience_rate": return summary.prematureImpatience
-        case "premature_mismatch_rate": return summary.prematureMismatch
-        case "movement_cancel_rate": return summary.movementCancel
-        case "false_activation_rate": return summary.falseActivation
-        case "completed_unseen_rate": return summary.completedUnseen
-        case "no_feedback_rate": return summary.noFeedback
-        default: return nil
-        }
+        return Metric.named(name).flatMap(summary.proportion)
     }
 }
 

@@ -148,15 +148,13 @@ struct Simulate: ParsableCommand {
             }
             bar.finish()
 
-            var text = CSV.provenance(provenance) + SimulationCSV.header + "\n"
-            let rows = summaries.map(SimulationCSV.row)
-            for row in rows { text += row + "\n" }
             // Every byte of the per-user file is written before the summary is committed, and the per-user file is
             // renamed into place only once the summary is written: a failure leaves neither half done.
+            let table = SimulationCSV.table(summaries, provenance: Provenance(provenance))
             try perUserFile?.flush()
-            try out.write(view.render(text, for: out, hints: SimulationCSV.formatHints))
+            try out.write(view.render(ResultDocument(table), for: out))
             try perUserFile?.commit()
-            noteUndefinedValues(header: SimulationCSV.columns.map(\.name), rows: rows.map(CSV.fields), subject: "profile")
+            noteUndefinedValues(table, subject: "profile")
         }
     }
 

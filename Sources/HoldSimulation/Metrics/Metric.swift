@@ -1,0 +1,120 @@
+import HoldLabIO
+
+/// A statistic `simulate` reports, declared once: its column name, unit, definition and decimals, and what it is
+/// of the tally (`Kind`). The registry `Metric.all` is the `simulate` columns in order; the summary columns (with
+/// a rate's Wilson bounds and a mean's t bounds), `compare`'s differences (`ComparedMetric`), `tune`'s metrics and
+/// proportions and the views' units are all derived from it.
+///
+/// Adding a counted metric: a `HoldEvent` case, the line of `HoldContribution.hold` that counts it, and its entry
+/// here (plus README's column table and the golden files).
+public struct Metric: Sendable {
+    public enum Kind: Sendable {
+        /// How many people counted toward an event.
+        case count(HoldEvent)
+        /// Event / denominator event, as a proportion of the people counted.
+        case rate(HoldEvent, over: HoldEvent, interval: RateInterval)
+        /// The mean of a value with its 95 % Student t interval (`_lo` and `_hi` columns).
+        case mean(HoldValue)
+        /// A quantile of a value (HdrHistogram's buckets, 4 significant digits).
+        case quantile(HoldValue, percentile: Double)
+        case maximum(HoldValue)
+        case minimum(HoldValue)
+    }
+
+    /// Where a rate's 95 % Wilson interval is shown.
+    public enum RateInterval: Sendable {
+        /// As `_lo` and `_hi` columns.
+        case columns
+        /// In the table and Markdown views only, from the counts.
+        case view
+        case none
+    }
+
+    public let name: String
+    public let unit: String
+    public let definition: String
+    public let decimals: Int
+    public let kind: Kind
+
+    init(_ name: String, _ unit: String, _ decimals: Int, _ kind: Kind, _ definition: String) {
+        self.name = name
+        self.unit = unit
+        self.decimals = decimals
+        self.kind = kind
+        self.definition = definition
+    }
+
+    /// The registry, in `simulate` column order (after the profile, population, users and seed columns).
+    public static let all: [Metric] = [
+        Metric("intent_users", "count", 0, .count(.intent), "users of classes with intent: confirm"),
+        Metric("completed", "count", 0, .count(.completed), "intent users whose action fired"),
+        Metric("completion_rate", "0–1", 6, .rate(.completed, over: .intent, interval: .columns), "completed / intent_users"),
+        Metric("premature_release_rate", "0–1", 6, .rate(.prematureRelease, over: .intent, interval: .view),
+               "intent users who let go before the action without a movement cancel, for any reason (includes the next two)"),
+        Metric("premature_impatience_rate", "0–1", 6, .rate(.prematureImpatience, over: .intent, interval: .view),
+               "intent users who gave up at their patience having had no feedback at all"),
+        Metric("premature_mismatch_rate", "0–1", 6, .rate(.prematureMismatch, over: .intent, interval: .view),
+               "intent users who let go on seeing the bar full before the action fired"),
+        Metric("movement_cancel_rate", "0–1", 6, .rate(.movementCancel, over: .intent, interval: .view),
+               "intent users whose finger moved beyond maximumDistance before the action"),
+        Metric("accidental_users", "count", 0, .count(.accidental), "users of classes with intent: none"),
+        Metric("false_activation_rate", "0–1", 6, .rate(.falseActivation, over: .accidental, interval: .columns),
+               "accidental users whose action fired"),
+        Metric("completion_time_mean_ms", "ms", 3, .mean(.completionTime), "touch-down to the action, completed holds"),
+        Metric("completion_time_p50_ms", "ms", 3, .quantile(.completionTime, percentile: 50), "median of the same"),
+        Metric("completion_time_p90_ms", "ms", 3, .quantile(.completionTime, percentile: 90), "90th percentile of the same"),
+        Metric("completion_time_p99_ms", "ms", 3, .quantile(.completionTime, percentile: 99), "99th percentile of the same"),
+        Metric("hold_time_p50_ms", "ms", 3, .quantile(.holdTime, percentile: 50),
+               "median touch-down to release (or movement cancel), intent users"),
+        Metric("pulses_mean", "count", 3, .mean(.pulses),
+               "haptic pulses played per completed hold, completion pulse included"),
+        Metric("pulses_p50", "count", 0, .quantile(.pulses, percentile: 50), "median of the same"),
+        Metric("pulses_p95", "count", 0, .quantile(.pulses, percentile: 95), "95th percentile of the same"),
+        Metric("pulses_max", "count", 0, .maximum(.pulses), "maximum of the same"),
+        Metric("peak_pulse_rate_hz", "Hz", 3, .maximum(.pulseRate),
+               "1 / shortest gap between two played pulses, over completed holds (NaN when none had two pulses)"),
+        Metric("dropped_pulses_mean", "count", 3, .mean(.droppedPulses),
+               "pulse requests dropped by haptics.minInterval per completed hold"),
+        Metric("completed_unseen_rate", "0–1", 6, .rate(.completedUnseen, over: .completedWithFill, interval: .none),
+               "completed holds whose bar never looked full (released before a full frame, the fill retracting), over completed holds of controls with a fill"),
+        Metric("mismatch_mean_ms", "ms", 3, .mean(.mismatch),
+               "trigger time − first frame displayed full, completed holds whose bar looked full (positive: looked full before the action)"),
+        Metric("mismatch_p50_ms", "ms", 3, .quantile(.mismatch, percentile: 50), "median of the same"),
+        Metric("mismatch_p95_ms", "ms", 3, .quantile(.mismatch, percentile: 95), "95th percentile of the same"),
+        Metric("mismatch_max_ms", "ms", 3, .maximum(.mismatch), "maximum of the same"),
+        Metric("progress_at_trigger_mean", "0–1", 6, .mean(.progressAtTrigger),
+               "displayed progress when the action fired, completed holds"),
+        Metric("progress_at_trigger_min", "0–1", 6, .minimum(.progressAtTrigger), "minimum of the same"),
+        Metric("no_feedback_rate", "0–1", 6, .rate(.noFeedback, over: .intent, interval: .view),
+               "intent users who let go (or were cancelled) before any feedback: no visible fill, pulse or action while the finger was down"),
+        Metric("first_feedback_ms", "ms", 3, .mean(.firstFeedback),
+               "mean touch-down to the first feedback (visible fill change, pulse or the action), intent users who got feedback while the finger was down"),
+        Metric("retract_mean_ms", "ms", 3, .mean(.retract),
+               "mean time from the end of the press to the first frame drawn empty (displayed progress below display.resolution), intent users whose fill retracted"),
+    ]
+
+    /// The metric of a column name.
+    public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+
+    /// Whether the metric is a proportion of people (a rate).
+    public var isRate: Bool { if case .rate = kind { true } else { false } }
+
+    /// The proportion behind a rate, from a tally's counts; nil for other metrics.
+    func proportion(_ tally: Tally) -> Proportion? {
+        guard case .rate(let event, let denominator, _) = kind else { return nil }
+        return Proportion(successes: tally[event], trials: tally[denominator])
+    }
+
+    /// The metric's value from a finished tally, in its reported unit; nil for a statistic without data.
+    func value(_ tally: Tally) -> Double? {
+        switch kind {
+        case .count(let event): return Double(tally[event])
+        case .rate: return proportion(tally)?.rate
+        case .mean(let value): return tally.mean(of: value).value
+        case .quantile(let value, let percentile):
+            return tally.quantile(of: value, atPercentile: percentile).map { Double($0) / value.scale }
+        case .maximum(let value): return tally.maximum(of: value)
+        case .minimum(let value): return tally.minimum(of: value)
+        }
+    }
+}
