@@ -99,7 +99,7 @@ struct SweepRowTests {
         let request = SweepRequest(profileText: text, profilePath: path, baseOverrides: base, population: population,
                                    plan: plan, users: 6_000, seed: 3, threads: 2)
         var rows: [String] = []
-        try Sweep.run(request, profiles: try Sweep.profiles(request), onRows: { rows += $0 })
+        try Sweep.run(request, profiles: try Sweep.profiles(request), onRows: { rows += $0.map { $0.map(\.csvText).joined(separator: ",") } })
         #expect(rows.count == 12)
         for (index, point) in plan.points.enumerated() {
             let overrides = base + [try Override(parsing: "gesture.minimumDuration=\(point[0])"),

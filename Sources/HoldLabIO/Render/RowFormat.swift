@@ -312,7 +312,11 @@ public enum NumberText {
         if digits.hasPrefix("-.") { digits = "-0" + digits.dropFirst() }
         if digits.hasSuffix(".") { digits += "0" }
         digits = digits.replacingOccurrences(of: ".e", with: ".0e").replacingOccurrences(of: ".E", with: ".0E")
-        return digits
+        // Nor leading zeros: `060` is 60.
+        let sign = digits.hasPrefix("-") ? "-" : ""
+        var body = Substring(digits.dropFirst(sign.count))
+        while body.count > 1, body.first == "0", let next = body.dropFirst().first, next.isNumber { body = body.dropFirst() }
+        return sign + body
     }
 
     /// Decimals that show an uncertainty `u` to one significant digit (0.006 → 3), at most 9.

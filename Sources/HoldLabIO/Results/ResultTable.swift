@@ -168,3 +168,19 @@ public struct ResultDocument: Sendable, Equatable {
         return tables.flatMap(\.header).filter { seen.insert($0).inserted }
     }
 }
+
+extension ResultTable {
+    /// A CSV record HoldLab wrote, read back as cells of `columns` (what `--resume` keeps of an earlier run): text
+    /// columns as text, numbers with the text as written.
+    public static func cells(parsing record: String, columns: [ResultColumn]) -> [ResultCell] {
+        let fields = CSV.fields(record)
+        return columns.indices.map { index in
+            let field = index < fields.count ? fields[index] : ""
+            switch columns[index].kind {
+            case .text: return .text(field)
+            case .boolean: return field == "true" || field == "false" ? .boolean(field == "true") : .text(field)
+            case .integer, .number: return .formatted(CSV.field(field), value: Double(field))
+            }
+        }
+    }
+}

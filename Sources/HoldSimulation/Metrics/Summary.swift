@@ -136,13 +136,3 @@ public enum SimulationCSV {
         ResultTable(provenance: provenance, columns: resultColumns, rows: summaries.map(cells))
     }
 }
-
-extension SimulationCSV {
-    /// What the legacy text views know of the `simulate` columns (units; rates whose interval the view derives
-    /// from `intent_users`), for outputs not yet rendered from typed cells.
-    public static let formatHints = RowFormatHints(
-        units: Dictionary(columns.map { ($0.name, $0.unit) }, uniquingKeysWith: { first, _ in first }),
-        rateDenominators: Dictionary(uniqueKeysWithValues: Metric.all.compactMap { metric in
-            if case .rate(_, .intent, .view) = metric.kind { (metric.name, "intent_users") } else { nil }
-        }))
-}

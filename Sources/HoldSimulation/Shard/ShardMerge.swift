@@ -9,9 +9,8 @@ public final class ShardMerge {
     /// The merged file's parts.
     public struct Result: Sendable {
         public let kind: ShardFormat.Kind
-        public let text: String
-        public let columns: [String]
-        public let rows: [String]
+        /// The merged file: what the unsharded run writes.
+        public let table: ResultTable
         /// N, and what the shards held ("64 points", "2442 chunks").
         public let shards: Int
         public let units: String
@@ -106,18 +105,27 @@ public final class ShardMerge {
         let command = file.planCommand + (outputArguments.isEmpty ? "" : " " + outputArguments)
         let head = ShardRun.head(kind: file.kind, command: command, identity: identity)
         let units: String
-        var rows: [String] = []
-        let header: String
+        var rows: [[ResultCell]] = []
+        let columns: [ResultColumn]
         switch file.kind {
         case .sweep:
-            header = file.header
-            for index in 1...count { rows += sweepRows[index] ?? [] }
-            guard rows.count == file.total else {
-                throw ShardError("the shards hold \(rows.count) rows for \(file.total) points")
+            var records: [String] = []
+            for index in 1...count { records += sweepRows[index] ?? [] }
+            guard records.count == file.total else {
+                throw ShardError("the shards hold \(records.count) rows for \(file.total) points")
             }
+            // The varied keys' columns come before the simulate columns: numbers when every row's value is one.
+            let names = CSV.fields(file.header)
+            let fields = records.map(CSV.fields)
+            let parameters = names.count - SimulationCSV.columns.count
+            columns = (0..<max(0, parameters)).map { index in
+                let numeric = fields.allSatisfy { index < $0.count && (Double($0[index]).map(\.isFinite) ?? false) }
+                return ResultColumn(names[index], numeric ? .number : .text)
+            } + SimulationCSV.resultColumns
+            rows = records.map { ResultTable.cells(parsing: $0, columns: columns) }
             units = "\(file.total) points"
         case .simulate:
-            header = SimulationCSV.header
+            columns = SimulationCSV.resultColumns
             guard let population = identity.first(where: { $0.0 == "population" }).map({ Self.name($0.1) }),
                   let usersLine = identity.first(where: { $0.0 == "users" })?.1,
                   let users = Int(usersLine.prefix { $0.isNumber }),
@@ -128,15 +136,13 @@ public final class ShardMerge {
                 guard tally[.user] == users else {
                     throw ShardError("the shards hold \(tally[.user]) users of profile \(name) where the run has \(users)")
                 }
-                rows.append(SimulationCSV.row(SimulationSummary(profile: name, population: population, seed: seed, tally: tally)))
+                rows.append(SimulationCSV.cells(SimulationSummary(profile: name, population: population, seed: seed, tally: tally)))
             }
             units = "\(file.total) chunks"
         }
         var entries = head
         entries.append(("merged", "\(count) shards (\(units)) of plan \(file.plan), by \(mergeCommand)"))
-        var text = CSV.provenance(entries) + header + "\n"
-        for row in rows { text += row + "\n" }
-        return Result(kind: file.kind, text: text, columns: header.split(separator: ",").map(String.init), rows: rows,
+        return Result(kind: file.kind, table: ResultTable(provenance: Provenance(entries), columns: columns, rows: rows),
                       shards: count, units: units)
     }
 

@@ -70,14 +70,34 @@ public enum Sweep {
         return profiles
     }
 
-    /// The CSV header: the varied keys as `param_…` columns, then the `simulate` columns.
+    /// The columns: the varied keys as `param_…` columns (numbers when every point's value is one, else text:
+    /// `fill.curve=linear,easeIn`), then the `simulate` columns.
+    public static func columns(_ plan: SweepPlan) -> [ResultColumn] {
+        plan.parameters.indices.map { index in
+            let numeric = plan.points.allSatisfy { point in Double(point[index]).map(\.isFinite) ?? false }
+            return ResultColumn(plan.parameters[index].column, numeric ? .number : .text)
+        } + SimulationCSV.resultColumns
+    }
+
+    /// The CSV header.
     public static func header(_ plan: SweepPlan) -> String {
         (plan.parameters.map(\.column) + SimulationCSV.columns.map(\.name)).joined(separator: ",")
     }
 
-    /// A data row: the point's values, then its `simulate` row.
+    /// A data row: the point's values (as given), then its `simulate` row.
+    public static func cells(values: [String], summary: SimulationSummary) -> [ResultCell] {
+        values.map { value in Double(value).map { .formatted(CSV.field(value), value: $0) } ?? .text(value) }
+            + SimulationCSV.cells(summary)
+    }
+
+    /// A data row as CSV.
     public static func row(values: [String], summary: SimulationSummary) -> String {
-        (values.map(CSV.field) + [SimulationCSV.row(summary)]).joined(separator: ",")
+        cells(values: values, summary: summary).map(\.csvText).joined(separator: ",")
+    }
+
+    /// The rows as one typed block under `provenance`.
+    public static func table(_ plan: SweepPlan, rows: [[ResultCell]], provenance: Provenance) -> ResultTable {
+        ResultTable(provenance: provenance, columns: columns(plan), rows: rows)
     }
 
     /// The provenance lines that identify a sweep's results; `--resume` requires them to match exactly.
@@ -100,7 +120,7 @@ public enum Sweep {
     /// - Parameter progress: users simulated so far in this call (over all rows).
     public static func run(
         _ request: SweepRequest, profiles: [Profile], from first: Int = 0,
-        onRows: ([String]) throws -> Void, progress: ((Int) -> Void)? = nil
+        onRows: ([[ResultCell]]) throws -> Void, progress: ((Int) -> Void)? = nil
     ) throws {
         try run(request, profiles: profiles, points: 0..<profiles.count, from: first, onRows: onRows, progress: progress)
     }
@@ -110,7 +130,7 @@ public enum Sweep {
     /// (`--shard`) is such a range with one population.
     public static func run(
         _ request: SweepRequest, profiles: [Profile], points range: Range<Int>, from first: Int = 0,
-        onRows: ([String]) throws -> Void, progress: ((Int) -> Void)? = nil
+        onRows: ([[ResultCell]]) throws -> Void, progress: ((Int) -> Void)? = nil
     ) throws {
         let width = range.count
         guard width > 0 else { return }
@@ -126,7 +146,7 @@ public enum Sweep {
                                   users: request.users, seed: request.seed, threads: request.threads),
                 progress: { users in progress?(done + users * (end - offset)) })
             let points = request.plan.points[(range.lowerBound + offset)..<(range.lowerBound + end)]
-            try onRows(zip(points, summaries).map { row(values: $0, summary: $1) })
+            try onRows(zip(points, summaries).map { cells(values: $0, summary: $1) })
             start += end - offset
         }
     }

@@ -69,38 +69,18 @@ struct Compare: ParsableCommand {
             let results = try resolved.run(
                 users: comparison.users, seed: comparison.seed,
                 threads: comparison.threads ?? ProcessInfo.processInfo.activeProcessorCount, perUser: perUserFile)
-            let head = CSV.provenance([
-                ("holdlab", "\(HoldLabVersion.current) compare"), ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
-            ] + resolved.provenance(users: comparison.users, seed: comparison.seed))
-            let text = head + Self.differencesTable(results)
+            let provenance = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+                + Provenance(resolved.provenance(users: comparison.users, seed: comparison.seed))
+            let differences = ComparisonCSV.differences(results, provenance: provenance)
             if let summaryFile {
-                try summaryFile.write(head + Self.summariesTable(results, designs: resolved.designs))
+                try summaryFile.write(try ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: provenance))
+                    .rendered(as: .csv))
                 try summaryFile.flush()
             }
             try perUserFile?.flush()
-            try out.write(view.render(text, for: out))
+            try out.write(view.render(ResultDocument(differences), for: out))
             try summaryFile?.commit()
             try perUserFile?.commit()
         }
-    }
-
-    /// The differences CSV (header and rows, no provenance).
-    static func differencesTable(_ results: [DesignComparison]) -> String {
-        var text = ComparisonCSV.header + "\n"
-        for result in results {
-            for row in result.rows { text += ComparisonCSV.row(row) + "\n" }
-        }
-        return text
-    }
-
-    /// The `--summaries` CSV (header and rows, no provenance): populations in order, designs in order.
-    static func summariesTable(_ results: [DesignComparison], designs: [Design]) -> String {
-        var text = ComparisonCSV.summaryHeader + "\n"
-        for result in results {
-            for (design, summary) in zip(designs, result.summaries) {
-                text += ComparisonCSV.summaryRow(design: design.label, summary) + "\n"
-            }
-        }
-        return text
     }
 }

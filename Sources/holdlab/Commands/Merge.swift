@@ -45,9 +45,8 @@ struct Merge: ParsableCommand {
             }
             let result = try merge.finish(
                 outputArguments: output.file.map { "--out " + ClusterScript.quote($0) } ?? "", mergeCommand: "holdlab merge")
-            try out.write(result.text)
-            noteUndefinedValues(header: result.columns, rows: result.rows.map(CSV.fields),
-                                subject: result.kind == .sweep ? "point" : "profile")
+            try out.write(try ResultDocument(result.table).rendered(as: .csv))
+            noteUndefinedValues(result.table, subject: result.kind == .sweep ? "point" : "profile")
         }
     }
 }

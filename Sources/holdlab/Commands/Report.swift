@@ -128,13 +128,14 @@ struct Report: ParsableCommand {
         let threads = comparison.threads ?? ProcessInfo.processInfo.activeProcessorCount
         let directory = try PartialDirectory(path: out, marker: "report.md")
         let command = CSV.commandLine(["holdlab"] + arguments)
-        let head = CSV.provenance([("holdlab", "\(HoldLabVersion.current) report"), ("command", command)]
-                                  + resolved.provenance(users: comparison.users, seed: comparison.seed))
+        let head = Provenance.made(by: "report", commandLine: command)
+            + Provenance(resolved.provenance(users: comparison.users, seed: comparison.seed))
 
         // The comparison: designs.csv and differences.csv.
         let results = try resolved.run(users: comparison.users, seed: comparison.seed, threads: threads)
-        try directory.write("designs.csv", head + Compare.summariesTable(results, designs: resolved.designs))
-        try directory.write("differences.csv", head + Compare.differencesTable(results))
+        try directory.write("designs.csv", ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: head))
+            .rendered(as: .csv))
+        try directory.write("differences.csv", ResultDocument(ComparisonCSV.differences(results, provenance: head)).rendered(as: .csv))
 
         // The guideline checks, every design against the first population.
         let checkPopulation = resolved.populations[0]
@@ -203,7 +204,7 @@ struct Report: ParsableCommand {
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
                 population: checkPopulation, plan: plan, users: comparison.users, seed: comparison.seed, threads: threads)
             var rows = ""
-            try Sweep.run(request, profiles: try Sweep.profiles(request), onRows: { batch in rows += batch.map { $0 + "\n" }.joined() })
+            try Sweep.run(request, profiles: try Sweep.profiles(request), onRows: { batch in rows += batch.map { $0.map(\.csvText).joined(separator: ",") + "\n" }.joined() })
             let stem = "sweep-\(parameter.keyPath)"
             try directory.write(stem + ".csv", CSV.provenance([("holdlab", "\(HoldLabVersion.current) report"), ("command", command)]
                 + Sweep.identity(request, baseProfile: baselineDesign.profile)) + Sweep.header(plan) + "\n" + rows)

@@ -101,10 +101,12 @@ struct SweepCommand: ParsableCommand {
             if let shard { try shard.check(units: plan.points.count, what: "points") }
             if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points") }
             if dryRun {
-                var text = plan.parameters.map(\.column).joined(separator: ",") + "\n"
                 let range = shard?.range(of: plan.points.count) ?? 0..<plan.points.count
-                for point in plan.points[range] { text += point.map(CSV.field).joined(separator: ",") + "\n" }
-                try emit(view.render(text, for: .standardOutput))
+                let columns = Array(Sweep.columns(plan).prefix(plan.parameters.count))
+                let points = plan.points[range].map { point in
+                    point.map { value in Double(value).map { .formatted(CSV.field(value), value: $0) } ?? ResultCell.text(value) }
+                }
+                try emit(view.render(ResultDocument(ResultTable(columns: columns, rows: points)), for: .standardOutput))
                 printNote("\(range.count) points (\(plan.design.rawValue)\(shard.map { ", shard \($0)" } ?? "")); nothing simulated")
                 return
             }
@@ -142,20 +144,17 @@ struct SweepCommand: ParsableCommand {
             try out.checkWritable()
             // The CSV streams to standard output as points finish; another view needs every row, so it is written
             // once at the end (and a file is rewritten in that view as points finish).
-            let streaming = view.isPlainCSV(for: out)
-            func rendered(_ text: String) throws -> String { try view.render(text, for: out, hints: SimulationCSV.formatHints) }
-
             var rows: [String] = []
             if resume, case .file(let file) = out {
                 rows = try resumedRows(file, request: request, baseProfile: base, what: "sweep output")
             }
-            var head = CSV.provenance([
-                ("holdlab", "\(HoldLabVersion.current) sweep"),
-                ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
-            ] + Sweep.identity(request, baseProfile: base))
-            head += Sweep.header(plan) + "\n"
-            try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: out, label: "sweep",
-                               streaming: streaming, render: rendered)
+            let provenance = Provenance.made(by: "sweep", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+                + Provenance(Sweep.identity(request, baseProfile: base))
+            let head = provenance.lines + Sweep.header(plan) + "\n"
+            let rendered: (([[ResultCell]]) throws -> String)? = view.isPlainCSV(for: out) ? nil : { typed in
+                try view.render(ResultDocument(Sweep.table(plan, rows: typed, provenance: provenance)), for: out)
+            }
+            try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: out, label: "sweep", view: rendered)
         }
     }
 
@@ -164,13 +163,12 @@ struct SweepCommand: ParsableCommand {
     private func runShard(_ shard: ShardSpec, request: SweepRequest, points: Range<Int>, profiles: [Profile], base: Profile,
                           out: OutputFile) throws {
         let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "users")
-        var rows: [String] = []
+        var rows: [[ResultCell]] = []
         try Sweep.run(request, profiles: profiles, points: points, onRows: { rows += $0 }, progress: { bar.update($0) })
         bar.finish()
         try out.write(ShardRun.sweepFile(
             request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
-            planCommand: planCommandLine(), rows: rows))
-        let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
-        noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
+            planCommand: planCommandLine(), rows: rows.map { $0.map(\.csvText).joined(separator: ",") }))
+        noteUndefinedValues(Sweep.table(request.plan, rows: rows, provenance: Provenance()), subject: "point")
     }
 }

@@ -9,17 +9,17 @@ import HoldStudies
 /// second and after the last point, so an interrupted run keeps what it finished and `--resume` completes it.
 ///
 /// - Parameters:
-///   - rows: the rows already done (from `--resume`); on return, every row.
+///   - rows: the rows already done (from `--resume`, CSV); on return, every row.
 ///   - head: provenance lines and the header.
 ///   - out: where the rows go, or nil to keep them in memory only.
-///   - streaming: whether the rows reach standard output as CSV as they come; otherwise (another `--format`) they
-///     are written once, at the end.
-///   - render: the view of the whole CSV text written to `out` (the identity for plain CSV).
+///   - view: another format than the CSV (`--format`, `--columns`, `--no-comments`): the text of the rows done so
+///     far, written to a file as points finish and to standard output once, at the end. `--resume` (which needs
+///     the CSV) never comes with one.
 func runSweepPoints(
     _ request: SweepRequest, profiles: [Profile], rows: inout [String], head: String, out: OutputFile?, label: String,
-    streaming: Bool = true, render: (String) throws -> String = { $0 }
+    view: (([[ResultCell]]) throws -> String)? = nil
 ) throws {
-    if out == .standardOutput && streaming { try out?.write(head) }
+    if out == .standardOutput && view == nil { try out?.write(head) }
     let total = Sweep.rowCount(request)
     let bar = ProgressBar(label: label, total: (total - rows.count) * request.users, unit: "users")
     let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
@@ -27,15 +27,19 @@ func runSweepPoints(
     // loses at most the last second's points, and a long run does not spend its time rewriting.
     var lastWrite = Date.distantPast
     var done = rows
+    var typed: [[ResultCell]] = []
+    func text() throws -> String { try view?(typed) ?? head + done.map { $0 + "\n" }.joined() }
     try Sweep.run(request, profiles: profiles, from: rows.count, onRows: { batch in
-        done += batch
+        typed += batch
+        let lines = batch.map { $0.map(\.csvText).joined(separator: ",") }
+        done += lines
         let dying = killAfter.map { done.count >= $0 } ?? false
         switch out {
         case .standardOutput?:
-            if streaming { try OutputFile.standardOutput.write(batch.map { $0 + "\n" }.joined()) }
+            if view == nil { try OutputFile.standardOutput.write(lines.map { $0 + "\n" }.joined()) }
         case .file?:
             if done.count == total || dying || Date().timeIntervalSince(lastWrite) >= 1 {
-                try out?.write(render(head + done.map { $0 + "\n" }.joined()))
+                try out?.write(text())
                 lastWrite = Date()
             }
         case nil:
@@ -45,10 +49,12 @@ func runSweepPoints(
         if dying { kill(getpid(), SIGKILL) }
     }, progress: { bar.update($0) })
     bar.finish()
+    if out == .standardOutput && view != nil { try out?.write(text()) }
+    // The rows resumed from the file are read back by their columns' kinds, for the notes.
+    let columns = Sweep.columns(request.plan)
+    let resumed = rows.map { ResultTable.cells(parsing: $0, columns: columns) }
     rows = done
-    if out == .standardOutput && !streaming { try out?.write(render(head + rows.map { $0 + "\n" }.joined())) }
-    let columns = Sweep.header(request.plan).split(separator: ",").map(String.init)
-    noteUndefinedValues(header: columns, rows: rows.map(CSV.fields), subject: "point")
+    noteUndefinedValues(Sweep.table(request.plan, rows: resumed + typed, provenance: Provenance()), subject: "point")
 }
 
 /// The rows an earlier run left in `file` for `--resume` (none when it is not a regular file yet), with notes

@@ -1,0 +1,115 @@
+import Foundation
+import HoldLabIO
+import HoldProfiles
+import HoldSimulation
+
+/// What `tune` reports: its CSV (the trajectory and the check) and the summary on standard error.
+public enum TuneReport {
+    /// A recommended value to the digits its uncertainty supports: two significant digits of its standard error
+    /// when a constraint's boundary sets it, else of the search's resolution (`resolution`); as evaluated otherwise.
+    public static func recommended(_ value: Double, standardError: Double?, resolution: Double) -> String {
+        let uncertainty = standardError.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? resolution
+        guard uncertainty.isFinite, uncertainty > 0 else { return SweepParameter.format(value) }
+        let decimals = max(0, 1 - Int(floor(log10(uncertainty))))
+        return String(format: "%.\(decimals)f", value)
+    }
+
+    /// The tune output: the trajectory (block 0) and the optimum re-simulated at the check seed (block 1).
+    public static func document(_ request: TuneRequest, result: TuneResult, commandLine: String, base: Profile) -> ResultDocument {
+        var provenance = Provenance.made(by: "tune", commandLine: commandLine)
+        provenance.append("profile", "\(base.name) fnv1a64:\(base.contentHash)")
+        provenance.append("population", "\(request.population.name) fnv1a64:\(request.population.contentHash)")
+        provenance.append("method", "\(result.method), \(result.trajectory.count) evaluations, converged \(result.converged)")
+        provenance.append("confidence", "rate constraints hold for the rate's one-sided Wilson bound at \(request.confidence)")
+        provenance.append("users", "\(request.users) per evaluation, seed \(request.seed); check seed \(request.checkSeed)")
+        let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
+        provenance.append("recommended", recommended.joined(separator: " ")
+            + (result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))
+        for (parameter, boundary) in zip(request.parameters, result.boundaries) {
+            guard let boundary else { continue }
+            provenance.append("boundary", String(format: "%@ is set by %@, standard error %.2g from the rate's sampling error",
+                                                 parameter.keyPath, boundary.constraint, boundary.standardError))
+        }
+        if let first = result.invalidCandidates.first {
+            provenance.append("skipped", "\(result.invalidCandidates.count) candidates that are not valid profiles, e.g. \(first)")
+        }
+        provenance.append("index 0", "the trajectory, one row per evaluation")
+        let metrics = [request.objective.metric] + request.constraints.map(\.metric)
+        var seen: Set<String> = []
+        let metricColumns = metrics.filter { $0.parameterIndex == nil && seen.insert($0.name).inserted }
+        func unit(_ name: String) -> String { SimulationCSV.columns.first { $0.name == name }?.unit ?? "" }
+        let parameterColumns = request.parameters.map { ResultColumn($0.column, .number) }
+        let trajectory = ResultTable(
+            provenance: provenance,
+            columns: [ResultColumn("evaluation", .integer)] + parameterColumns
+                + ["score", "objective", "penalty"].map { ResultColumn($0, .number) } + [ResultColumn("feasible", .boolean)]
+                + metricColumns.map { ResultColumn($0.name, .number, unit: unit($0.name)) },
+            rows: result.trajectory.map { evaluation in
+                [ResultCell.integer(evaluation.index)] + evaluation.values.map(parameterCell)
+                    + [evaluation.score, evaluation.objective, evaluation.penalty].map { .significant($0, digits: 10) }
+                    + [.boolean(evaluation.feasible)]
+                    + metricColumns.map { .significant($0.value(values: evaluation.values, summary: evaluation.summary), digits: 10) }
+            })
+        let check = ResultTable(
+            provenance: Provenance([("index 1", "the optimum re-simulated with seed \(request.checkSeed)")]),
+            columns: parameterColumns + SimulationCSV.resultColumns,
+            rows: [result.best.values.map(parameterCell) + SimulationCSV.cells(result.check)])
+        return ResultDocument([trajectory, check])
+    }
+
+    /// A tuned value as the search evaluated it (`SweepParameter.format`).
+    static func parameterCell(_ value: Double) -> ResultCell { .formatted(SweepParameter.format(value), value: value) }
+
+    public static func summary(_ request: TuneRequest, result: TuneResult) -> String {
+        let values = zip(request.parameters, zip(result.best.values, result.boundaries)).map { parameter, pair in
+            let (value, boundary) = pair
+            let se = boundary.map { String(format: " (± %.2g, set by %@)", $0.standardError, $0.constraint) } ?? ""
+            // Brent stops within 1e-4 of the range, Nelder–Mead at a simplex of 1e-3 of the unit box.
+            let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)
+            return "\(parameter.keyPath)=\(Self.recommended(value, standardError: boundary?.standardError, resolution: resolution))\(se)"
+        }
+        let ending = result.converged ? "converged" : "stopped (a step-shaped objective stalls the search; the best point is kept)"
+        let feasibility = result.feasible ? "" : "; no point meets every constraint"
+        var lines = ["tune: \(result.method) \(ending) after \(result.trajectory.count) evaluations\(feasibility)",
+                     result.feasible ? "recommended: \(values.joined(separator: " "))"
+                        : "least violating: \(values.joined(separator: " ")) (violates a constraint at seed \(request.seed))"]
+        let check = result.check
+        func rate(_ name: String, _ p: Proportion) -> String {
+            guard let r = p.rate, let ci = p.wilson95 else { return "\(name) NaN" }
+            return String(format: "%@ %.4f [%.4f, %.4f]", name, r, ci.lower, ci.upper)
+        }
+        lines.append("check (seed \(request.checkSeed)): " + [
+            rate("completion_rate", check.completion), rate("false_activation_rate", check.falseActivation),
+            rate("premature_release_rate", check.prematureRelease),
+        ].joined(separator: ", "))
+        // A metric at the check seed to the digits it is known to: a rate with its 95 % Wilson interval (to the
+        // interval's first significant digit), a mean with its 95 % t interval (its `_lo`/`_hi` columns), a tuned
+        // value as recommended above, another column to 4 digits.
+        func shown(_ metric: TuneMetric) -> String {
+            if let index = metric.parameterIndex { return String(values[index].split(separator: "=", maxSplits: 1)[1].prefix { $0 != " " }) }
+            let value = metric.value(values: result.best.values, summary: check)
+            if let proportion = metric.proportion(check), let ci = proportion.wilson95 {
+                return NumberText.withInterval("\(value)", "\(ci.lower)", "\(ci.upper)")
+            }
+            func column(_ suffix: String) -> Double? {
+                SimulationCSV.columns.first { $0.name == metric.name + suffix }?.numericValue(check)
+            }
+            if let lower = column("_lo"), let upper = column("_hi"), upper > lower {
+                return NumberText.withInterval("\(value)", "\(lower)", "\(upper)")
+            }
+            return String(format: "%.4g", value)
+        }
+        switch request.objective {
+        case .target(let metric, let goal):
+            lines.append(String(format: "  %@: %@ at the check seed (target %g)", metric.name, shown(metric), goal))
+        case .minimize(let metric), .maximize(let metric):
+            lines.append("  \(metric.name): \(shown(metric)) at the check seed")
+        }
+        for constraint in request.constraints {
+            let value = constraint.metric.value(values: result.best.values, summary: check)
+            let holds = constraint.violation(value) == 0
+            lines.append("  \(constraint.text): \(shown(constraint.metric)) at the check seed (\(holds ? "holds" : "VIOLATED"))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
