@@ -32,7 +32,8 @@ let package = Package(
             pkgConfig: "gsl",
             providers: [.apt(["libgsl-dev"])]
         ),
-        .target(name: "HoldLabIO", swiftSettings: strict),
+        // Test seams (HOLDLAB_TEST_SIGNAL, HOLDLAB_TEST_KILL_AFTER_POINTS) exist in debug builds only.
+        .target(name: "HoldLabIO", swiftSettings: strict + [.define("HOLDLAB_TEST_HOOKS", .when(configuration: .debug))]),
         .target(name: "GSL", dependencies: ["CGSL"], swiftSettings: strict),
         .target(name: "HoldModel", swiftSettings: strict),
         .target(
@@ -91,7 +92,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "HoldStudiesTests", dependencies: ["HoldLabIO", "HoldLabTestSupport", "HoldSimulation", "HoldStudies"], swiftSettings: strict),
         .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldLabIO", "HoldSimulation"], swiftSettings: strict),
-        .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldLabIO", "HoldSimulation"], swiftSettings: strict),
-        .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab", "HoldLabIO"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldLabIO", "HoldLabTestSupport", "HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab", "HoldLabIO", "HoldLabTestSupport"], exclude: ["Golden"], swiftSettings: strict),
     ]
 )

@@ -103,20 +103,13 @@ struct HoldLab: ParsableCommand {
         return result
     }
 
-    /// The options each command takes more than once; any other option given twice is refused (64), since
-    /// ArgumentParser would silently keep the last.
-    static let repeatableOptions: [String: Set<String>] = [
-        "simulate": ["--profile", "--population", "--set"], "compare": ["--profile", "--variant", "--population", "--set"], "check": ["--set"], "report": ["--profile", "--variant", "--population", "--set", "--sweep"], "sweep": ["--vary", "--set"], "merge": [], "trace": ["--set"],
-        "sensitivity": ["--vary", "--set", "--metric"],
-        "preview": ["--profile", "--variant", "--set"], "haptics": ["--set"],
-        "tune": ["--param", "--constraint", "--set"], "fit": ["--where", "--censored-value"], "fit-curve": [],
-        "plot": ["--data", "--var"], "benchmark": ["--threads", "--set", "--case", "--fit-rows"],
-        "profiles list": ["--set"], "profiles show": ["--set"], "profiles check": ["--set"],
-    ]
-
+    /// Refuses an option given twice that its command takes once (64): ArgumentParser would silently keep the last.
+    /// The options a command takes more than once are the ones its declarations make repeatable (arrays), read from
+    /// ArgumentParser's own description of the command (`repeatableOptions(of:)`).
     static func refuseRepeatedOptions(_ arguments: [String]) throws {
         let names = commandPath(arguments)
-        guard let repeatable = repeatableOptions[names.joined(separator: " ")] else { return }
+        guard let command = commandType(names) else { return }
+        let repeatable = repeatableOptions(of: command)
         var seen: Set<String> = []
         for argument in arguments.dropFirst(names.count) {
             if argument == "--" { break }
@@ -127,6 +120,33 @@ struct HoldLab: ParsableCommand {
                 throw UsageError("\(name) is given twice; give it once (the last would silently win)")
             }
         }
+    }
+
+    /// The long names (`--set`) of the options and flags `command` declares repeatable, from ArgumentParser's JSON
+    /// description of it (the `isRepeating` of each argument).
+    static func repeatableOptions(of command: ParsableCommand.Type) -> Set<String> {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
+              let info = object["command"] as? [String: Any], let arguments = info["arguments"] as? [[String: Any]]
+        else { return [] }
+        var names: Set<String> = []
+        for argument in arguments where argument["isRepeating"] as? Bool == true && argument["kind"] as? String != "positional" {
+            for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
+                if let text = name["name"] as? String { names.insert("--" + text) }
+            }
+        }
+        return names
+    }
+
+    /// The command type a path of subcommand names leads to; nil for none.
+    static func commandType(_ names: [String]) -> ParsableCommand.Type? {
+        var commands: [ParsableCommand.Type] = configuration.subcommands
+        var found: ParsableCommand.Type?
+        for name in names {
+            guard let next = commands.first(where: { $0._commandName == name }) else { return nil }
+            found = next
+            commands = next.configuration.subcommands
+        }
+        return found
     }
 
     /// The subcommand names at the start of the arguments (`["profiles", "check"]`).

@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabTestSupport
 import Testing
 
 /// Runs the built `holdlab` executable.
@@ -33,42 +34,16 @@ enum CLI {
     }
 
     /// Runs `holdlab` with `arguments` in `directory` (default: the package root, so ./Profiles is found).
-    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = try executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? root
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "HOLDLAB_PROFILES")
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:],
+                    input: String? = nil) throws -> Result {
+        let result = try runProcess(try executable.path, arguments, in: directory ?? root, environment: extra,
+                                    removing: ["HOLDLAB_PROFILES"], input: input)
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Runs another program (in the package root) and returns its standard output.
     static func runTool(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runProcess(path, arguments, in: root, keepStandardError: false).stdout
     }
 
     /// A fresh temporary directory.

@@ -8,28 +8,7 @@ import Testing
 struct FirstHourTests {
     /// Runs holdlab with `input` on standard input (the package root as working directory).
     static func run(_ arguments: [String], input: String, in directory: URL? = nil) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = try CLI.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? CLI.root
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "HOLDLAB_PROFILES")
-        process.environment = environment
-        let inPipe = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = inPipe
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let writer = Thread {
-            inPipe.fileHandleForWriting.write(Data(input.utf8))
-            try? inPipe.fileHandleForWriting.close()
-        }
-        writer.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        try CLI.run(arguments, in: directory, input: input)
     }
 
     /// The lines of a CSV but its `# command:` line (which records the options given).

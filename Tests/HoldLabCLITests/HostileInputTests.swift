@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabTestSupport
 import Testing
 
 /// A file a hostile case creates in its working directory before the run.
@@ -512,36 +513,21 @@ struct HostileInputTests {
         }
     }
 
-    /// Runs the case: directly, through /bin/sh for redirections and memory caps, or with a broken pipe.
+    /// Runs the case: directly, through /bin/sh for redirections and memory caps, or with a broken pipe. A process
+    /// ended by a signal reports 1000 + the signal.
     static func run(_ hostile: Hostile, in directory: URL) throws -> CLI.Result {
-        let process = Process()
         let executable = try CLI.executable.path
-        if hostile.redirect.isEmpty && hostile.memoryKiB == nil {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = hostile.arguments
-        } else {
-            let limit = hostile.memoryKiB.map { "ulimit -v \($0); " } ?? ""
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "\(limit)exec \"$0\" \"$@\" \(hostile.redirect)", executable] + hostile.arguments
-        }
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOLDLAB_PROFILES"] = CLI.root.appendingPathComponent("Profiles").path
-        environment["HOLDLAB_NOTEBOOKS"] = CLI.root.appendingPathComponent("Notebooks").path
-        environment.merge(hostile.environment) { $1 }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        if hostile.brokenPipe { try out.fileHandleForReading.close() }
-        try process.run()
-        let outData = hostile.brokenPipe ? Data() : out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 1000 + process.terminationStatus : process.terminationStatus
-        return CLI.Result(status: status, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        let direct = hostile.redirect.isEmpty && hostile.memoryKiB == nil
+        let limit = hostile.memoryKiB.map { "ulimit -v \($0); " } ?? ""
+        let environment = [
+            "HOLDLAB_PROFILES": CLI.root.appendingPathComponent("Profiles").path,
+            "HOLDLAB_NOTEBOOKS": CLI.root.appendingPathComponent("Notebooks").path,
+        ].merging(hostile.environment) { $1 }
+        let result = try runProcess(
+            direct ? executable : "/bin/sh",
+            direct ? hostile.arguments : ["-c", "\(limit)exec \"$0\" \"$@\" \(hostile.redirect)", executable] + hostile.arguments,
+            in: directory, environment: environment, brokenPipe: hostile.brokenPipe)
+        return CLI.Result(status: result.exited ? result.status : 1000 + result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
 

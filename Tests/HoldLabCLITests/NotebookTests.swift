@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabTestSupport
 import Testing
 
 /// CSV for the notebooks, made once per test run with the built `holdlab`: traces and sweeps. Small user counts: the
@@ -81,17 +82,10 @@ struct NotebookTests {
     {
         let assignments = ["data='\(data.map(\.path).joined(separator: " "))'", "out='\(out.path)'"]
             + variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gnuplot", "-e", assignments.joined(separator: "; "),
-                             CLI.root.appendingPathComponent("Notebooks/\(notebook)").path]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let warnings = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(notebook): \(warnings)")
-        return (warnings, FileManager.default.contents(atPath: out.path) ?? Data())
+        let result = try runProcess("/usr/bin/env", ["gnuplot", "-e", assignments.joined(separator: "; "),
+                                                     CLI.root.appendingPathComponent("Notebooks/\(notebook)").path])
+        #expect(result.status == 0, "\(notebook): \(result.stderr)")
+        return (result.stderr, FileManager.default.contents(atPath: out.path) ?? Data())
     }
 
     /// Renders PNG and SVG; both must come without a word on standard error and be the kind their name says.

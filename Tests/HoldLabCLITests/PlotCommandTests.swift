@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabTestSupport
 import HoldLabIO
 import Testing
 
@@ -7,20 +8,8 @@ struct PlotCommandTests {
     /// Runs `holdlab` through `env` with extra environment variables (e.g. a PATH without gnuplot).
     static func run(_ arguments: [String], environment: [String: String], in directory: URL) throws -> CLI.Result {
         let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = settings + [try CLI.executable.path] + arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        let result = try runProcess("/usr/bin/env", settings + [try CLI.executable.path] + arguments, in: directory)
+        return CLI.Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     static func contents(_ directory: URL) throws -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabTestSupport
 import Testing
 
 @Suite("holdlab --shard and merge")
@@ -208,12 +209,7 @@ struct ShardCommandTests {
         for (name, script) in [("slurm.sh", slurm.stdout), ("parallel.sh", parallel.stdout)] {
             let url = directory.appendingPathComponent(name)
             try script.write(to: url, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-n", url.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "bash -n \(name)")
+            #expect(try runProcess("/bin/bash", ["-n", url.path]).status == 0, "bash -n \(name)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["parallel.sh", "slurm.sh"])
     }

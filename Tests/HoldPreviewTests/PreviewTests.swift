@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabTestSupport
 import HoldModel
 import HoldPreview
 import HoldProfiles
@@ -182,16 +183,7 @@ struct PreviewGIFTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runProcess(tool, arguments, keepStandardError: false).stdout
     }
 }
 

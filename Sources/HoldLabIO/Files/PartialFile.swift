@@ -46,7 +46,7 @@ public final class PartialFile {
 
     /// Appends `text` (buffered).
     public func write(_ text: String) throws(OutputError) {
-        Signals.countWrite()
+        TestHooks.countWrite()
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= Self.bufferSize { try flush() }
     }

@@ -47,30 +47,8 @@ public enum Signals {
     }
 
     /// Blocks the calling thread until the process exits (the signal thread is cleaning up and will `_exit`).
-    static func waitForExit() -> Never {
+    package static func waitForExit() -> Never {
         while true { sleep(3600) }
-    }
-
-    /// Test seam: `HOLDLAB_TEST_SIGNAL=NAME:N` (NAME one of INT, TERM, HUP) sends the process that signal when the
-    /// N-th piece of output is written to a file, so tests can interrupt a run at a known point without timing.
-    static let testSignal: (signal: Int32, after: Int)? = {
-        guard let text = ProcessInfo.processInfo.environment["HOLDLAB_TEST_SIGNAL"] else { return nil }
-        let parts = text.split(separator: ":")
-        let names: [Substring: Int32] = ["INT": SIGINT, "TERM": SIGTERM, "HUP": SIGHUP]
-        guard parts.count == 2, let number = names[parts[0]], let after = Int(parts[1]), after >= 1 else { return nil }
-        return (number, after)
-    }()
-
-    nonisolated(unsafe) private static var writes = 0
-
-    /// Counts a piece of file output for the test seam; sends the signal and waits for the exit when it is due.
-    static func countWrite() {
-        guard let (number, after) = testSignal else { return }
-        writes += 1
-        if writes == after {
-            kill(getpid(), number)
-            waitForExit()
-        }
     }
 
     /// Whether the signal's disposition is SIG_IGN (inherited from the parent, as `nohup` sets SIGHUP).

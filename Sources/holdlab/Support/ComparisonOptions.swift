@@ -24,17 +24,13 @@ struct ComparisonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The design every other is compared with (its label). Default: the first.", valueName: "label"))
     var baseline: String?
 
-    @Option(parsing: .unconditional, help: "Synthetic users per population (every design sees the same people).")
-    var users: Int = 100_000
+    @OptionGroup var sample: SampleOptions
 
-    @Option(parsing: .unconditional, help: "Master seed (common random numbers: every design and population uses it).")
-    var seed: UInt64 = 1
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
-    var threads: Int?
+    var users: Int { sample.users }
+    var seed: UInt64 { sample.seed }
+    var threads: Int? { sample.threads }
 
     func validate() throws {
-        try RunOptions.validate(users: users, threads: threads)
         for text in variant { _ = try Self.parseVariant(text) }
     }
 

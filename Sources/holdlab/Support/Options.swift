@@ -105,7 +105,20 @@ struct RunOptions: ParsableArguments {
         }
     }
 
-    @Option(parsing: .unconditional, help: "Synthetic users per simulation (per profile, sweep point or tune evaluation).")
+    @OptionGroup var sample: SampleOptions
+
+    var users: Int { sample.users }
+    var seed: UInt64 { sample.seed }
+    var threads: Int? { sample.threads }
+
+    var workerThreads: Int { sample.workerThreads }
+}
+
+/// `--users`, `--seed` and `--threads`: how many people every simulation of a run sees, drawn from which seed, on
+/// how many threads. Declared once for every command that simulates (through `RunOptions` or `ComparisonOptions`).
+struct SampleOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Synthetic users per simulation: per profile, design and population, sweep point or tune evaluation."))
     var users: Int = 100_000
 
     @Option(parsing: .unconditional, help: "Master seed; every simulation of the run uses it (common random numbers).")
@@ -115,11 +128,6 @@ struct RunOptions: ParsableArguments {
     var threads: Int?
 
     func validate() throws {
-        try Self.validate(users: users, threads: threads)
-    }
-
-    /// The ranges of `--users` and `--threads`, for every command that takes them.
-    static func validate(users: Int, threads: Int?) throws {
         guard users >= 1 && users <= 10_000_000_000 else {
             throw ValidationError("--users must be from 1 to 10,000,000,000 (got \(users)).")
         }

@@ -22,7 +22,6 @@ func runSweepPoints(
     if out == .standardOutput && view == nil { try out?.write(head) }
     let total = Sweep.rowCount(request)
     let bar = ProgressBar(label: label, total: (total - rows.count) * request.users, unit: "users")
-    let killAfter = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
     // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted run
     // loses at most the last second's points, and a long run does not spend its time rewriting.
     var lastWrite = Date.distantPast
@@ -33,7 +32,7 @@ func runSweepPoints(
         typed += batch
         let lines = batch.map { $0.map(\.csvText).joined(separator: ",") }
         done += lines
-        let dying = killAfter.map { done.count >= $0 } ?? false
+        let dying = TestHooks.sweepDies(afterRows: done.count)
         switch out {
         case .standardOutput?:
             if view == nil { try OutputFile.standardOutput.write(lines.map { $0 + "\n" }.joined()) }
