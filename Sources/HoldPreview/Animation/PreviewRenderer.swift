@@ -146,65 +146,34 @@ struct TemporaryFrames {
     }
 }
 
-/// Runs gnuplot or ffmpeg as a child: standard input from a string (or nothing), its messages passed on to
-/// standard error, the child registered so an interruption stops it.
+/// Runs gnuplot or ffmpeg as a child (`ChildProcess`), its messages passed on to standard error.
 enum ExternalTool {
     /// `name` on `$PATH`, or nil.
-    static func find(_ name: String, searchPath: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-        for directory in (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate) {
-                return candidate
-            }
-        }
-        return nil
-    }
+    static func find(_ name: String) -> String? { ChildProcess.find(name) }
 
     /// Runs the tool to the end.
     ///
     /// - Throws: `PreviewError.toolFailed` when it cannot start, is killed or exits non-zero (its messages, with
     ///   `shown` replaced by `name`, are on standard error above).
     static func run(_ tool: String, arguments: [String], input: String?, showing shown: String, as name: String) throws(PreviewError) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let stdin = input.map { _ in Pipe() }
-        process.standardInput = stdin ?? FileHandle.nullDevice
+        let outcome: ChildProcess.Outcome
         do {
-            try Signals.withDefaultSignalsForChildren { try process.run() }
+            outcome = try ChildProcess.run(tool, arguments: arguments, input: input)
         } catch {
             throw PreviewError(.toolFailed, "cannot run \(tool): \(error.localizedDescription)")
         }
-        let child = Temporaries.shared.registerChild(process.processIdentifier)
-        defer { Temporaries.shared.unregisterChild(child) }
-        // Feed the script from another thread while this one drains the messages, so neither pipe fills up.
-        if let stdin, let input {
-            let handle = stdin.fileHandleForWriting
-            let data = Data(input.utf8)
-            Thread.detachNewThread {
-                try? handle.write(contentsOf: data)
-                try? handle.close()
-            }
-        }
-        let messages = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         // gnuplot's gif terminal reports "N frames in animation sequence" when it closes: news, not a problem.
-        let text = String(decoding: messages, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let text = outcome.messages.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasSuffix(" frames in animation sequence") }.joined(separator: "\n")
         if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             StandardError.write(text.replacingOccurrences(of: shown, with: name))
         }
         let program = (tool as NSString).lastPathComponent
-        guard process.terminationReason == .exit else {
-            throw PreviewError(.toolFailed, "\(program) was killed by signal \(process.terminationStatus); nothing written")
+        guard outcome.exited else {
+            throw PreviewError(.toolFailed, "\(program) was killed by signal \(outcome.status); nothing written")
         }
-        guard process.terminationStatus == 0 else {
-            throw PreviewError(.toolFailed, "\(program) failed (exit status \(process.terminationStatus)); its message is above; nothing written")
+        guard outcome.status == 0 else {
+            throw PreviewError(.toolFailed, "\(program) failed (exit status \(outcome.status)); its message is above; nothing written")
         }
     }
 }
