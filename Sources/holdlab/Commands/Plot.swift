@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoldLabIO
+import HoldPreview
 import HoldSimulation
 
 struct Plot: ParsableCommand {

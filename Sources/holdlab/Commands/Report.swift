@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoldLabIO
+import HoldPreview
 import HoldProfiles
 import HoldSimulation
 import HoldStudies
@@ -129,10 +130,12 @@ struct Report: ParsableCommand {
         let directory = try PartialDirectory(path: out, marker: "report.md")
         let command = CSV.commandLine(["holdlab"] + arguments)
         let head = Provenance.made(by: "report", commandLine: command)
-            + Provenance(resolved.provenance(users: comparison.users, seed: comparison.seed))
+            + resolved.provenance(users: comparison.users, seed: comparison.seed)
 
         // The comparison: designs.csv and differences.csv.
-        let results = try resolved.run(users: comparison.users, seed: comparison.seed, threads: threads)
+        let bar = ProgressBar(label: "compare", total: comparison.users * resolved.populations.count, unit: "users")
+        let results = try resolved.run(users: comparison.users, seed: comparison.seed, threads: threads, progress: { bar.update($0) })
+        bar.finish()
         try directory.write("designs.csv", ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: head))
             .rendered(as: .csv))
         try directory.write("differences.csv", ResultDocument(ComparisonCSV.differences(results, provenance: head)).rendered(as: .csv))
@@ -158,7 +161,7 @@ struct Report: ParsableCommand {
             for result in checked { checkText += Guidelines.row(result) + "\n" }
         }
         try directory.write("checks.csv", CSV.provenance([("holdlab", "\(HoldLabVersion.current) report"), ("command", command)]
-            + resolved.provenance(users: comparison.users, seed: comparison.seed).filter { $0.0 != "method" }
+            + resolved.provenance(users: comparison.users, seed: comparison.seed).entries.filter { $0.key != "method" }.map { ($0.key, $0.value) }
             + [("checked_against", "\(checkPopulation.name) fnv1a64:\(checkPopulation.contentHash)"),
                ("impaired_population", "\(impaired.name) fnv1a64:\(impaired.contentHash)")]) + checkText)
 

@@ -95,7 +95,7 @@ struct ComparisonOptions: ParsableArguments {
 
     /// The designs (profiles, then variants, each with the `--set` values the run applies), the baseline's index
     /// and the populations.
-    func resolve(_ source: ProfileSourceOptions) throws -> ResolvedComparison {
+    func resolve(_ source: ProfileSourceOptions) throws -> ComparisonPlan {
         let library = source.library
         let common = try source.parsedOverrides()
         let names = profile.isEmpty ? ["hig-linear-bar"] : profile
@@ -149,7 +149,7 @@ struct ComparisonOptions: ParsableArguments {
             }
             populations.append(loaded)
         }
-        return ResolvedComparison(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations)
+        return ComparisonPlan(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations)
     }
 
     /// The inputs the command reads, for refusing an output over one of them.
@@ -157,57 +157,5 @@ struct ComparisonOptions: ParsableArguments {
         let library = source.library
         return profile.map { ("--profile", library.profilePath($0)) }
             + populationNames.map { ("--population", library.populationPath($0)) }
-    }
-}
-
-/// What a comparison runs: the designs, their `--set` texts, the baseline and the populations.
-struct ResolvedComparison {
-    var designs: [Design]
-    /// Per design, the `--set` values applied to its profile (common ones, then the variant's).
-    var sets: [[String]]
-    /// Per design, the profile file its YAML comes from.
-    var paths: [String]
-    var baseline: Int
-    var populations: [Population]
-
-    /// Runs every population in turn (one progress bar for all), optionally streaming per-user rows with a
-    /// `population` column first.
-    func run(users: Int, seed: UInt64, threads: Int, perUser: PartialFile? = nil) throws -> [DesignComparison] {
-        let bar = ProgressBar(label: "compare", total: users * populations.count, unit: "users")
-        var results: [DesignComparison] = []
-        for (index, population) in populations.enumerated() {
-            let request = ComparisonRequest(
-                designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads)
-            let result = try PairedComparison.run(
-                request, perUser: perUser.map { populationRows(population.name, write: $0.write) },
-                progress: { bar.update(index * users + $0) })
-            results.append(result)
-        }
-        bar.finish()
-        return results
-    }
-
-    /// Provenance lines: populations, designs (profile, hash, the values set) and the sample.
-    func provenance(users: Int, seed: UInt64) -> [(String, String)] {
-        var lines: [(String, String)] = populations.map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") }
-        for (design, sets) in zip(designs, sets) {
-            let setText = sets.isEmpty ? "" : " --set " + sets.map { CSV.commandLine([$0]) }.joined(separator: " --set ")
-            lines.append(("design", "\(design.label) = \(design.profile.name) fnv1a64:\(design.profile.contentHash)\(setText)"))
-        }
-        lines.append(("baseline", designs[baseline].label))
-        lines.append(("users", "\(users) per population, seed \(seed) (common random numbers)"))
-        lines.append(("method", "rates: \(ComparedMetric.rateMethod) (Newcombe 1998, method 10); means: \(ComparedMetric.meanMethod) "
-                      + "(delta method over the same people); unpaired: Newcombe's independent hybrid score, Welch"))
-        return lines
-    }
-}
-
-/// A per-user writer that puts a `population` field before every line (for runs over several populations).
-func populationRows(_ population: String, write: @escaping (String) throws -> Void) -> (String) throws -> Void {
-    let prefix = CSV.field(population) + ","
-    return { text in
-        var lines = ""
-        for line in text.split(separator: "\n") { lines += prefix + line + "\n" }
-        try write(lines)
     }
 }

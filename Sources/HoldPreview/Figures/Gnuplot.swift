@@ -1,30 +1,36 @@
 import Foundation
 import HoldLabIO
 import HoldProfiles
-import HoldSimulation
 
-/// A `holdlab plot` failure: one message line and the exit status it maps to.
-struct PlotFailure: Error {
-    let status: Int32
-    let message: String
+/// A figure that could not be drawn: one message line and the exit status it maps to.
+public struct PlotFailure: Error, Sendable {
+    public let status: Int32
+    public let message: String
+
+    public init(status: Int32, message: String) {
+        self.status = status
+        self.message = message
+    }
 }
 
 /// The folder of gnuplot notebooks (`*.gp`), found the way `ProfileLibrary.discover` finds profiles.
-struct NotebookFolder {
-    let directory: String
+public struct NotebookFolder: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
 
     /// `$HOLDLAB_NOTEBOOKS` if set, else `./Notebooks` if it exists, else the `Notebooks` folder of the package the
     /// executable was built from (walking up from the executable, then from this source file).
-    static func discover(executablePath: String?, sourceFile: String = #filePath) -> NotebookFolder {
+    public static func discover(executablePath: String?, sourceFile: String = #filePath) -> NotebookFolder {
         NotebookFolder(directory: ProfileLibrary.packageFolder(
             "Notebooks", environment: "HOLDLAB_NOTEBOOKS", executablePath: executablePath, sourceFile: sourceFile))
     }
 
     /// Whether the argument is a file path rather than a notebook name.
-    static func isPath(_ argument: String) -> Bool { argument.contains("/") || argument.hasSuffix(".gp") }
+    public static func isPath(_ argument: String) -> Bool { argument.contains("/") || argument.hasSuffix(".gp") }
 
     /// The names of the notebooks in the folder, sorted.
-    func names() -> [String] {
+    public func names() -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return entries.filter { $0.hasSuffix(".gp") }.map { String($0.dropLast(3)) }.sorted()
     }
@@ -32,7 +38,7 @@ struct NotebookFolder {
     /// The script for a name or path.
     ///
     /// - Throws: `PlotFailure` (66) when there is no such file; for a name, the message lists the notebooks there are.
-    func script(_ nameOrPath: String) throws(PlotFailure) -> String {
+    public func script(_ nameOrPath: String) throws(PlotFailure) -> String {
         let path = Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/\(nameOrPath).gp"
         guard Self.isFile(path) else {
             if Self.isPath(nameOrPath) { throw PlotFailure(status: 66, message: "\(path): no such notebook file") }
@@ -43,22 +49,22 @@ struct NotebookFolder {
         return path
     }
 
-    static func isFile(_ path: String) -> Bool {
+    public static func isFile(_ path: String) -> Bool {
         var flag: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && !flag.boolValue
     }
 }
 
 /// gnuplot `-e` assignments: `name='text'` or `name=number`.
-enum GnuplotAssignment {
+public enum GnuplotAssignment {
     /// A gnuplot identifier: a letter or underscore, then letters, digits and underscores.
-    static func isIdentifier(_ name: String) -> Bool {
+    public static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
     }
 
     /// A decimal number gnuplot reads as one (`12`, `-0.5`, `.5`, `1e-3`); anything else is passed as a string.
-    static func isNumber(_ text: String) -> Bool {
+    public static func isNumber(_ text: String) -> Bool {
         var scalars = Substring(text).unicodeScalars[...]
         if scalars.first == "+" || scalars.first == "-" { scalars = scalars.dropFirst() }
         let mantissa = scalars.prefix { $0.isASCIIDigit || $0 == "." }
@@ -73,39 +79,32 @@ enum GnuplotAssignment {
     }
 
     /// Why a value cannot go between gnuplot's single quotes, or nil when it can.
-    static func problem(with value: String) -> String? {
+    public static func problem(with value: String) -> String? {
         if value.contains("'") || value.contains("\"") { return "contains a quote" }
         if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "contains a control character" }
         return nil
     }
 
     /// `name='value'`, or `name=value` for a number.
-    static func text(_ name: String, _ value: String) -> String {
+    public static func text(_ name: String, _ value: String) -> String {
         isNumber(value) ? "\(name)=\(value)" : "\(name)='\(value)'"
     }
 }
 
 /// Runs gnuplot on a notebook, writing the figure to a temporary file that is renamed over `out` on success.
-enum Gnuplot {
+public enum Gnuplot {
     /// The figure's kinds: the notebooks choose pngcairo or svg by the output's extension.
-    static let extensions = ["png", "svg"]
+    public static let extensions = ["png", "svg"]
 
     /// `gnuplot` on `$PATH`, or nil.
-    static func executable(searchPath: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-        let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
-        for directory in directories {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/gnuplot"
-            if FileManager.default.isExecutableFile(atPath: candidate), NotebookFolder.isFile(candidate) { return candidate }
-        }
-        return nil
-    }
+    public static func executable() -> String? { ChildProcess.find("gnuplot") }
 
     /// Runs `gnuplot -e ASSIGNMENTS SCRIPT` with `out` replaced by a temporary name; gnuplot's messages go to standard
     /// error as they are (with the temporary name shown as `out`).
     ///
     /// - Throws: `PlotFailure` 69 without gnuplot, 65 when gnuplot fails or writes nothing, 1 when it cannot run
     ///   or is killed, 73 when the figure cannot be moved into place. No figure, whole or partial, is left behind.
-    static func render(script: String, assignments: [(String, String)], out: String) throws(PlotFailure) {
+    public static func render(script: String, assignments: [(String, String)], out: String) throws(PlotFailure) {
         guard let gnuplot = executable() else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
@@ -121,34 +120,24 @@ enum Gnuplot {
         }
 
         let variables = ([("out", temporary)] + assignments).map { GnuplotAssignment.text($0.0, $0.1) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gnuplot)
-        process.arguments = ["-e", variables.joined(separator: "; "), script]
-        process.standardInput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
+        let outcome: ChildProcess.Outcome
         do {
-            try Signals.withDefaultSignalsForChildren { try process.run() }
+            outcome = try ChildProcess.run(gnuplot, arguments: ["-e", variables.joined(separator: "; "), script])
         } catch {
             throw PlotFailure(status: 1, message: "cannot run \(gnuplot): \(error.localizedDescription)")
         }
-        let child = Temporaries.shared.registerChild(process.processIdentifier)
-        let messages = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        Temporaries.shared.unregisterChild(child)
-        if !messages.isEmpty {
-            let text = String(decoding: messages, as: UTF8.self).replacingOccurrences(of: temporary, with: out)
-            StandardError.write(text)
+        if !outcome.messages.isEmpty {
+            StandardError.write(outcome.messages.replacingOccurrences(of: temporary, with: out))
         }
 
         let shown = "gnuplot on \(script)"
-        guard process.terminationReason == .exit else {
-            throw PlotFailure(status: 1, message: "\(shown) was killed by signal \(process.terminationStatus); no figure written")
+        guard outcome.exited else {
+            throw PlotFailure(status: 1, message: "\(shown) was killed by signal \(outcome.status); no figure written")
         }
         // 65: a notebook refused its data and said why in one line (see the check at the top of each notebook).
-        if process.terminationStatus == 65 { throw PlotFailure(status: 65, message: "") }
-        guard process.terminationStatus == 0 else {
-            throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(process.terminationStatus)); its message is above; no figure written")
+        if outcome.status == 65 { throw PlotFailure(status: 65, message: "") }
+        guard outcome.status == 0 else {
+            throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(outcome.status)); its message is above; no figure written")
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: temporary)
         guard let size = attributes?[.size] as? Int, size > 0 else {
