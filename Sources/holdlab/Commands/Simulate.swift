@@ -82,18 +82,24 @@ struct Simulate: ParsableCommand {
                 try library.loadProfile(name, overrides: overrides)
             }
             var populations: [Population] = []
-            for name in try choosePopulations(profiles) {
+            let names: [String]
+            do { names = try SimulationJob.populationNames(given: simulation.populationNames, profiles: profiles) } catch {
+                throw UsageError("\(error)")
+            }
+            for name in names {
                 let population = try library.loadPopulation(name)
                 if populations.contains(where: { $0.name == population.name }) {
                     throw UsageError("--population \(population.name) is given twice")
                 }
                 populations.append(population)
             }
-            let several = populations.count > 1
-            if several && (sharding.shard != nil || sharding.shards != nil || sharding.emit != nil) {
+            if populations.count > 1 && (sharding.shard != nil || sharding.shards != nil || sharding.emit != nil) {
                 throw UsageError("--shard, --shards and --emit run one population; give one --population per sharded run")
             }
-            let population = populations[0]
+            let job = SimulationJob(
+                profiles: profiles, populations: populations, users: simulation.users, seed: simulation.seed,
+                threads: simulation.workerThreads,
+                commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             let shard = try sharding.parsedShard
             if let shards = sharding.shards {
                 try ShardSpec(index: 1, count: shards).check(
@@ -107,65 +113,30 @@ struct Simulate: ParsableCommand {
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let perUserFile = try perUser.map { path throws -> StreamedOutput in try StreamedOutput(argument: path) }
-
-            var identity: [(String, String)] = populations.map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") }
-            identity += profiles.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
-            identity.append(("users", "\(simulation.users) per profile\(several ? " and population" : ""), seed \(simulation.seed)"))
-            let provenance: [(String, String)] = [
-                ("holdlab", "\(HoldLabVersion.current) simulate"),
-                ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
-            ] + identity
-            // Several populations: per-user rows say which, as holdlab compare --per-user does.
-            try perUserFile?.write(CSV.provenance(provenance)
-                                   + ((several ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n")
-
-            let request = SimulationRequest(
-                profiles: profiles, population: population, users: simulation.users, seed: simulation.seed,
-                threads: simulation.workerThreads)
+            try perUserFile?.write(job.perUserHead)
             let writeUser = perUserFile.map { file in { (text: String) throws in try file.write(text) } }
             if let shard {
                 let chunks = shard.range(of: Simulator.chunkCount(users: simulation.users))
                 let users = min(chunks.upperBound * Simulator.chunkSize, simulation.users) - chunks.lowerBound * Simulator.chunkSize
                 let bar = ProgressBar(label: "simulate \(shard)", total: max(0, users), unit: "users")
                 let text = try ShardRun.simulation(
-                    request, shard: shard, identity: identity, command: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
-                    planCommand: planCommandLine(), perUser: writeUser, progress: { bar.update($0) })
+                    job.request(populations[0]), shard: shard, identity: job.identity.entries.map { ($0.key, $0.value) },
+                    command: job.commandLine, planCommand: planCommandLine(), perUser: writeUser, progress: { bar.update($0) })
                 bar.finish()
                 try perUserFile?.flush()
                 try out.write(text)
                 try perUserFile?.commit()
                 return
             }
-            let users = simulation.users
-            let bar = ProgressBar(label: "simulate", total: users * populations.count, unit: "users")
-            var summaries: [SimulationSummary] = []
-            for (index, population) in populations.enumerated() {
-                var request = request
-                request.population = population
-                summaries += try Simulator.run(
-                    request, perUser: several ? perUserFile.map { populationRows(population.name, write: $0.write) } : writeUser,
-                    progress: { bar.update(index * users + $0) })
-            }
+            let bar = ProgressBar(label: "simulate", total: simulation.users * populations.count, unit: "users")
+            let table = try job.run(perUser: writeUser, progress: { bar.update($0) })
             bar.finish()
-
             // Every byte of the per-user file is written before the summary is committed, and the per-user file is
             // renamed into place only once the summary is written: a failure leaves neither half done.
-            let table = SimulationCSV.table(summaries, provenance: Provenance(provenance))
             try perUserFile?.flush()
             try out.write(view.render(ResultDocument(table), for: out))
             try perUserFile?.commit()
             noteUndefinedValues(table, subject: "profile")
         }
-    }
-
-    /// The populations --population names; without it, every profile must name the same one.
-    private func choosePopulations(_ profiles: [Profile]) throws -> [String] {
-        if !simulation.populationNames.isEmpty { return simulation.populationNames }
-        let named = Set(profiles.map(\.population))
-        guard named.count == 1, let only = named.first else {
-            let list = profiles.map { "\($0.name): \($0.population)" }.joined(separator: ", ")
-            throw ValidationError("The profiles name different populations (\(list)); choose one with --population.")
-        }
-        return [only]
     }
 }

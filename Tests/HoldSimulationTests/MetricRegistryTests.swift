@@ -1,0 +1,123 @@
+import Foundation
+import HoldLabIO
+import HoldLabTestSupport
+import HoldProfiles
+import Testing
+@testable import HoldSimulation
+
+@Suite("The metric registry: one declaration per metric, everything else derived")
+struct MetricRegistryTests {
+    @Test("every metric compare differences is a simulate column, in simulate's order")
+    func comparedAreColumns() {
+        let columns = SimulationCSV.columns.map(\.name)
+        let compared = ComparedMetric.all.map(\.name)
+        #expect(compared.allSatisfy(columns.contains))
+        #expect(compared == columns.filter(compared.contains), "compare's order is simulate's")
+        // Every rate and every mean of the registry is compared.
+        let expected = Metric.all.filter { metric in
+            switch metric.kind {
+            case .rate, .mean: true
+            default: false
+            }
+        }.map(\.name)
+        #expect(compared == expected)
+    }
+
+    @Test("every simulate column a tune metric can name is numeric, and every rate has its counts")
+    func tuneMetrics() throws {
+        let numeric = SimulationCSV.columns.filter(\.isNumeric).map(\.name)
+        #expect(Set(numeric).isSuperset(of: Metric.all.map(\.name)))
+        #expect(!numeric.contains("profile") && !numeric.contains("seed"))
+        let profile = try Make.earlyFill()
+        let population = try Make.population("""
+              - {name: h, weight: 0.8, intent: confirm, behavior: hold, hold: {dist: lognormal, median: 0.9, sigma: 0.35}}
+              - {name: a, weight: 0.2, intent: none, behavior: hold, hold: {dist: lognormal, median: 0.3, sigma: 0.5}}
+            """)
+        let summary = try #require(try Make.run([profile], population, users: 5_000).first)
+        for metric in Metric.all where metric.isRate {
+            let proportion = try #require(summary.proportion(metric), "\(metric.name)")
+            let column = try #require(SimulationCSV.columns.first { $0.name == metric.name })
+            #expect(column.numericValue(summary) == proportion.rate, "\(metric.name)")
+        }
+    }
+
+    @Test("the columns derived from the registry: every metric once, bounds right after their value")
+    func columns() {
+        let names = SimulationCSV.columns.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(Array(names.prefix(4)) == ["profile", "population", "users", "seed"])
+        for metric in Metric.all {
+            guard let index = names.firstIndex(of: metric.name) else {
+                Issue.record("\(metric.name) has no column")
+                continue
+            }
+            switch metric.kind {
+            case .mean, .rate(_, _, .columns):
+                #expect(names[index + 1] == metric.name + "_lo" && names[index + 2] == metric.name + "_hi", "\(metric.name)")
+            default:
+                #expect(!names.contains(metric.name + "_lo"), "\(metric.name)")
+            }
+        }
+    }
+}
+
+@Suite("SimulationJob and ComparisonPlan, in process")
+struct SimulationJobTests {
+    @Test("a job over two populations: one row per profile and population, provenance naming both, names kept as text")
+    func twoPopulations() throws {
+        let library = Make.library
+        var first = try library.loadProfile("hig-linear-bar")
+        first.name = "007"
+        var second = try library.loadProfile("static-long-press")
+        second.name = "2024"
+        let populations = try ["default", "hurried"].map(library.loadPopulation)
+        let job = SimulationJob(profiles: [first, second], populations: populations, users: 3_000, seed: 4, threads: 2,
+                                commandLine: "holdlab simulate")
+        let table = try job.run()
+        #expect(table.rows.count == 4)
+        #expect(table.rows.map { $0[1].plainText } == ["default", "default", "hurried", "hurried"])
+        #expect(job.provenance.value(of: "users") == "3000 per profile and population, seed 4")
+        // The rows are the single-population runs' rows, population by population.
+        for (index, population) in populations.enumerated() {
+            let alone = try Simulator.run(job.request(population)).map(SimulationCSV.cells)
+            #expect(Array(table.rows[(2 * index)..<(2 * index + 2)]) == alone)
+        }
+        let json = try ResultDocument(table).rendered(as: .json)
+        for line in json.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["profile"] is String && object["seed"] as? Int == 4)
+        }
+        #expect(json.contains("\"profile\":\"007\"") && json.contains("\"profile\":\"2024\""))
+    }
+
+    @Test("without --population, the profiles must name one; a job's CSV renders its provenance first")
+    func populationChoice() throws {
+        let library = Make.library
+        let bar = try library.loadProfile("hig-linear-bar")
+        #expect(try SimulationJob.populationNames(given: [], profiles: [bar, bar]) == [bar.population])
+        var other = bar
+        other.population = "hurried"
+        #expect(throws: SimulationError.self) { try SimulationJob.populationNames(given: [], profiles: [bar, other]) }
+        #expect(try SimulationJob.populationNames(given: ["x"], profiles: [bar, other]) == ["x"])
+    }
+
+    @Test("a comparison plan runs each population with the same people as a single-population comparison")
+    func comparisonPlan() throws {
+        let library = Make.library
+        let base = try library.loadProfile("hig-linear-bar")
+        let fast = try library.loadProfile("hig-linear-bar", overrides: [try Override(parsing: "fill.duration=0.6")])
+        let designs = [Design(label: "base", profile: base), Design(label: "fast", profile: fast)]
+        let populations = try ["default", "motor-impaired"].map(library.loadPopulation)
+        let plan = ComparisonPlan(designs: designs, sets: [[], ["fill.duration=0.6"]], paths: ["a", "a"], baseline: 0,
+                                  populations: populations)
+        var done = 0
+        let results = try plan.run(users: 2_000, seed: 3, threads: 2, progress: { done = $0 })
+        #expect(done == 4_000)
+        let single = try PairedComparison.run(ComparisonRequest(
+            designs: designs, baseline: 0, population: populations[1], users: 2_000, seed: 3, threads: 1))
+        let table = ComparisonCSV.differences(results, provenance: plan.provenance(users: 2_000, seed: 3))
+        let alone = ComparisonCSV.differences([single], provenance: Provenance())
+        #expect(Array(table.rows.suffix(alone.rows.count)) == alone.rows)
+        #expect(plan.provenance(users: 2_000, seed: 3).value(of: "design") == "base = hig-linear-bar fnv1a64:\(base.contentHash)")
+    }
+}
