@@ -57,8 +57,8 @@ enum CSVRendering {
     static func block(_ table: ResultTable, comments: Bool) -> String {
         var text = comments ? table.provenance.lines : ""
         guard !table.columns.isEmpty else { return text }
-        text += table.header.map(CSV.field).joined(separator: ",") + "\n"
-        for row in table.rows { text += row.map(\.csvText).joined(separator: ",") + "\n" }
+        text += table.csvHeaderLine
+        for row in table.rows { text += ResultTable.csvLine(row) }
         return text
     }
 }
