@@ -80,13 +80,14 @@ let package = Package(
             path: "Sources/HoldLabFuzz",
             swiftSettings: strict
         ),
-        // Shared by the test targets: builders of profiles and populations, the one helper that runs a process.
+        // Shared by the test targets: builders of profiles and populations, golden files, the JSON types of a result.
         .target(name: "HoldLabTestSupport", dependencies: ["HoldLabIO", "HoldProfiles", "HoldSimulation"], path: "Tests/HoldLabTestSupport",
                 swiftSettings: strict),
         .testTarget(name: "HoldLabIOTests", dependencies: ["HoldLabIO"], swiftSettings: strict),
         .testTarget(name: "GSLTests", dependencies: ["GSL"], swiftSettings: strict),
         .testTarget(name: "HoldModelTests", dependencies: ["HoldModel"], swiftSettings: strict),
-        .testTarget(name: "HoldProfilesTests", dependencies: ["HoldLabIO", "HoldProfiles"], swiftSettings: strict),
+        .testTarget(name: "HoldProfilesTests", dependencies: ["HoldLabIO", "HoldLabTestSupport", "HoldProfiles"], exclude: ["Golden"],
+                    swiftSettings: strict),
         .testTarget(name: "HoldSimulationTests", dependencies: [
             "HoldLabIO", "HoldLabTestSupport", "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: strict),

@@ -32,35 +32,6 @@ struct TraceCommandTests {
         #expect(data.last?.hasSuffix(",frame") == true || data.last?.hasSuffix(",retract_end") == true)
     }
 
-    @Test("golden: hig-linear-bar released at 0.6 s with frame phase 0.5")
-    func golden() throws {
-        let result = try CLI.run(["trace", "--profile", "hig-linear-bar", "--release-at", "0.6", "--phase", "0.5"])
-        #expect(result.status == 0)
-        let golden = CLI.root.appendingPathComponent("Tests/HoldLabCLITests/Golden/trace-hig-linear-bar-0.6.csv")
-        let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(result.stdout == expected)
-    }
-
-    @Test("every shipped profile traces, early and late releases alike")
-    func everyProfileTraces() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Profiles").path)
-            .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
-        #expect(names.count >= 12)
-        for name in names {
-            for release in [nil, "0.3"] {
-                let arguments = ["trace", "--profile", name] + (release.map { ["--release-at", $0] } ?? [])
-                let result = try CLI.run(arguments)
-                #expect(result.status == 0, "\(name): \(result.stderr)")
-                let rows = CLI.dataLines(result.stdout).dropFirst().map { $0.split(separator: ",") }
-                #expect(rows.count > 10)
-                // Times never go backwards; displayed progress stays within [0, 1].
-                let times = rows.compactMap { Double($0[0]) }
-                #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
-                #expect(rows.compactMap { Double($0[2]) }.allSatisfy { $0 >= 0 && $0 <= 1 })
-            }
-        }
-    }
-
     @Test("--out writes the file atomically; the data rows equal stdout's")
     func outFile() throws {
         let directory = try CLI.temporaryDirectory()

@@ -25,7 +25,7 @@ enum Fixtures {
     /// The rows of `holdlab trace`'s CSV for the same hold: (t_ms, displayed_progress, event), read from the text
     /// `trace` writes, not from the preview's own timeline.
     static func traceRows(_ profile: Profile, releaseAt: Double?, phase: Double = 0) throws -> [(tMs: Double, displayed: Double, event: String)] {
-        let csv = try TraceReport.csv(TraceRequest(profile: profile, releaseAtSeconds: releaseAt, framePhase: phase), commandLine: "test")
+        let csv = try TraceRequest(profile: profile, releaseAtSeconds: releaseAt, framePhase: phase).result(commandLine: "test").csv
         let lines = csv.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines.first == "t_ms,model_progress,displayed_progress,pulses,event")
         return lines.dropFirst().map { line in

@@ -1,7 +1,6 @@
 import ArgumentParser
 import HoldLabIO
 import HoldProfiles
-import HoldSimulation
 
 struct Trace: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,7 +34,7 @@ struct Trace: ParsableCommand {
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let request = TraceRequest(profile: profile, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
-            try out.write(try TraceReport.csv(request, commandLine: CommandRecord.line()))
+            try out.write(try request.result(commandLine: CommandRecord.line()).csv)
         }
     }
 }

@@ -1,0 +1,42 @@
+import HoldLabIO
+import HoldModel
+
+/// `holdlab trace`: the hold traced and typed, one row per frame and per event.
+extension TraceRequest {
+    /// The columns, in order: time after touch-down (ms, three decimals), the model's and the displayed progress
+    /// (six decimals), haptic pulses so far, and the row's event (`frame` or an event at its exact time).
+    public static let columns = [
+        ResultColumn("t_ms", .number), ResultColumn("model_progress", .number),
+        ResultColumn("displayed_progress", .number), ResultColumn("pulses", .integer), ResultColumn("event", .text),
+    ]
+
+    /// Traces the hold and returns what `holdlab trace` writes: the provenance (version, profile and its hash, the
+    /// command line, seed, frame phase, release time, whether the action fired) and one row per frame and event.
+    ///
+    /// - Parameter commandLine: the command line the output records (`CommandRecord.line`).
+    public func result(commandLine: String) throws(ControlError) -> ResultDocument {
+        let trace = try run()
+        let provenance = Provenance([
+            ("holdlab", "\(HoldLabVersion.current) trace"),
+            ("profile", "\(profile.name) fnv1a64:\(profile.contentHash)"),
+            ("command", commandLine),
+            ("seed", "\(seed)"),
+            ("frame_phase", "\(framePhase)"),
+            ("release_at_ms", CSV.number(trace.outcome.pressEndTime * 1000, decimals: 3)),
+            ("completed", "\(trace.outcome.completed)"),
+        ])
+        let rows = trace.rows.map { row -> [ResultCell] in
+            [.number(row.timeSeconds * 1000, decimals: 3), .number(row.modelProgress, decimals: 6),
+             .number(row.displayedProgress, decimals: 6), .integer(row.pulses), .text(row.event.rawValue)]
+        }
+        return ResultDocument(ResultTable(provenance: provenance, columns: Self.columns, rows: rows))
+    }
+}
+
+/// The trace CSV `holdlab report` writes beside its figures: `TraceRequest.result(commandLine:)` as CSV. Kept for
+/// `report` until it writes the typed result itself.
+public enum TraceReport {
+    public static func csv(_ request: TraceRequest, commandLine: String) throws(ControlError) -> String {
+        try request.result(commandLine: commandLine).csv
+    }
+}

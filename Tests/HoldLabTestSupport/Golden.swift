@@ -1,0 +1,59 @@
+import Foundation
+import HoldLabIO
+
+/// Expected outputs kept as files: `Golden/NAME` beside a test file.
+public enum Golden {
+    /// The package root (two levels above this file's folder).
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The text of `Golden/name` in the folder of `testFile` (the calling test's file).
+    public static func text(_ name: String, testFile: String = #filePath) throws -> String {
+        let url = URL(fileURLWithPath: testFile).deletingLastPathComponent().appendingPathComponent("Golden")
+            .appendingPathComponent(name)
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+}
+
+/// The JSON types of a result's columns as a reader sees them: each JSON Lines object decoded by `JSONDecoder`
+/// (which also proves every line is valid JSON: `007` written as a number would not decode).
+public enum JSONTypes {
+    /// A JSON value's type.
+    public enum Kind: String, Sendable, Hashable, CustomStringConvertible {
+        case string, number, boolean, null
+        public var description: String { rawValue }
+    }
+
+    private struct Value: Decodable {
+        let kind: Kind
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                kind = .null
+            } else if (try? container.decode(Bool.self)) != nil {
+                kind = .boolean
+            } else if (try? container.decode(Double.self)) != nil {
+                kind = .number
+            } else {
+                _ = try container.decode(String.self)
+                kind = .string
+            }
+        }
+    }
+
+    /// Every type each column takes over the rows of `json` (JSON Lines), by column name.
+    public static func of(json: String) throws -> [String: Set<Kind>] {
+        var kinds: [String: Set<Kind>] = [:]
+        for line in json.split(separator: "\n") {
+            let object = try JSONDecoder().decode([String: Value].self, from: Data(line.utf8))
+            for (name, value) in object { kinds[name, default: []].insert(value.kind) }
+        }
+        return kinds
+    }
+
+    /// `of(json:)` of `document` rendered as JSON.
+    public static func of(_ document: ResultDocument) throws -> [String: Set<Kind>] {
+        try of(json: document.rendered(as: .json))
+    }
+}
