@@ -92,7 +92,8 @@ let package = Package(
             "HoldLabIO", "HoldLabTestSupport", "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: strict),
         .testTarget(name: "HoldStudiesTests", dependencies: ["HoldLabIO", "HoldLabTestSupport", "HoldSimulation", "HoldStudies"], swiftSettings: strict),
-        .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldLabIO", "HoldSimulation"], swiftSettings: strict),
+        .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldLabIO", "HoldLabTestSupport", "HoldSimulation"],
+                    exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldLabIO", "HoldLabTestSupport", "HoldSimulation"], swiftSettings: strict),
         .testTarget(name: "HoldLabCLITests", dependencies: ["holdlab", "HoldLabIO", "HoldLabTestSupport"], exclude: ["Golden"], swiftSettings: strict),
     ]

@@ -2,7 +2,6 @@ import Foundation
 import GSL
 import HoldLabIO
 
-
 /// Several families fitted to one sample, with the best by AIC.
 public struct FitReport: Sendable {
     /// One fit per family, in the order asked for.
@@ -129,125 +128,6 @@ private final class ProgressCounter: @unchecked Sendable {
     }
 }
 
-/// The CSV `holdlab fit` writes: one row per family.
-public enum FitCSV {
-    /// The parameter columns, each followed by its `_se` column; a family fills the ones it has, NaN elsewhere.
-    /// `sigma` is shared by lognormal and exgaussian, `shape` and `scale` by gamma, weibull and loglogistic.
-    public static let parameterColumns = ["zeta", "sigma", "shape", "scale", "mu", "tau"]
-
-    /// The header row's column names.
-    public static let columns: [String] = [
-        "family", "n", "censored", "loglik", "aic", "bic", "ks_stat", "ks_pvalue", "best",
-    ] + parameterColumns.flatMap { [$0, "\($0)_se"] } + ["ks_pvalue_mcse"]
-
-    /// The header row.
-    public static var header: String { columns.joined(separator: ",") }
-
-    /// One data row per fit of `report`, each ending in a newline.
-    public static func rows(_ report: FitReport) -> String {
-        report.fits.indices.map { row(report.fits[$0], isBest: $0 == report.bestIndex) + "\n" }.joined()
-    }
-
-    /// One data row (no newline): loglik, aic and bic to 4 decimals, ks_stat to 6, ks_pvalue to 4 (NaN without a
-    /// bootstrap), parameters and standard errors to 9 significant digits, ks_pvalue_mcse (the p-value's Monte Carlo
-    /// standard error √(p(1 − p)/B)) to 4 decimals.
-    public static func row(_ fit: FamilyFit, isBest: Bool) -> String {
-        var fields = [
-            fit.family.rawValue, "\(fit.count)", "\(fit.censoredCount)",
-            CSV.number(fit.logLikelihood, decimals: 4), CSV.number(fit.aic, decimals: 4), CSV.number(fit.bic, decimals: 4),
-            CSV.number(fit.ksStatistic, decimals: 6), CSV.number(fit.ksPValue, decimals: 4), isBest ? "true" : "false",
-        ]
-        for name in parameterColumns {
-            fields.append(significant(fit.value(of: name)))
-            fields.append(significant(fit.standardError(of: name)))
-        }
-        fields.append(CSV.number(fit.ksPValueStandardError, decimals: 4))
-        return fields.joined(separator: ",")
-    }
-
-    /// The whole CSV for `holdlab fit`: `#` provenance lines (tool version, command, data file with its hash and
-    /// row counts, unit, censoring, bootstrap, best family), the header, one row per fit.
-    public static func document(_ report: FitReport, data: FitDataSet, commandLine: String) -> String {
-        var provenance: [(String, String)] = [
-            ("holdlab", "\(HoldLabVersion.current) fit"),
-            ("command", commandLine),
-            ("data", "\(data.request.path == "-" ? "standard input" : data.request.path) fnv1a64:\(data.contentHash)"),
-            ("rows", rowsText(data)),
-            ("unit", unitText(data)),
-            ("censoring", censoringText(data)),
-        ]
-        provenance.append(("bootstrap", bootstrapText(report, rows: data.sample.count)))
-        for fit in report.fits {
-            provenance += warnings(fit).map { ("warning", $0) }
-        }
-        provenance.append(("best", "\(report.best.family.rawValue) (lowest AIC)"))
-        return CSV.provenance(provenance) + header + "\n" + rows(report)
-    }
-
-    /// What a reader of a fit should be told: no convergence, no standard errors, or a positive parameter within one
-    /// standard error of 0 (the family's edge, e.g. an exgaussian tau → 0 on data without right skew, where the
-    /// normal approximation behind the standard error fails).
-    public static func warnings(_ fit: FamilyFit) -> [String] {
-        let family = fit.family.rawValue
-        var warnings: [String] = []
-        if !fit.converged { warnings.append("\(family): Nelder–Mead did not converge; the estimates may be off") }
-        if fit.covariance == nil {
-            warnings.append("\(family): the observed information is not positive definite (an estimate at the edge of "
-                            + "the family?), so the standard errors are NaN")
-        } else {
-            for (index, name) in fit.family.parameterNames.enumerated() where index != fit.family.locationIndex
-                && fit.parameters[index] < fit.standardErrors[index] {
-                warnings.append("\(family): \(name) = \(significant(fit.parameters[index])) ± "
-                                + "\(significant(fit.standardErrors[index])) is within one standard error of 0, the edge "
-                                + "of the family; its standard error is not reliable there")
-            }
-        }
-        return warnings
-    }
-
-    static func bootstrapText(_ report: FitReport, rows: Int) -> String {
-        guard report.bootstrapReplicates > 0 else { return "none (ks_pvalue NaN)" }
-        let text = "\(report.bootstrapReplicates) replicates per family, seed \(report.seed)"
-        guard report.bootstrapDrawSize < rows else { return text + "; each draws all \(rows) rows" }
-        return text + "; each draws \(report.bootstrapDrawSize) of the \(rows) rows and compares √m·D_b with √n·D "
-            + "(--bootstrap-size); ks_pvalue_mcse is the Monte Carlo standard error"
-    }
-
-    static func rowsText(_ data: FitDataSet) -> String {
-        var text = "\(data.sample.count) fitted (\(data.sample.censoredCount) censored) of \(data.rowsInFile) in the file"
-        if !data.request.filters.isEmpty {
-            let filters = data.request.filters.map { "\($0.column)=\($0.value)" }.joined(separator: ", ")
-            text += "; \(data.rowsFiltered) skipped by --where \(filters)"
-        }
-        return text
-    }
-
-    static func unitText(_ data: FitDataSet) -> String {
-        let column = data.request.column
-        if data.request.scale != nil { return "\(column) × \(data.scale) (--scale)" }
-        switch data.scale {
-        case 0.001: return "\(column) in milliseconds × 0.001 = seconds (from the column name)"
-        case 1e-6: return "\(column) in microseconds × 1e-06 = seconds (from the column name)"
-        default: return "\(column) taken as seconds (scale 1, from the column name)"
-        }
-    }
-
-    static func censoringText(_ data: FitDataSet) -> String {
-        guard let column = data.request.censoredColumn else { return "none" }
-        var text = data.request.censoredValues.isEmpty
-            ? "column \(column) (1/true censored, 0/false observed)"
-            : "column \(column) = \(data.request.censoredValues.joined(separator: " or "))"
-        if let timeColumn = data.request.censorTimeColumn { text += "; censored times from \(timeColumn)" }
-        return text + "; the likelihood uses ln S at censored times"
-    }
-
-    /// `%.9g`, or NaN when absent or not finite.
-    static func significant(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "NaN" }
-        return String(format: "%.9g", value)
-    }
-}
-
 /// A population file (schema version 1) built from a fit.
 public enum FittedPopulation {
     /// YAML with one class, `fitted`: weight 1, `intent: confirm`, `behavior: hold`, and `hold:` the fitted
@@ -287,7 +167,7 @@ public enum FittedPopulation {
             + "\(data.sample.count) rows of \(data.request.path == "-" ? "standard input" : data.request.path) column \(data.request.column)"
             + " (\(data.sample.censoredCount) censored)"
         let source = "holdlab \(HoldLabVersion.current): \(commandLine); data fnv1a64:\(data.contentHash); "
-            + "\(FitCSV.unitText(data)); censoring: \(FitCSV.censoringText(data))"
+            + "\(FitTable.unitText(data)); censoring: \(FitTable.censoringText(data))"
         return yaml(best, name: base, description: description, source: source)
     }
 

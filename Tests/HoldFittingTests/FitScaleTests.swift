@@ -180,7 +180,7 @@ struct FitScaleTests {
         // Without a bootstrap there is no p-value and no error.
         let none = try DistributionFitting.fit([.lognormal], to: sample, bootstrapReplicates: 0)
         #expect(none.best.ksPValue == nil && none.best.ksPValueStandardError == nil)
-        let text = FitCSV.bootstrapText(one, rows: sample.count)
+        let text = FitTable.bootstrapText(one, rows: sample.count)
         #expect(text.hasPrefix("99 replicates per family, seed 4; each draws 300 of the 3000 rows"))
     }
 

@@ -362,10 +362,10 @@ struct FitDataTests {
     func csvOutput() throws {
         let report = try DistributionFitting.fit([.exgaussian, .lognormal], to: try FitCase.all[0].sample(count: 200),
                                                  bootstrapReplicates: 0)
-        #expect(FitCSV.header == "family,n,censored,loglik,aic,bic,ks_stat,ks_pvalue,best,zeta,zeta_se,sigma,sigma_se,"
-                + "shape,shape_se,scale,scale_se,mu,mu_se,tau,tau_se,ks_pvalue_mcse")
-        let rows = FitCSV.rows(report).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows.count == 2 && rows.allSatisfy { $0.count == FitCSV.columns.count })
+        #expect(FitTable.columnNames.joined(separator: ",") == "family,n,censored,loglik,aic,bic,ks_stat,ks_pvalue,best,"
+                + "zeta,zeta_se,sigma,sigma_se,shape,shape_se,scale,scale_se,mu,mu_se,tau,tau_se,ks_pvalue_mcse")
+        let rows = report.fits.indices.map { FitTable.row(report.fits[$0], isBest: $0 == report.bestIndex).map(\.csvText) }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.count == FitTable.columns.count })
         #expect(rows.filter { $0[8] == "true" }.count == 1)
         #expect(rows[1][0] == "lognormal" && rows[1][8] == "true")
         // lognormal: zeta and sigma filled, shape … tau NaN; exgaussian: sigma, mu, tau filled, zeta NaN.
@@ -383,12 +383,12 @@ struct FitDataTests {
         let fit = try DistributionFitting.fit(.exgaussian, to: uniform)
         #expect(fit.parameters[2] < 1e-3)
         #expect(fit.covariance == nil && fit.standardErrors.allSatisfy(\.isNaN))
-        #expect(FitCSV.warnings(fit) == ["exgaussian: the observed information is not positive definite (an estimate at "
+        #expect(FitTable.warnings(fit) == ["exgaussian: the observed information is not positive definite (an estimate at "
                                          + "the edge of the family?), so the standard errors are NaN"])
         // Normal data: tau → 0 too, but the Hessian stays positive definite with SE(tau) ≫ tau: flagged.
         let normal = try FitSample(times: (0..<500).map { _ in Distribution.normal(mean: 1, sd: 0.1).sample(generator) })
         let normalFit = try DistributionFitting.fit(.exgaussian, to: normal)
-        let warnings = FitCSV.warnings(normalFit)
+        let warnings = FitTable.warnings(normalFit)
         if normalFit.covariance != nil {
             #expect(warnings.count == 1 && warnings[0].hasPrefix("exgaussian: tau = ")
                     && warnings[0].hasSuffix("is within one standard error of 0, the edge of the family; its standard error is not reliable there"))
@@ -396,7 +396,7 @@ struct FitDataTests {
             #expect(warnings.count == 1)
         }
         // A well-determined fit has no warnings.
-        #expect(FitCSV.warnings(try DistributionFitting.fit(.gamma, to: try FitCase.all[1].sample(count: 300))).isEmpty)
+        #expect(FitTable.warnings(try DistributionFitting.fit(.gamma, to: try FitCase.all[1].sample(count: 300))).isEmpty)
     }
 
     @Test("the emitted population loads with Population.load and holds exactly the fitted distribution")

@@ -83,24 +83,6 @@ struct FitCommandTests {
         #expect(CLI.dataLines(simulate.stdout).last?.hasPrefix("hig-linear-bar,fitted-holds,2000,") == true)
     }
 
-    @Test("--family all (the default) writes five rows in order with exactly one best; --bootstrap 0 gives NaN p-values")
-    func allFamilies() throws {
-        let directory = try CLI.temporaryDirectory()
-        let data = try Self.perUserFile(in: directory, users: 1_500)
-        let result = try CLI.run(["fit", "--data", data.path, "--column", "release_ms", "--where", "class=intentional",
-                                  "--bootstrap", "0"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let rows = Self.rows(result.stdout)
-        #expect(rows.map { $0["family"] ?? "" } == ["lognormal", "gamma", "weibull", "exgaussian", "loglogistic"])
-        #expect(rows.filter { $0["best"] == "true" }.count == 1)
-        #expect(rows.allSatisfy { $0["ks_pvalue"] == "NaN" && $0["censored"] == "0" })
-        #expect(result.stdout.contains("# bootstrap: none (ks_pvalue NaN)"))
-        #expect(rows.allSatisfy { $0["ks_pvalue_mcse"] == "NaN" })
-        // best = lowest AIC.
-        let best = try #require(rows.first { $0["best"] == "true" })
-        #expect(rows.allSatisfy { Self.number($0, "aic") >= Self.number(best, "aic") })
-    }
-
     /// Twelve rows: line 1 a comment, line 2 the header, data on lines 3–14.
     static func handWritten(_ edit: (inout [String]) -> Void = { _ in }) -> String {
         var lines = ["# hand-made holds", "name,t,fired"]
@@ -113,18 +95,6 @@ struct FitCommandTests {
         let file = directory.appendingPathComponent("data.csv")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file
-    }
-
-    @Test("a hand-written CSV with comments, quoted fields and true/0 flags fits; t is taken as seconds")
-    func handWrittenFile() throws {
-        let directory = try CLI.temporaryDirectory()
-        let file = try Self.write(Self.handWritten(), in: directory)
-        let result = try CLI.run(["fit", "--data", file.path, "--column", "t", "--censored-column", "fired",
-                                  "--family", "weibull", "--bootstrap", "9"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let row = try #require(Self.rows(result.stdout).first)
-        #expect(row["n"] == "12" && row["censored"] == "3")
-        #expect(result.stdout.contains("# unit: t taken as seconds (scale 1, from the column name)"))
     }
 
     @Test("data errors name the file and line, exit 65; a missing file exits 66; nothing is written")

@@ -13,6 +13,12 @@ public enum Golden {
             .appendingPathComponent(name)
         return try String(contentsOf: url, encoding: .utf8)
     }
+
+    /// `text` with the package root taken out of its paths: goldens are written from the root with relative paths,
+    /// tests read files by absolute ones.
+    public static func relative(_ text: String) -> String {
+        text.replacingOccurrences(of: packageRoot.path + "/", with: "")
+    }
 }
 
 /// The JSON types of a result's columns as a reader sees them: each JSON Lines object decoded by `JSONDecoder`

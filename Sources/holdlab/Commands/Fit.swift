@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HoldFitting
 import HoldLabIO
-import HoldSimulation
 
 /// A family to fit, or all of them.
 enum FamilyChoice: String, ExpressibleByArgument, CaseIterable {
@@ -104,7 +103,7 @@ struct Fit: ParsableCommand {
         case (.some, .some): throw ValidationError("Give the data once: --data FILE or a FILE argument, not both.")
         default: break
         }
-        try view.checkColumns(known: FitCSV.columns)
+        try view.checkColumns(known: FitTable.columnNames)
         guard (0...100_000).contains(bootstrap) else {
             throw ValidationError("--bootstrap must be from 0 to 100,000 (got \(bootstrap)).")
         }
@@ -133,28 +132,22 @@ struct Fit: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-                let out = OutputFile(argument: output.out)
-                try out.checkWritable()
-                let population = emitPopulation.map { OutputFile(argument: $0) }
-                try population?.checkWritable()
-                let request = FitDataRequest(
+            let out = OutputFile(argument: output.out)
+            try out.checkWritable()
+            let population = emitPopulation.map { OutputFile(argument: $0) }
+            try population?.checkWritable()
+            let request = FitRequest(
+                data: FitDataRequest(
                     path: data, column: column, censoredColumn: censoredColumn, censoredValues: censoredValues,
-                    censorTimeColumn: censorTimeColumn, filters: filters.map(Self.filter), scale: scale)
-                let dataSet = try FitDataFile.read(request)
-                // One step per family fitted and one per bootstrap replicate, as the library counts them.
-                let steps = Set(family.families).count * (1 + bootstrap)
-                let bar = SharedProgressBar(ProgressBar(label: "fit", total: steps, unit: "steps", delaySeconds: 1))
-                let report = try DistributionFitting.fit(
-                    family.families, to: dataSet.sample, bootstrapReplicates: bootstrap, bootstrapDrawSize: bootstrapSize,
-                    seed: seed, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
-                    progress: { done, _ in bar.update(done) })
-                bar.finish()
-                let commandLine = CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)
-                if let population, let path = emitPopulation {
-                    try population.write(FittedPopulation.yaml(
-                        for: report, data: dataSet, populationPath: path, commandLine: commandLine))
-                }
-                try out.write(view.render(FitCSV.document(report, data: dataSet, commandLine: commandLine), for: out))
+                    censorTimeColumn: censorTimeColumn, filters: filters.map(Self.filter), scale: scale),
+                families: family.families, bootstrapReplicates: bootstrap, bootstrapDrawSize: bootstrapSize, seed: seed,
+                threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+            let bar = SharedProgressBar(ProgressBar(label: "fit", total: request.progressSteps, unit: "steps", delaySeconds: 1))
+            let result = try request.run(progress: { done, _ in bar.update(done) })
+            bar.finish()
+            if let population, let path = emitPopulation { try population.write(result.population(path: path)) }
+            try out.write(view.render(result.document, for: out))
         }
     }
 
