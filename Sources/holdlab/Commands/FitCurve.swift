@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import HoldFitting
 import HoldLabIO
-import HoldProfiles
-import HoldSimulation
 
 extension CurveModel: ExpressibleByArgument {}
 
@@ -56,54 +54,11 @@ struct FitCurve: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            // Streams the two (or three) columns in constant memory beyond the values themselves.
-            let names = [x, y] + (weights.map { [$0] } ?? [])
-            let read = try CSVNumericColumns.read(path: data, columns: names, nonFinite: .skipNonFiniteRows)
-            let xs = read.values[0], ys = read.values[1]
-            let sigmas = weights == nil ? [] : read.values[2]
-            if let index = sigmas.firstIndex(where: { !($0 > 0) }) {
-                throw CSVTableError(path: data, line: read.lines[index],
-                                    "weight \(CSV.number(sigmas[index], significant: 6)) (column \(weights ?? "")) must be a standard deviation > 0")
-            }
-            let skipped = read.skipped
-            let result = try CurveFitting.fit(x: xs, y: ys, sigma: weights == nil ? nil : sigmas, model: model, target: target)
-            if let warning = result.warning { printNote("warning: \(warning)") }
-            try OutputFile(argument: self.output.out).write(Self.csv(result, data: data, hash: read.contentHash, skipped: skipped,
-                                                                     weights: weights, commandLine: CommandRecord.line()))
+            let request = CurveFitRequest(path: data, x: x, y: y, weights: weights, model: model, target: target,
+                                          commandLine: CommandRecord.line())
+            let report = try request.run()
+            if let warning = report.fit.warning { printNote("warning: \(warning)") }
+            try OutputFile(argument: output.out).write(report.document.csv)
         }
-    }
-
-    static func csv(_ result: CurveFitResult, data: String, hash: String, skipped: Int, weights: String?,
-                    commandLine: String) -> String {
-        let model = result.model
-        var provenance: [(String, String)] = [
-            ("holdlab", "\(HoldLabVersion.current) fit-curve"),
-            ("command", commandLine),
-            ("data", "\(data) fnv1a64:\(hash): \(result.points) points used, \(skipped) skipped (nan or inf)"),
-            ("model", "\(model.rawValue): \(model.formula)"),
-            ("fit", String(format: "rss %.6g, dof %d, r2 %.6f", result.residualSumOfSquares, result.degreesOfFreedom,
-                           result.rSquared)),
-        ]
-        if let weights { provenance.append(("weights", "1/sigma^2 with sigma from column \(weights) (relative, as curve_fit's absolute_sigma=False)")) }
-        if let diagnostics = result.diagnostics {
-            provenance.append(("solver", String(
-                format: "%@ from the best of %d starts; Jacobian rank %d of %d, condition number %.3g, gradient cosine %.2g",
-                diagnostics.stop, result.starts, diagnostics.rank, diagnostics.identified.count, diagnostics.conditionNumber,
-                diagnostics.relativeGradient)))
-        }
-        if let target = result.target { provenance.append(("target", "y = \(target.y)")) }
-        if let warning = result.warning { provenance.append(("warning", warning)) }
-        var output = CSV.provenance(provenance) + "model,parameter,estimate,se,ci95_lo,ci95_hi,start,warning\n"
-        let estimates = result.parameters + (result.target.map { [$0.x] } ?? [])
-        for estimate in estimates {
-            // An interval the data do not support is left empty, never written as ± 0 or NaN-wide.
-            let known = estimate.standardError.isFinite
-            let numbers = [estimate.value.isFinite ? CSV.number(estimate.value, significant: 8) : ""]
-                + [estimate.standardError, estimate.lower, estimate.upper].map { known ? CSV.number($0, significant: 8) : "" }
-            let start = estimate.start.map { CSV.number($0, significant: 8) } ?? ""
-            let warning = [estimate.note, result.warning].compactMap { $0 }.joined(separator: "; ")
-            output += ([model.rawValue, estimate.name] + numbers + [start, CSV.field(warning)]).joined(separator: ",") + "\n"
-        }
-        return output
     }
 }
