@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(name: "HoldSimulationTests", dependencies: [
             "HoldLabIO", "HoldLabTestSupport", "HoldSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: strict),
-        .testTarget(name: "HoldStudiesTests", dependencies: ["HoldLabIO", "HoldLabTestSupport", "HoldSimulation", "HoldStudies"], swiftSettings: strict),
+        .testTarget(name: "HoldStudiesTests", dependencies: ["HoldLabIO", "HoldLabTestSupport", "HoldSimulation", "HoldStudies"],
+                    exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "HoldFittingTests", dependencies: ["HoldFitting", "HoldLabIO", "HoldLabTestSupport", "HoldSimulation"],
                     exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "HoldPreviewTests", dependencies: ["HoldPreview", "HoldLabIO", "HoldLabTestSupport", "HoldSimulation"], swiftSettings: strict),

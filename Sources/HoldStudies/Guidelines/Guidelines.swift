@@ -271,13 +271,23 @@ public enum Guidelines {
         return results
     }
 
-    /// The `check` CSV's columns.
-    public static let columns = ["profile", "rule", "status", "measured", "threshold", "detail", "source"]
+    /// The columns of `holdlab check`'s result, all text: the profile, the rule, pass, warn or fail, the measured
+    /// figure with its unit (`NaN` when there is nothing to measure), the threshold, a sentence on why, the rule's
+    /// source.
+    public static let resultColumns = ["profile", "rule", "status", "measured", "threshold", "detail", "source"]
+        .map { ResultColumn($0, .text) }
 
-    public static func row(_ result: GuidelineResult) -> String {
+    /// One rule's result for one profile as a row of ``resultColumns``.
+    public static func cells(_ result: GuidelineResult) -> [ResultCell] {
         [result.profile, result.rule.id, result.status.rawValue, result.measured, result.threshold, result.detail,
-         result.rule.source].map(CSV.field).joined(separator: ",")
+         result.rule.source].map(ResultCell.text)
     }
+
+    /// The column names, and one result as a CSV line without its newline: ``resultColumns`` and ``cells(_:)`` as
+    /// text, for `report`'s checks.csv until it writes the typed result itself.
+    public static var columns: [String] { resultColumns.map(\.name) }
+
+    public static func row(_ result: GuidelineResult) -> String { cells(result).map(\.csvText).joined(separator: ",") }
 
     /// The rules as a Markdown table (README.md and the report).
     public static func markdownTable(_ thresholds: GuidelineThresholds = GuidelineThresholds()) -> String {

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HoldLabIO
 import HoldProfiles
-import HoldSimulation
 import HoldStudies
 
 /// The guideline thresholds as options (shared by `check` and `report`).
@@ -100,34 +99,24 @@ struct GuidelineCheck: ParsableCommand {
             let overrides = try source.parsedOverrides()
             let loaded = try profiles.map { try library.loadProfile($0, overrides: overrides) }
             let impaired = try library.loadPopulation(guidelines.impairedPopulation)
-            var populations: [String: Population] = [:]
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
-            var results: [GuidelineResult] = []
-            let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
-            for (index, profile) in loaded.enumerated() {
+            var populations: [String: Population] = [:]
+            let subjects = try loaded.map { profile in
                 let name = simulation.population ?? profile.population
-                if populations[name] == nil { populations[name] = try library.loadPopulation(name) }
-                guard let own = populations[name] else { continue }
-                results += try Guidelines.check(GuidelineRequest(
-                    profile: profile, population: own, impairedPopulation: impaired, users: simulation.users,
-                    seed: simulation.seed, threads: simulation.workerThreads, thresholds: guidelines.thresholds))
-                bar.update(index + 1)
+                let population = try populations[name] ?? library.loadPopulation(name)
+                populations[name] = population
+                return GuidelineSubject(profile: profile, population: population, populationArgument: name)
             }
+            let request = GuidelineCheckRequest(
+                subjects: subjects, impairedPopulation: impaired, users: simulation.users, seed: simulation.seed,
+                threads: simulation.workerThreads, thresholds: guidelines.thresholds,
+                commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+            let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
+            let result = try request.run(progress: { bar.update($0) })
             bar.finish()
-            var provenance: [(String, String)] = [
-                ("holdlab", "\(HoldLabVersion.current) check"), ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
-            ]
-            provenance += loaded.map { ("profile", "\($0.name) fnv1a64:\($0.contentHash)") }
-            provenance += populations.keys.sorted().compactMap { key in
-                populations[key].map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") }
-            }
-            provenance.append(("impaired_population", "\(impaired.name) fnv1a64:\(impaired.contentHash)"))
-            provenance.append(("users", "\(simulation.users) per simulation, seed \(simulation.seed)"))
-            var text = CSV.provenance(provenance) + Guidelines.columns.joined(separator: ",") + "\n"
-            for result in results { text += Guidelines.row(result) + "\n" }
-            try out.write(text)
-            let failures = results.filter { $0.status == .fail }
+            try out.write(result.document.csv)
+            let failures = result.failures
             if !failures.isEmpty {
                 printNote("\(failures.count) rule(s) failed: " + failures.map { "\($0.profile) \($0.rule.id)" }.joined(separator: ", "))
             }
