@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HoldLabIO
 import HoldProfiles
-import HoldSimulation
 
 struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,9 +24,7 @@ struct Profiles: ParsableCommand {
 
         @OptionGroup var view: RowFormatOptions
 
-        static let columns = ["kind", "name", "status", "description"]
-
-        func validate() throws { try view.checkColumns(known: Self.columns) }
+        func validate() throws { try view.checkColumns(known: ProfileListRequest.columns.map(\.name)) }
 
         func run() throws {
             let library = source.library
@@ -37,25 +34,8 @@ struct Profiles: ParsableCommand {
                 throw ExitStatus.noInput
             }
             let overrides = try reportingErrors { try source.parsedOverrides() }
-            var text = CSV.provenance([("holdlab", "\(HoldLabVersion.current) profiles list"), ("directory", library.directory)])
-            text += Self.columns.joined(separator: ",") + "\n"
-            func row(_ kind: String, _ name: String, _ load: () throws -> String) {
-                let fields: [String]
-                do {
-                    fields = [kind, name, "ok", try load()]
-                } catch {
-                    fields = [kind, name, "invalid", "\(error)"]
-                }
-                text += fields.map(CSV.field).joined(separator: ",") + "\n"
-            }
-            for name in library.profileNames() {
-                row("profile", name) { try library.loadProfile(name, overrides: overrides).description }
-            }
-            for name in library.populationNames() {
-                row("population", name) { try library.loadPopulation(name).description }
-            }
-            let out = OutputFile.standardOutput
-            try emit(view.render(text, for: out))
+            let document = ProfileListRequest(library: library, overrides: overrides).result()
+            try emit(view.render(document, for: .standardOutput))
         }
     }
 
@@ -71,10 +51,7 @@ struct Profiles: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let library = source.library
-                let loaded = try library.loadProfile(profile, overrides: try source.parsedOverrides())
-                try StandardOutput.write("# \(library.profilePath(profile)) (resolved, fnv1a64:\(loaded.contentHash))\n"
-                                         + loaded.canonicalYAML)
+                try StandardOutput.write(try source.library.resolvedText(profile, overrides: try source.parsedOverrides()))
             }
         }
     }
@@ -107,24 +84,17 @@ struct Profiles: ParsableCommand {
             var missing = 0
             for file in files {
                 do {
-                    // A name that is not in the library gets the library's error (with suggestions); a file is read.
-                    let path = library.profilePath(file)
-                    if !ProfileLibrary.isFilePath(file), !FileManager.default.fileExists(atPath: path) {
-                        _ = try library.loadProfile(file, overrides: overrides)
+                    switch try library.check(file, overrides: overrides) {
+                    case .valid(let path, let name):
+                        try emit("ok: \(path) (\(name))\n")
+                    case .invalid(let path, let problems):
+                        for problem in problems {
+                            printError(problem.description)
+                            if case .override = problem.origin { throw ExitStatus.usage }
+                        }
+                        invalid += 1
+                        if problems.count > 1 { printNote("\(path): \(problems.count) problems") }
                     }
-                    let text = try ProfileLibrary.read(path, what: "profile")
-                    let problems = Profile.problems(yaml: text, path: ProfileLibrary.displayPath(path), overrides: overrides)
-                    if problems.isEmpty {
-                        let profile = try Profile.load(yaml: text, path: ProfileLibrary.displayPath(path), overrides: overrides)
-                        try emit("ok: \(ProfileLibrary.displayPath(path)) (\(profile.name))\n")
-                        continue
-                    }
-                    for problem in problems {
-                        printError(problem.description)
-                        if case .override = problem.origin { throw ExitStatus.usage }
-                    }
-                    invalid += 1
-                    if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(path)): \(problems.count) problems") }
                 } catch let error as ProfileError {
                     printError(error.description)
                     if case .override = error.origin { throw ExitStatus.usage }

@@ -1,0 +1,75 @@
+import Foundation
+import HoldLabIO
+import HoldLabTestSupport
+import HoldProfiles
+import Testing
+
+/// A small library kept for these tests: profiles named 007, 2024 and NaN, an invalid one, one with a comma, a
+/// quote and a pipe in its description, and a population named 1e3.
+private let fixture = ProfileLibrary(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Golden/library").path)
+
+@Suite("profiles list, show and check: the jobs")
+struct ProfileCommandsTests {
+    @Test("list golden: the CSV, the table and a Markdown selection, byte for byte as `holdlab profiles list` wrote them")
+    func listGolden() throws {
+        let document = ProfileListRequest(library: fixture).result()
+        #expect(Golden.relative(document.csv) == (try Golden.text("profiles-list.csv")))
+        #expect(Golden.relative(try document.rendered(as: .table)) == (try Golden.text("profiles-list.table")))
+        let markdown = try document.rendered(as: .markdown, columns: ["name", "description", "kind"], comments: false)
+        #expect(Golden.relative(markdown) == (try Golden.text("profiles-list.md")))
+    }
+
+    @Test("list JSON: a profile named 007, 2024 or NaN and a population named 1e3 stay strings")
+    func listJSON() throws {
+        let document = ProfileListRequest(library: fixture).result()
+        #expect(try JSONTypes.of(document) == ["kind": [.string], "name": [.string], "status": [.string], "description": [.string]])
+        let json = try document.rendered(as: .json, columns: ["name"])
+        #expect(json == "{\"name\":\"007\"}\n{\"name\":\"2024\"}\n{\"name\":\"NaN\"}\n{\"name\":\"bad\"}\n{\"name\":\"quoted\"}\n{\"name\":\"1e3\"}\n")
+    }
+
+    @Test("list: --set reaches every profile; one it breaks is listed invalid with the problem")
+    func listOverrides() throws {
+        let document = ProfileListRequest(library: fixture, overrides: [try Override(parsing: "fill.duration=-1")]).result()
+        let rows = document.tables[0].rows.map { $0.map(\.plainText) }
+        #expect(rows.filter { $0[0] == "profile" }.allSatisfy { $0[2] == "invalid" })
+        #expect(rows.last == ["population", "1e3", "ok", "everyone holds for two seconds"])
+    }
+
+    @Test("list of an empty directory: the provenance and the header only")
+    func emptyList() throws {
+        let directory = try TemporaryFiles.directory()
+        let csv = ProfileListRequest(library: ProfileLibrary(directory: directory.path)).result().csv
+        #expect(csv == "# holdlab: \(HoldLabVersion.current) profiles list\n# directory: \(directory.path)\nkind,name,status,description\n")
+    }
+
+    @Test("show golden: the profile resolved with an override, as `holdlab profiles show` printed it")
+    func showGolden() throws {
+        let text = try fixture.resolvedText("007", overrides: [try Override(parsing: "gesture.minimumDuration=0.8")])
+        #expect(Golden.relative(text) == (try Golden.text("profiles-show.yaml")))
+        let kiko = try Make.library.resolvedText("kikocard-accelerating", overrides: [try Override(parsing: "fill.timer.tick=0.016")])
+        #expect(kiko.contains("timer: {tick: 0.016, initialIncrement: 0.0007"))
+    }
+
+    @Test("check: a valid file by path or name, every problem of an invalid one, the library's error for an unknown name")
+    func check() throws {
+        let path = fixture.profilePath("007")
+        #expect(try fixture.check(path) == .valid(path: path, name: "007"))
+        #expect(try fixture.check("2024") == .valid(path: fixture.profilePath("2024"), name: "2024"))
+        guard case .invalid(let badPath, let problems) = try fixture.check("bad") else {
+            Issue.record("bad.yaml checked valid")
+            return
+        }
+        #expect(badPath == fixture.profilePath("bad"))
+        #expect(problems.map(\.description) == [
+            "\(badPath):4:15: fill.model: unknown value 'sprinkler'; allowed: animation, timer, none",
+        ])
+        #expect(throws: ProfileError.self) { try fixture.check("nosuch") }
+        do {
+            _ = try fixture.check("./nosuch.yaml")
+            Issue.record("a missing file checked")
+        } catch {
+            #expect(error.cannotOpen)
+        }
+    }
+}
