@@ -146,46 +146,54 @@ public struct SensitivityResult: Sendable {
     }
 }
 
-/// The index CSVs of `holdlab sensitivity`.
-public enum SensitivityCSV {
+/// The index tables of `holdlab sensitivity`: a metric and parameter (names), then the indices.
+public enum SensitivityTable {
     /// Columns of the Sobol' table.
-    public static let sobolColumns = ["metric", "parameter", "S1", "S1_lo", "S1_hi", "ST", "ST_lo", "ST_hi"]
+    public static let sobolColumns = columns(["metric", "parameter"], ["S1", "S1_lo", "S1_hi", "ST", "ST_lo", "ST_hi"])
     /// Columns of the second-order table.
-    public static let secondOrderColumns = ["metric", "parameter_1", "parameter_2", "S2", "S2_lo", "S2_hi"]
+    public static let secondOrderColumns = columns(["metric", "parameter_1", "parameter_2"], ["S2", "S2_lo", "S2_hi"])
     /// Columns of the Morris table.
-    public static let morrisColumns = ["metric", "parameter", "mu", "mu_star", "mu_star_lo", "mu_star_hi", "sigma"]
+    public static let morrisColumns = columns(["metric", "parameter"], ["mu", "mu_star", "mu_star_lo", "mu_star_hi", "sigma"])
+
+    static func columns(_ names: [String], _ numbers: [String]) -> [ResultColumn] {
+        names.map { ResultColumn($0, .text) } + numbers.map { ResultColumn($0, .number) }
+    }
+
+    /// The main table's columns for `method`.
+    public static func columns(_ method: SensitivityMethod) -> [ResultColumn] {
+        method == .sobol ? sobolColumns : morrisColumns
+    }
 
     /// Indices keep 15 significant digits: enough to compare with another implementation to 1e-12.
-    static func number(_ value: Double) -> String { CSV.number(value, significant: 15) }
+    static func number(_ value: Double) -> ResultCell { .significant(value, digits: 15) }
 
-    /// The main table's header and rows: per metric, one row per parameter in `--vary` order.
-    public static func table(_ results: [SensitivityResult], plan: SensitivityPlan) -> String {
-        let columns = plan.method == .sobol ? sobolColumns : morrisColumns
-        var lines = [columns.joined(separator: ",")]
+    /// The main table's rows: per metric, one row per parameter in `--vary` order.
+    public static func rows(_ results: [SensitivityResult], plan: SensitivityPlan) -> [[ResultCell]] {
+        var rows: [[ResultCell]] = []
         for result in results {
             for (index, parameter) in plan.parameters.enumerated() {
-                var fields = [CSV.field(result.metric), CSV.field(parameter.keyPath)]
+                var cells: [ResultCell] = [.text(result.metric), .text(parameter.keyPath)]
                 if let sobol = result.sobol {
                     let indices = try? sobol.get()
                     for estimate in [indices?.first[index], indices?.total[index]] {
                         let e = estimate ?? .undefined
-                        fields += [e.value, e.lower, e.upper].map(number)
+                        cells += [e.value, e.lower, e.upper].map(number)
                     }
                 } else if let morris = result.morris {
                     let indices = try? morris.get()
                     let star = indices?.muStar[index] ?? .undefined
-                    fields += [indices?.mu[index] ?? .nan, star.value, star.lower, star.upper,
-                               indices?.sigma[index] ?? .nan].map(number)
+                    cells += [indices?.mu[index] ?? .nan, star.value, star.lower, star.upper,
+                              indices?.sigma[index] ?? .nan].map(number)
                 }
-                lines.append(fields.joined(separator: ","))
+                rows.append(cells)
             }
         }
-        return lines.map { $0 + "\n" }.joined()
+        return rows
     }
 
-    /// The second-order table: per metric, one row per pair j < k in `--vary` order.
-    public static func secondOrderTable(_ results: [SensitivityResult], plan: SensitivityPlan) -> String {
-        var lines = [secondOrderColumns.joined(separator: ",")]
+    /// The second-order table's rows: per metric, one row per pair j < k in `--vary` order.
+    public static func secondOrderRows(_ results: [SensitivityResult], plan: SensitivityPlan) -> [[ResultCell]] {
+        var rows: [[ResultCell]] = []
         let d = plan.parameters.count
         for result in results {
             let indices = try? result.sobol?.get()
@@ -193,13 +201,12 @@ public enum SensitivityCSV {
             for j in 0..<d {
                 for k in (j + 1)..<d {
                     let e = indices.flatMap { pair < $0.second.count ? $0.second[pair] : nil } ?? .undefined
-                    lines.append(([CSV.field(result.metric), CSV.field(plan.parameters[j].keyPath),
-                                   CSV.field(plan.parameters[k].keyPath)] + [e.value, e.lower, e.upper].map(number))
-                        .joined(separator: ","))
+                    rows.append([.text(result.metric), .text(plan.parameters[j].keyPath), .text(plan.parameters[k].keyPath)]
+                                + [e.value, e.lower, e.upper].map(number))
                     pair += 1
                 }
             }
         }
-        return lines.map { $0 + "\n" }.joined()
+        return rows
     }
 }

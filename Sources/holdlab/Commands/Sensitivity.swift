@@ -146,34 +146,20 @@ struct SensitivityCommand: ParsableCommand {
             let secondOut = secondOrder.map(OutputFile.init(argument:))
             for file in [out, samplesOut, secondOut].compactMap({ $0 }) { try file.checkWritable() }
 
+            let job = SensitivityRequest(
+                plan: plan, sweep: request, baseProfile: base, metrics: metrics,
+                bootstrap: SensitivityBootstrap(resamples: bootstrap, seed: simulation.seed), samplesFile: samples,
+                commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             var rows: [String] = []
             if resume, case .file(let file)? = samplesOut {
                 rows = try resumedRows(file, request: request, baseProfile: base, what: "sensitivity samples")
             }
-            let provenance = [
-                ("holdlab", "\(HoldLabVersion.current) sensitivity"),
-                ("command", CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume)),
-            ] + Sweep.identity(request, baseProfile: base) + [("sensitivity_design", plan.description)]
-            let head = CSV.provenance(provenance) + Sweep.header(plan.sweepPlan) + "\n"
-            try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: samplesOut, label: plan.method.rawValue)
-
-            let resampling = SensitivityBootstrap(resamples: bootstrap, seed: simulation.seed)
-            let results = metrics.map { plan.analyze(metric: $0, rows: rows, bootstrap: resampling) }
-            for result in results { if let reason = result.undefinedReason(plan) { printNote("note: indices written as NaN: \(reason)") } }
-            let what = plan.method == .sobol ? "the \(plan.saltelli?.baseRows ?? 0) base rows" : "the \(plan.morris?.trajectories ?? 0) trajectories' effects"
-            let analysis = provenance + [
-                ("sensitivity_estimators", plan.method == .sobol
-                    ? "S1 Saltelli et al. 2010, ST Jansen 1999, S2 Saltelli 2002, on outputs standardised over all points (as SALib.analyze.sobol)"
-                    : "elementary effects D·Δf/Δ per full range; mu, mu_star, sigma (n − 1) (as SALib.analyze.morris)"),
-                ("sensitivity_bootstrap", bootstrap == 0
-                    ? "none (--bootstrap 0): intervals are NaN"
-                    : "\(bootstrap) resamples of \(what), seed \(simulation.seed); 95 % interval = estimate ∓ 1.959964 × their standard deviation"),
-                ("sensitivity_samples", samples ?? "not written (--samples FILE keeps them)"),
-            ]
-            if let secondOut {
-                try secondOut.write(CSV.provenance(analysis) + SensitivityCSV.secondOrderTable(results, plan: plan))
-            }
-            try out.write(CSV.provenance(analysis) + SensitivityCSV.table(results, plan: plan))
+            try runSweepPoints(request, profiles: profiles, rows: &rows, head: job.samplesHead, out: samplesOut,
+                               label: plan.method.rawValue)
+            let report = job.analyze(rows: rows)
+            for note in report.notes { printNote("note: indices written as NaN: \(note)") }
+            if let secondOut, let secondOrder = report.secondOrder { try secondOut.write(secondOrder.csv) }
+            try out.write(report.indices.csv)
         }
     }
 }
