@@ -75,51 +75,81 @@ struct Benchmark: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = source.library
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
-            let extra = try source.parsedOverrides()
-            try emit("case,profile,population,users,threads,seconds,users_per_second,ns_per_user,draws_per_user,"
-                  + "rng_ns_per_user,fraction_of_rng_bound,max_rss_mib" + "\n")
-            for simulation in cases.isEmpty ? SimulationCase.allCases : cases {
-                let overrides = try simulation.overrides.map { text throws(ProfileError) in try Override(parsing: text) }
-                let profile = try library.loadProfile(simulation.profile, overrides: overrides + extra)
-                let population = try library.loadPopulation(simulation.population)
-                let count = simulation.users(users)
-                for threadCount in counts {
-                    // The bound right before its run: this machine's speed drifts within seconds, and a fraction
-                    // of a bound measured earlier would carry the drift.
-                    let bound = try DrawBound.measure(
-                        SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
-                    let rngPerUser = bound.seconds / Double(count) * 1e9
-                    FitBenchmark.resetPeakMemory()
-                    let request = SimulationRequest(
-                        profiles: [profile], population: population, users: count, seed: 1, threads: threadCount)
-                    var bytes = 0
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    if simulation == .perUser {
-                        _ = try Simulator.run(request, perUser: { bytes += $0.utf8.count })
-                    } else {
-                        _ = try Simulator.run(request)
-                    }
-                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    let rate = Double(count) / seconds
-                    let fraction = rate / (Double(threadCount) * 1e9 / rngPerUser)
-                    try emit(String(format: "%@,%@,%@,%d,%d,%.3f,%.0f,%.1f,%.2f,%.1f,%.3f,%.1f",
-                                 simulation.rawValue, profile.name, population.name, count, threadCount, seconds, rate,
-                                 seconds / Double(count) * 1e9 * Double(threadCount), bound.drawsPerUser, rngPerUser,
-                                 fraction, Self.peakMemoryMiB()) + "\n")
+            // The header first, then each row as it is measured: a late failure loses nothing.
+            try emit(ResultTable(columns: Self.columns).csvHeaderLine)
+            _ = try measure(onRow: { try emit(ResultTable.csvLine($0)) })
+        }
+    }
+
+    /// The columns: the case, its profile and population (names), users (rows for a fit case) and threads, then
+    /// the measurements: seconds (3 decimals), users per second (0), ns per user on one thread's scale (1), random
+    /// draws per user (2), the same draws' own ns per user (1), the fraction of that bound reached (3), peak memory in
+    /// MiB (1). A fit case has no random-number bound: its three columns are NaN.
+    static let columns = [
+        ResultColumn("case", .text), ResultColumn("profile", .text), ResultColumn("population", .text),
+        ResultColumn("users", .integer), ResultColumn("threads", .integer), ResultColumn("seconds", .number),
+        ResultColumn("users_per_second", .number), ResultColumn("ns_per_user", .number),
+        ResultColumn("draws_per_user", .number), ResultColumn("rng_ns_per_user", .number),
+        ResultColumn("fraction_of_rng_bound", .number), ResultColumn("max_rss_mib", .number),
+    ]
+
+    /// Measures every case at every thread count, calling `onRow` with each row as it is measured; returns them all.
+    func measure(onRow: ([ResultCell]) throws -> Void) throws -> ResultTable {
+        let library = source.library
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
+        let extra = try source.parsedOverrides()
+        var table = ResultTable(columns: Self.columns)
+        func add(_ row: [ResultCell]) throws {
+            table.rows.append(row)
+            try onRow(row)
+        }
+        for simulation in cases.isEmpty ? SimulationCase.allCases : cases {
+            let overrides = try simulation.overrides.map { text throws(ProfileError) in try Override(parsing: text) }
+            let profile = try library.loadProfile(simulation.profile, overrides: overrides + extra)
+            let population = try library.loadPopulation(simulation.population)
+            let count = simulation.users(users)
+            for threadCount in counts {
+                // The bound right before its run: this machine's speed drifts within seconds, and a fraction
+                // of a bound measured earlier would carry the drift.
+                let bound = try DrawBound.measure(
+                    SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
+                let rngPerUser = bound.seconds / Double(count) * 1e9
+                FitBenchmark.resetPeakMemory()
+                let request = SimulationRequest(
+                    profiles: [profile], population: population, users: count, seed: 1, threads: threadCount)
+                var bytes = 0
+                let start = DispatchTime.now().uptimeNanoseconds
+                if simulation == .perUser {
+                    _ = try Simulator.run(request, perUser: { bytes += $0.utf8.count })
+                } else {
+                    _ = try Simulator.run(request)
                 }
-            }
-            for rows in fitRows where rows > 0 {
-                for threadCount in counts {
-                    let fit = try FitBenchmark.run(rows: rows, threads: threadCount)
-                    try emit(String(format: "fit,%@,lognormal-sample,%d,%d,%.3f,%.0f,%.1f,NaN,NaN,NaN,%.1f", fit.label, rows,
-                                 threadCount, fit.seconds, Double(rows) / fit.seconds,
-                                 fit.seconds * 1e9 / Double(rows) * Double(threadCount), fit.peakMiB) + "\n")
-                }
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                let rate = Double(count) / seconds
+                let fraction = rate / (Double(threadCount) * 1e9 / rngPerUser)
+                try add([
+                    .text(simulation.rawValue), .text(profile.name), .text(population.name), .integer(count),
+                    .integer(threadCount), .number(seconds, decimals: 3), .number(rate, decimals: 0),
+                    .number(seconds / Double(count) * 1e9 * Double(threadCount), decimals: 1),
+                    .number(bound.drawsPerUser, decimals: 2), .number(rngPerUser, decimals: 1),
+                    .number(fraction, decimals: 3), .number(Self.peakMemoryMiB(), decimals: 1),
+                ])
             }
         }
+        for rows in fitRows where rows > 0 {
+            for threadCount in counts {
+                let fit = try FitBenchmark.run(rows: rows, threads: threadCount)
+                try add([
+                    .text("fit"), .text(fit.label), .text("lognormal-sample"), .integer(rows), .integer(threadCount),
+                    .number(fit.seconds, decimals: 3), .number(Double(rows) / fit.seconds, decimals: 0),
+                    .number(fit.seconds * 1e9 / Double(rows) * Double(threadCount), decimals: 1),
+                    .number(nil, decimals: 2), .number(nil, decimals: 1), .number(nil, decimals: 3),
+                    .number(fit.peakMiB, decimals: 1),
+                ])
+            }
+        }
+        return table
     }
 
     /// This process's peak resident memory since the last `FitBenchmark.resetPeakMemory()`, in MiB.
