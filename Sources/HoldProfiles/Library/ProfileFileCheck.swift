@@ -25,11 +25,4 @@ extension ProfileLibrary {
         guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
         return .valid(path: display, name: try Profile.load(yaml: text, path: display, overrides: overrides).name)
     }
-
-    /// `holdlab profiles show`: the profile resolved (every key with its default, overrides applied) as YAML, after
-    /// a comment naming its file and the hash of the resolved profile.
-    public func resolvedText(_ nameOrPath: String, overrides: [Override] = []) throws(ProfileError) -> String {
-        let profile = try loadProfile(nameOrPath, overrides: overrides)
-        return "# \(profilePath(nameOrPath)) (resolved, fnv1a64:\(profile.contentHash))\n" + profile.canonicalYAML
-    }
 }

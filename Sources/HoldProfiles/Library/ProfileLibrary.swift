@@ -119,4 +119,11 @@ public struct ProfileLibrary: Sendable {
         }
         return try Profile.load(yaml: try Self.read(path, what: "profile"), path: Self.displayPath(path), overrides: overrides)
     }
+
+    /// `holdlab profiles show`: the profile resolved (every key with its default, overrides applied) as YAML, after
+    /// a comment naming its file and the hash of the resolved profile.
+    public func resolvedText(_ nameOrPath: String, overrides: [Override] = []) throws(ProfileError) -> String {
+        let profile = try loadProfile(nameOrPath, overrides: overrides)
+        return "# \(profilePath(nameOrPath)) (resolved, fnv1a64:\(profile.contentHash))\n" + profile.canonicalYAML
+    }
 }
