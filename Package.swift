@@ -50,18 +50,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "HoldPreview",
+            dependencies: ["HoldLabIO", "HoldModel", "HoldProfiles"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "HoldStudies",
-            dependencies: ["GSL", "HoldLabIO", "HoldModel", "HoldProfiles", "HoldSimulation"],
+            dependencies: ["GSL", "HoldLabIO", "HoldModel", "HoldPreview", "HoldProfiles", "HoldSimulation"],
             swiftSettings: strict
         ),
         .target(
             name: "HoldFitting",
             dependencies: ["GSL", "HoldLabIO", "HoldProfiles"],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "HoldPreview",
-            dependencies: ["HoldLabIO", "HoldModel", "HoldProfiles"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -2,10 +2,24 @@ import Foundation
 import HoldLabIO
 import Testing
 
-@Suite("RowFormatter: the csv, table, markdown and json views of a command's CSV")
+@Suite("RowFormat: the csv, table, markdown and json views of a typed result")
 struct RowFormatTests {
-    /// A summary-like CSV: provenance, a rate with its Wilson bounds, a rate whose interval comes from a count, a
-    /// mean in ms, a NaN, a text column.
+    /// A summary-like block: provenance, a rate with its Wilson bounds, a rate kept as counts (its interval from
+    /// them), a mean in ms, a missing value, a text column.
+    static let summary = ResultDocument(ResultTable(
+        provenance: Provenance([("holdlab", "0.1.0 simulate"), ("command", "holdlab simulate")]),
+        columns: [
+            ResultColumn("profile", .text), ResultColumn("intent_users", .integer, unit: "count"),
+            ResultColumn("completion_rate", .number, unit: "0–1"), ResultColumn("completion_rate_lo", .number, unit: "0–1"),
+            ResultColumn("completion_rate_hi", .number, unit: "0–1"), ResultColumn("premature_release_rate", .number, unit: "0–1"),
+            ResultColumn("completion_time_mean_ms", .number, unit: "ms"), ResultColumn("peak_pulse_rate_hz", .number, unit: "Hz"),
+        ],
+        rows: [[
+            .text("hig-linear-bar"), .integer(17040), .number(0.878580, decimals: 6), .number(0.873585, decimals: 6),
+            .number(0.883388, decimals: 6), .proportion(Proportion(successes: 2065, trials: 17040), decimals: 6),
+            .number(1000, decimals: 3), .number(nil, decimals: 3),
+        ]]))
+
     static let csv = """
         # holdlab: 0.1.0 simulate
         # command: holdlab simulate
@@ -13,43 +27,40 @@ struct RowFormatTests {
         hig-linear-bar,17040,0.878580,0.873585,0.883388,0.121185,1000.000,NaN
 
         """
-    static let hints = RowFormatHints(units: ["completion_time_mean_ms": "ms", "peak_pulse_rate_hz": "Hz", "completion_rate": "0–1"],
-                                      rateDenominators: ["premature_release_rate": "intent_users"])
 
-    @Test("csv with every column and the comments is the input, byte for byte")
+    @Test("csv is the cells' text under the provenance lines")
     func identity() throws {
-        #expect(try RowFormatter.render(Self.csv, format: .csv) == Self.csv)
+        #expect(try Self.summary.rendered(as: .csv) == Self.csv)
     }
 
     @Test("--columns selects and orders in csv; --no-comments drops the # lines only")
     func columnsAndComments() throws {
-        let selected = try RowFormatter.render(Self.csv, format: .csv, columns: ["completion_rate", "profile"], comments: false)
+        let selected = try Self.summary.rendered(as: .csv, columns: ["completion_rate", "profile"], comments: false)
         #expect(selected == "completion_rate,profile\n0.878580,hig-linear-bar\n")
-        let uncommented = try RowFormatter.render(Self.csv, format: .csv, comments: false)
+        let uncommented = try Self.summary.rendered(as: .csv, comments: false)
         #expect(uncommented == Self.csv.split(separator: "\n").dropFirst(2).joined(separator: "\n") + "\n")
     }
 
     @Test("an unknown column is refused with the closest names; a column named twice too")
     func unknownColumn() {
-        #expect(throws: RowFormatError.self) { try RowFormatter.render(Self.csv, format: .csv, columns: ["completion_rat"]) }
+        #expect(throws: RowFormatError.self) { try Self.summary.rendered(as: .csv, columns: ["completion_rat"]) }
         do {
-            _ = try RowFormatter.render(Self.csv, format: .table, columns: ["completion_rat"])
+            _ = try Self.summary.rendered(as: .table, columns: ["completion_rat"])
         } catch {
             #expect(error.message.hasPrefix("--columns: no column 'completion_rat' (did you mean 'completion_rate'"))
         }
-        #expect(throws: RowFormatError.self) { try RowFormatter.render(Self.csv, format: .json, columns: ["profile", "profile"]) }
+        #expect(throws: RowFormatError.self) { try Self.summary.rendered(as: .json, columns: ["profile", "profile"]) }
     }
 
     @Test("table: one row is one column a line; a rate reads rate [lo, hi] to the interval's first digit; units shown")
     func tableOneRow() throws {
-        let text = try RowFormatter.render(Self.csv, format: .table, comments: false, hints: Self.hints)
-        let lines = text.split(separator: "\n").map(String.init)
+        let lines = try Self.summary.rendered(as: .table, comments: false).split(separator: "\n").map(String.init)
         #expect(lines == [
             "profile                  hig-linear-bar",
             "intent_users             17040",
             // half-width 0.0049 → 3 decimals
             "completion_rate          0.879 [0.874, 0.883]",
-            // n = 17040, p = 0.121185: Wilson [0.11640, 0.12614] (half-width 0.0049) → 3 decimals
+            // 2065 of 17040 = 0.121185: Wilson [0.11640, 0.12614] (half-width 0.0049) → 3 decimals
             "premature_release_rate   0.121 [0.116, 0.126]",
             "completion_time_mean_ms  1000.000 ms",
             "peak_pulse_rate_hz       NaN",
@@ -58,15 +69,15 @@ struct RowFormatTests {
 
     @Test("table: several rows are aligned columns, numbers to the right")
     func tableRows() throws {
-        let csv = "a,b_value\nx,1.5\nlonger,10.25\n"
-        let text = try RowFormatter.render(csv, format: .table)
-        #expect(text == "a       b_value\nx           1.5\nlonger    10.25\n")
+        let document = ResultDocument(ResultTable(
+            columns: [ResultColumn("a", .text), ResultColumn("b_value", .number)],
+            rows: [[.text("x"), .formatted("1.5", value: 1.5)], [.text("longer"), .formatted("10.25", value: 10.25)]]))
+        #expect(try document.rendered(as: .table) == "a       b_value\nx           1.5\nlonger    10.25\n")
     }
 
     @Test("markdown: a review table; provenance in an HTML comment; | escaped")
     func markdown() throws {
-        let text = try RowFormatter.render(Self.csv, format: .markdown, columns: ["profile", "completion_rate", "completion_time_mean_ms"],
-                                           hints: Self.hints)
+        let text = try Self.summary.rendered(as: .markdown, columns: ["profile", "completion_rate", "completion_time_mean_ms"])
         #expect(text == """
             <!--
             holdlab: 0.1.0 simulate
@@ -79,33 +90,51 @@ struct RowFormatTests {
             | `completion_time_mean_ms` | 1000.000 ms |
 
             """)
-        let rows = try RowFormatter.render("name,n\na|b,1\nc,2\n", format: .markdown)
-        #expect(rows == "| `name` | `n` |\n|---|---:|\n| a\\|b | 1 |\n| c | 2 |\n")
+        let rows = ResultDocument(ResultTable(
+            columns: [ResultColumn("name", .text), ResultColumn("n", .integer)],
+            rows: [[.text("a|b"), .integer(1)], [.text("c"), .integer(2)]]))
+        #expect(try rows.rendered(as: .markdown) == "| `name` | `n` |\n|---|---:|\n| a\\|b | 1 |\n| c | 2 |\n")
     }
 
     @Test("json: JSON Lines, numbers as numbers, NaN as null, booleans, strings escaped; blocks numbered")
     func json() throws {
-        let text = try RowFormatter.render(Self.csv, format: .json)
+        let text = try Self.summary.rendered(as: .json)
         #expect(text == #"{"profile":"hig-linear-bar","intent_users":17040,"completion_rate":0.878580,"completion_rate_lo":0.873585,"completion_rate_hi":0.883388,"premature_release_rate":0.121185,"completion_time_mean_ms":1000.000,"peak_pulse_rate_hz":null}"# + "\n")
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         #expect(object?["intent_users"] as? Int == 17040)
         #expect(object?["peak_pulse_rate_hz"] is NSNull)
-        let mixed = try RowFormatter.render("# a\nx,ok,t\n1,true,\"say \"\"hi\"\"\"\n.5,false,b\n\n\n# b\ny\n2\n", format: .json)
-        #expect(mixed == """
+        let mixed = ResultDocument([
+            ResultTable(provenance: Provenance([("a", "")]),
+                        columns: [ResultColumn("x", .number), ResultColumn("ok", .boolean), ResultColumn("t", .text)],
+                        rows: [[.formatted("1", value: 1), .boolean(true), .text("say \"hi\"")],
+                               [.formatted(".5", value: 0.5), .boolean(false), .text("b")]]),
+            ResultTable(provenance: Provenance([("b", "")]), columns: [ResultColumn("y", .integer)], rows: [[.integer(2)]]),
+        ])
+        let lines = try mixed.rendered(as: .json)
+        #expect(lines == """
             {"block":0,"x":1,"ok":true,"t":"say \\"hi\\""}
             {"block":0,"x":0.5,"ok":false,"t":"b"}
             {"block":1,"y":2}
 
             """)
-        for line in mixed.split(separator: "\n") { _ = try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+        for line in lines.split(separator: "\n") { _ = try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+        // A number written with leading zeros is still a JSON number.
+        let zeros = ResultDocument(ResultTable(columns: [ResultColumn("v", .number)], rows: [[.formatted("060", value: 60)]]))
+        #expect(try zeros.rendered(as: .json) == "{\"v\":60}\n")
     }
 
     @Test("two blocks (tune): each keeps its # lines; --columns takes from each block what it has")
     func blocks() throws {
-        let csv = "# p\n# index 0\nevaluation,x\n1,0.5\n2,0.6\n\n\n# index 1\nx,completion_rate\n0.6,0.9\n"
-        #expect(try RowFormatter.render(csv, format: .csv, columns: ["x"]) == "# p\n# index 0\nx\n0.5\n0.6\n\n\n# index 1\nx\n0.6\n")
-        let blocks = RowFormatter.parse(csv)
-        #expect(blocks.count == 2 && blocks[0].rows.count == 2 && blocks[1].header == ["x", "completion_rate"])
+        let document = ResultDocument([
+            ResultTable(provenance: Provenance([("p", "x"), ("index 0", "trajectory")]),
+                        columns: [ResultColumn("evaluation", .integer), ResultColumn("x", .number)],
+                        rows: [[.integer(1), .formatted("0.5", value: 0.5)], [.integer(2), .formatted("0.6", value: 0.6)]]),
+            ResultTable(provenance: Provenance([("index 1", "check")]),
+                        columns: [ResultColumn("x", .number), ResultColumn("completion_rate", .number)],
+                        rows: [[.formatted("0.6", value: 0.6), .number(0.9, decimals: 1)]]),
+        ])
+        #expect(try document.rendered(as: .csv, columns: ["x"])
+            == "# p: x\n# index 0: trajectory\nx\n0.5\n0.6\n\n\n# index 1: check\nx\n0.6\n")
     }
 
     @Test("digits: an interval's half-width sets the decimals; an estimate shows two digits of its standard error")

@@ -47,7 +47,7 @@ struct GuidelineCheckTests {
         let result = try GuidelineCheckRequest(subjects: subjects, impairedPopulation: population, users: 200, seed: 1,
                                                threads: 2, commandLine: "holdlab check").run()
         let kinds = try JSONTypes.of(result.document)
-        #expect(kinds == Dictionary(uniqueKeysWithValues: Guidelines.columns.map { ($0, [JSONTypes.Kind.string]) }))
+        #expect(kinds == Dictionary(uniqueKeysWithValues: Guidelines.resultColumns.map { ($0.name, [JSONTypes.Kind.string]) }))
         let json = try result.document.rendered(as: .json)
         for name in ["007", "2024", "NaN"] { #expect(json.contains("{\"profile\":\"\(name)\",")) }
         #expect(result.document.tables[0].provenance.value(of: "population") == "q fnv1a64:\(population.contentHash)")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The renderers of a `ResultDocument`, one per `RowFormat`: pure functions from typed values to text.
 extension ResultDocument {
     /// The document as `format`, with only `columns` (nil: all, in order) and the `#` provenance lines unless
@@ -66,7 +68,7 @@ enum CSVRendering {
 /// JSON Lines: an object per row with the block's columns in order, each value typed by its column's kind (a
 /// text column is a string whatever it looks like; a missing number is null). With several blocks each object
 /// starts with `"block": N` (gnuplot's index).
-enum JSONRendering {
+public enum JSONRendering {
     static func text(_ document: ResultDocument) -> String {
         let several = document.tables.filter { !$0.columns.isEmpty }.count > 1
         var text = ""
@@ -96,7 +98,21 @@ enum JSONRendering {
     }
 
     /// A JSON string literal (RFC 8259 escapes; other control characters as \u00XX).
-    static func jsonString(_ text: String) -> String { RowFormatter.jsonString(text) }
+    public static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
 }
 
 /// The table and Markdown views: cells for people. A value with bound columns (or a rate kept as counts) reads
@@ -155,6 +171,28 @@ struct HumanView {
         return view
     }
 
+    /// ` ms` after a value in a unit people read (not for proportions, counts, text or NaN).
+    static func unitSuffix(_ unit: String?, _ value: String) -> String {
+        guard let unit, !unit.isEmpty, unit != "0–1", unit != "count", value != "NaN" else { return "" }
+        return " " + unit
+    }
+
+    /// Lines of cells padded to their column's width (two spaces between columns, no trailing spaces).
+    static func aligned(_ lines: [[String]], rightAligned: Set<Int>) -> String {
+        let count = lines.map(\.count).max() ?? 0
+        let widths = (0..<count).map { column in lines.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return lines.map { cells in
+            var line = ""
+            for (column, cell) in cells.enumerated() {
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                line += column == 0 ? "" : "  "
+                line += rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line + "\n"
+        }.joined()
+    }
+
     static func tableText(_ views: [HumanView], comments: Bool) -> String {
         views.enumerated().map { index, view in
             var text = index == 0 ? "" : "\n"
@@ -162,12 +200,12 @@ struct HumanView {
             guard !view.header.isEmpty else { return text }
             if view.rows.count == 1 {
                 let lines = view.header.indices.map { column in
-                    [view.header[column], view.rows[0][column] + RowFormatter.unitSuffix(view.units[column], view.rows[0][column])]
+                    [view.header[column], view.rows[0][column] + HumanView.unitSuffix(view.units[column], view.rows[0][column])]
                 }
-                text += RowFormatter.aligned(lines, rightAligned: [])
+                text += HumanView.aligned(lines, rightAligned: [])
             } else {
                 let numeric = view.header.indices.filter { column in view.rows.allSatisfy { NumberText.looksNumeric($0[column]) } }
-                text += RowFormatter.aligned([view.header] + view.rows, rightAligned: Set(numeric))
+                text += HumanView.aligned([view.header] + view.rows, rightAligned: Set(numeric))
             }
             return text
         }.joined()
@@ -185,7 +223,7 @@ struct HumanView {
                 text += "| column | value |\n|---|---:|\n"
                 for column in view.header.indices {
                     let value = view.rows[0][column]
-                    text += "| `\(cell(view.header[column]))` | \(cell(value + RowFormatter.unitSuffix(view.units[column], value))) |\n"
+                    text += "| `\(cell(view.header[column]))` | \(cell(value + HumanView.unitSuffix(view.units[column], value))) |\n"
                 }
             } else {
                 let numeric = view.header.indices.filter { column in view.rows.allSatisfy { NumberText.looksNumeric($0[column]) } }

@@ -175,5 +175,5 @@ public enum HapticPattern {
     }
 
     /// A JSON string literal.
-    static func json(_ text: String) -> String { RowFormatter.jsonString(text) }
+    static func json(_ text: String) -> String { JSONRendering.jsonString(text) }
 }

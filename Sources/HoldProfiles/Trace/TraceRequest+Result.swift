@@ -15,7 +15,11 @@ extension TraceRequest {
     ///
     /// - Parameter commandLine: the command line the output records (`CommandRecord.line`).
     public func result(commandLine: String) throws(ControlError) -> ResultDocument {
-        let trace = try run()
+        result(of: try run(), commandLine: commandLine)
+    }
+
+    /// The same of a hold already traced (`run()`).
+    public func result(of trace: HoldTrace, commandLine: String) -> ResultDocument {
         let provenance = Provenance([
             ("holdlab", "\(HoldLabVersion.current) trace"),
             ("profile", "\(profile.name) fnv1a64:\(profile.contentHash)"),
@@ -30,13 +34,5 @@ extension TraceRequest {
              .number(row.displayedProgress, decimals: 6), .integer(row.pulses), .text(row.event.rawValue)]
         }
         return ResultDocument(ResultTable(provenance: provenance, columns: Self.columns, rows: rows))
-    }
-}
-
-/// The trace CSV `holdlab report` writes beside its figures: `TraceRequest.result(commandLine:)` as CSV. Kept for
-/// `report` until it writes the typed result itself.
-public enum TraceReport {
-    public static func csv(_ request: TraceRequest, commandLine: String) throws(ControlError) -> String {
-        try request.result(commandLine: commandLine).csv
     }
 }

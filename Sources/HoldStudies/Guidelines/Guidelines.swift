@@ -283,12 +283,6 @@ public enum Guidelines {
          result.rule.source].map(ResultCell.text)
     }
 
-    /// The column names, and one result as a CSV line without its newline: ``resultColumns`` and ``cells(_:)`` as
-    /// text, for `report`'s checks.csv until it writes the typed result itself.
-    public static var columns: [String] { resultColumns.map(\.name) }
-
-    public static func row(_ result: GuidelineResult) -> String { cells(result).map(\.csvText).joined(separator: ",") }
-
     /// The rules as a Markdown table (README.md and the report).
     public static func markdownTable(_ thresholds: GuidelineThresholds = GuidelineThresholds()) -> String {
         var text = "| rule | checks | source | option | criterion (default) |\n|---|---|---|---|---|\n"

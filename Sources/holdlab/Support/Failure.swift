@@ -177,53 +177,11 @@ func refuseOutputsOverInputs(_ outputs: [(option: String, path: String?)], input
     }
 }
 
-/// Names, once, the values a run writes as NaN because they are undefined: a rate or statistic over nobody (a
-/// row whose `intent_users`, `accidental_users` or `completed` is 0), and a mean's interval (`NAME_lo`, `NAME_hi`)
-/// over a single value, which has a mean but no spread. The CSV keeps `NaN` (gnuplot skips it).
+/// Names, once, the values a run writes as NaN because they are undefined (`ResultTable.undefinedValueNotes`): a
+/// rate or statistic over nobody, and a mean's interval over a single value. The CSV keeps `NaN` (gnuplot skips it).
 ///
-/// - Parameters:
-///   - header: the CSV columns; `rows`: the data rows' fields; `subject`: what a row is ("profile", "point").
+/// - Parameter subject: what a row is ("profile", "point").
 func noteUndefinedValues(_ table: ResultTable, subject: String) {
     for note in table.undefinedValueNotes(subject: subject) { printNote(note) }
 }
 
-func noteUndefinedValues(header: [String], rows: [[String]], subject: String) {
-    let counts = ["intent_users", "accidental_users", "completed"].compactMap { name in
-        header.firstIndex(of: name).map { (name, $0) }
-    }
-    /// The index of the column a `_lo`/`_hi` bound belongs to.
-    let boundOf: [Int: Int] = Dictionary(uniqueKeysWithValues: header.indices.compactMap { index in
-        let name = header[index]
-        guard name.hasSuffix("_lo") || name.hasSuffix("_hi"), let base = header.firstIndex(of: String(name.dropLast(3)))
-        else { return nil }
-        return (index, base)
-    })
-    let bounds = boundOf.keys.sorted()
-    var columns: [String] = []
-    var reasons: [String] = []
-    var affected = 0
-    var single: [String] = []
-    var singleRows = 0
-    for row in rows {
-        // A bound that is NaN while its value is a number: an interval of one value.
-        let lonely = bounds.filter { $0 < row.count && row[$0] == "NaN" && boundOf[$0].map { $0 < row.count && row[$0] != "NaN" } == true }
-        if !lonely.isEmpty { singleRows += 1 }
-        for index in lonely where !single.contains(header[index]) { single.append(header[index]) }
-        let empty = counts.filter { $0.1 < row.count && row[$0.1] == "0" }.map { "\($0.0) = 0" }
-        guard !empty.isEmpty else { continue }
-        let undefined = zip(header.indices, row).filter { $0.1 == "NaN" && !lonely.contains($0.0) }.map { header[$0.0] }
-        guard !undefined.isEmpty else { continue }
-        affected += 1
-        for reason in empty where !reasons.contains(reason) { reasons.append(reason) }
-        for name in undefined where !columns.contains(name) { columns.append(name) }
-    }
-    func scope(_ count: Int) -> String { rows.count == 1 ? "" : " (\(count) of \(rows.count) \(subject)s)" }
-    if !columns.isEmpty {
-        printNote("note: undefined values are written as NaN\(scope(affected)): \(reasons.joined(separator: ", ")), so these are "
-                  + "over nobody: " + columns.joined(separator: ", "))
-    }
-    if !single.isEmpty {
-        printNote("note: a mean of a single value has no 95 % interval, so these are written as NaN\(scope(singleRows)): "
-                  + single.joined(separator: ", "))
-    }
-}

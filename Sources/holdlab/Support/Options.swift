@@ -195,16 +195,6 @@ struct RowFormatOptions: ParsableArguments {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// The command's CSV as `out` should get it.
-    func render(_ csv: String, for out: OutputFile, hints: RowFormatHints = .none) throws -> String {
-        do {
-            return try RowFormatter.render(csv, format: format(for: out), columns: selectedColumns, comments: !noComments,
-                                           hints: hints)
-        } catch {
-            throw UsageError(error.message)
-        }
-    }
-
     /// A command's typed result as `out` should get it (every format is rendered from the typed cells).
     func render(_ document: ResultDocument, for out: OutputFile) throws -> String {
         do {
