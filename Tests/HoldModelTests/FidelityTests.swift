@@ -203,7 +203,7 @@ struct SpeedPathTests {
                 while true {
                     let time = clock.time(ofFrame: index)
                     let progress = evaluator.heldProgress(at: time)
-                    if progress >= last + threshold - HoldEvaluator.stepTolerance {
+                    if progress >= last + threshold - HapticSchedule.stepTolerance {
                         last = progress
                         expected.append(time)
                     }
@@ -396,7 +396,7 @@ struct SpeedPathTests {
                 let evaluator = try Fixture.evaluator(control)
                 let resolution = control.display.resolution
                 let fill = Instant.nanoseconds(fillSeconds)
-                let cell = Double(fill) / Double(HoldEvaluator.releaseCells)
+                let cell = Double(fill) / Double(RetractPlan.releaseCells)
                 for step in 0..<400 {
                     let phase = uniform()
                     var ticks = OnTimeTicks()

@@ -86,101 +86,16 @@ public struct Fill: Sendable, Hashable {
         case recognized
     }
 
-    /// How progress advances.
-    public enum Model: Sendable, Hashable {
-        /// An animation of progress 0 → 1 along a timing curve. For Bézier curves the fill lasts
-        /// `durationSeconds`; a spring takes its pace from its own parameters.
-        case animation(curve: TimingCurve, durationSeconds: Double)
-        /// A repeating Timer that adds a growing increment each tick (seed 000, KikoCard).
-        case timer(TimerFill)
-        /// No fill at all: the static long press baseline.
-        case none
-    }
-
     public var start: Start
     /// Seconds between the start event and the fill's first movement (a system delay: another clock).
     public var delaySeconds: Double
+    /// How progress advances: one of the fill models listed in `Fill/FillModels.swift`.
     public var model: Model
 
     public init(start: Start = .touchDown, delaySeconds: Double = 0, model: Model = .animation(curve: .linear, durationSeconds: 0.5)) {
         self.start = start
         self.delaySeconds = delaySeconds
         self.model = model
-    }
-}
-
-/// A Timer-driven fill, complete at progress ≥ 1. Every tick either adds a growing increment (seed 000:
-/// `progress += increment; increment += acceleration`) or, with `durationSeconds`, adds the tick to an elapsed time
-/// and divides (seed 004: `timePassed += tick; progress = timePassed / totalDuration`). Both are followed in the
-/// seeds' own floating-point operations: 1,200 additions of 0.01 fall short of 12 and seed 004's 12 s fill
-/// completes on tick 1,201, at 12.01 s.
-///
-/// Ticks are scheduled every `tickSeconds` from the fill's start. A tick fires late by a drawn latency, never early;
-/// the repeating timer keeps its original schedule and coalesces missed slots into one fire (Foundation `Timer`, D).
-public struct TimerFill: Sendable, Hashable {
-    public var tickSeconds: Double
-    public var initialIncrement: Double
-    public var acceleration: Double
-    /// Seed 004's elapsed-time fill: progress = (ticks added up as a Double) / duration; nil for the increments.
-    public var durationSeconds: Double?
-
-    public init(tickSeconds: Double = 0.01, initialIncrement: Double = 0.0007, acceleration: Double = 0.00007,
-                durationSeconds: Double? = nil) {
-        self.tickSeconds = tickSeconds
-        self.initialIncrement = initialIncrement
-        self.acceleration = acceleration
-        self.durationSeconds = durationSeconds
-    }
-
-    /// The most ticks a timer fill may need to complete; more is treated as a fill that never completes.
-    public static let maximumTicks = 100_000
-
-    /// The longest a tick may be late, in seconds; longer draws are taken as this.
-    public static let maximumLatencySeconds = 3_600.0
-
-    /// The number of ticks to reach progress ≥ 1 with every tick on time, or nil when it never gets there
-    /// within `maximumTicks`. Uses the same floating-point operations, in the same order, as the fill itself.
-    public var idealTickCount: Int? {
-        var progression = self.progression
-        for tick in 1...Self.maximumTicks where progression.next() >= 1 { return tick }
-        return nil
-    }
-
-    /// The fill's progress tick by tick, from 0.
-    public var progression: Progression {
-        Progression(increment: initialIncrement, acceleration: acceleration, tick: tickSeconds, duration: durationSeconds)
-    }
-
-    /// The Timer fill's recurrence in the seeds' order and floating-point operations, so every use (tick counts,
-    /// the fill, its haptics) agrees to the bit: `progress += increment; increment += acceleration` (seed 000), or
-    /// `elapsed += tick; progress = elapsed / duration` (seed 004).
-    public struct Progression: Sendable {
-        private(set) var progress = 0.0
-        private var increment: Double
-        private let acceleration: Double
-        private var elapsed = 0.0
-        private let tick: Double
-        private let duration: Double?
-
-        init(increment: Double, acceleration: Double, tick: Double, duration: Double?) {
-            self.increment = increment
-            self.acceleration = acceleration
-            self.tick = tick
-            self.duration = duration
-        }
-
-        /// Fires one tick and returns the progress after it (uncapped: it can pass 1 on the last tick).
-        @inline(__always)
-        public mutating func next() -> Double {
-            if let duration {
-                elapsed += tick
-                progress = elapsed / duration
-                return progress
-            }
-            progress += increment
-            increment += acceleration
-            return progress
-        }
     }
 }
 

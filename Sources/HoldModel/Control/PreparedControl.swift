@@ -11,6 +11,11 @@ public struct ControlError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(keyPath): \(message)" }
+
+    /// Throws the error at `keyPath` with `message` unless `condition` holds.
+    static func check(_ condition: Bool, _ keyPath: String, _ message: @autoclosure () -> String) throws(ControlError) {
+        if !condition { throw ControlError(keyPath: keyPath, message: message()) }
+    }
 }
 
 /// A validated `Control` with everything that does not depend on the person precomputed.
@@ -19,24 +24,10 @@ public struct ControlError: Error, Equatable, CustomStringConvertible {
 public struct PreparedControl: Sendable {
     public let control: Control
 
-    /// The fill's shape, resolved for fast evaluation.
-    enum Shape: Sendable {
-        case none
-        /// A Bézier (or linear, `curve == nil`) animation over `duration` seconds.
-        case bezier(UnitBezier?, duration: Int64)
-        /// A spring from 0 to 1: progress = 1 + displacement(t), displacement starting at −1 at rest.
-        case spring(Spring)
-        case timer(TimerFill, ticks: Int)
-    }
-
-    let shape: Shape
-    /// Seconds from the fill's start until the fill first reaches progress ≥ `visibleLevel` (with ideal ticks
-    /// for a timer); nil when there is no fill.
-    let visibleAfterStart: Double?
-    /// Seconds from the fill's start until progress first reaches ≥ `fullLevel` (ideal ticks for a timer).
-    let fullAfterStart: Double?
+    /// The fill's model, prepared for holds: the one place that holds it (`Fill/FillModels.swift`).
+    let fill: PreparedFillModel
     /// Seconds from the fill's start until it is complete: the end of the animation, a spring's settling time,
-    /// or the completing tick with every tick on time.
+    /// or the completing tick with every tick on time. nil without a fill.
     public let nominalFillSeconds: Double?
     /// The same on the integer clock.
     let nominalFillNanoseconds: Int64?
@@ -47,17 +38,15 @@ public struct PreparedControl: Sendable {
     static let retractInverseCells = 4096
     /// Bounds on the value of a retract animation's never-decreasing Bézier (`UnitBezierBounds`); nil otherwise.
     let retractBounds: UnitBezierBounds?
-    /// For a Bézier (or linear) fill that never decreases: `fillInverse[i]` is the first instant after the fill's
-    /// start (nanoseconds) at which its progress is ≥ i/`fillInverseCells`, found exactly by bisection on the
-    /// integer clock. A level between two grid points is reached no earlier than the lower one's instant, so the
-    /// table gives every threshold search a safe start; nil for other fills.
-    let fillInverse: [Int64]?
-    static let fillInverseCells = 4096
-    /// Bounds on the value of a never-decreasing Bézier fill's curve without solving it (`UnitBezierBounds`); nil for
-    /// other fills and for a fill of zero duration on the integer clock.
-    let fillBounds: UnitBezierBounds?
     /// Whether the held fill's progress never decreases (linear, a Bézier with y1, y2 in [0, 1], a Timer).
     let fillNeverDecreases: Bool
+    /// The Timer fill's tick count with every tick on time (one latency is drawn per tick); nil for other fills.
+    public let idealTimerTicks: Int?
+    /// Whether the control has a fill to see (false: the static long press).
+    public let hasFill: Bool
+    /// Whether a hold's timeline draws Timer latencies, so that its trigger and fill completion depend on the person;
+    /// else they are the same for everyone.
+    public let timelineDrawsLatencies: Bool
     /// Displayed progress at or above this looks full.
     let fullLevel: Double
     /// Displayed progress at or above this looks started.
@@ -81,70 +70,14 @@ public struct PreparedControl: Sendable {
         let resolution = control.display.resolution
         fullLevel = 1 - resolution
         visibleLevel = resolution
-        switch control.fill.model {
-        case .none:
-            shape = .none
-            visibleAfterStart = nil
-            fullAfterStart = nil
-            nominalFillSeconds = nil
-        case .animation(let curve, let duration):
-            switch curve {
-            case .linear:
-                shape = .bezier(nil, duration: Instant.nanoseconds(duration))
-                visibleAfterStart = duration * visibleLevel
-                fullAfterStart = duration * fullLevel
-                nominalFillSeconds = duration
-            case .bezier(let bezier):
-                shape = .bezier(bezier, duration: Instant.nanoseconds(duration))
-                visibleAfterStart = duration * bezier.inverse(y: visibleLevel)
-                fullAfterStart = duration * bezier.inverse(y: fullLevel)
-                nominalFillSeconds = duration
-            case .spring(let spring):
-                shape = .spring(spring)
-                visibleAfterStart = spring.firstEntry(x0: -1, v0: 0, epsilon: fullLevel)
-                fullAfterStart = spring.firstEntry(x0: -1, v0: 0, epsilon: resolution)
-                nominalFillSeconds = spring.settlingTime(x0: -1, v0: 0, epsilon: resolution)
-            }
-        case .timer(let timer):
-            guard let ticks = timer.idealTickCount else {
-                throw ControlError(
-                    keyPath: "fill.timer",
-                    message: "the timer never completes the fill within \(TimerFill.maximumTicks) ticks; raise initialIncrement or acceleration")
-            }
-            shape = .timer(timer, ticks: ticks)
-            var progression = timer.progression
-            var visibleTick: Int?
-            var fullTick = ticks
-            for tick in 1...ticks {
-                let progress = progression.next()
-                if visibleTick == nil && progress >= resolution { visibleTick = tick }
-                if progress >= 1 - resolution { fullTick = tick; break }
-            }
-            visibleAfterStart = Double(visibleTick ?? fullTick) * timer.tickSeconds
-            fullAfterStart = Double(fullTick) * timer.tickSeconds
-            nominalFillSeconds = Double(ticks) * timer.tickSeconds
-        }
+        fill = try PreparedFillModel(control.fill.model, visibleLevel: visibleLevel, fullLevel: fullLevel, tables: tables)
+        let model = fill.model
+        nominalFillSeconds = model.nominalSeconds
         nominalFillNanoseconds = nominalFillSeconds.map(Instant.nanoseconds)
-        switch shape {
-        case .none, .timer: fillNeverDecreases = true
-        case .bezier(let bezier, _): fillNeverDecreases = bezier.map(\.neverDecreases) ?? true
-        case .spring: fillNeverDecreases = false
-        }
-        if tables, case .bezier(let bezier, let duration) = shape, fillNeverDecreases {
-            fillInverse = (0...Self.fillInverseCells).map { cell in
-                Self.firstInstant(bezier, duration: duration, reaching: Double(cell) / Double(Self.fillInverseCells))
-            }
-        } else {
-            fillInverse = nil
-        }
-        if tables, case .bezier(let bezier?, let duration) = shape, duration > 0 {
-            // nil for a curve that can decrease. A fill shorter than half a nanosecond has a zero duration on the
-            // integer clock (progress jumps from 0 to 1): its normalised time is not defined, so its searches take
-            // the exact path.
-            fillBounds = UnitBezierBounds(bezier)
-        } else {
-            fillBounds = nil
-        }
+        fillNeverDecreases = model.neverDecreases
+        idealTimerTicks = model.latencyDrawsPerHold
+        hasFill = type(of: model).isVisible
+        timelineDrawsLatencies = type(of: model).advancesOnTicks
         let cells = Self.retractInverseCells
         switch tables ? (control.retract.mode, control.retract.curve) : (.instant, .linear) {
         case (.animation, .linear):
@@ -165,34 +98,14 @@ public struct PreparedControl: Sendable {
         }
     }
 
-    /// The Timer fill's tick count with every tick on time (one latency is drawn per tick); nil for other fills.
-    public var idealTimerTicks: Int? {
-        if case .timer(_, let ticks) = shape { return ticks }
-        return nil
-    }
-
-    /// The first clock (nanoseconds after the start) at which a never-decreasing Bézier animation's progress is
-    /// ≥ `level`, by bisection on the integer clock; `duration` when it first gets there at its end (progress is 1
-    /// from then on), `Int64.max` for a level above 1.
-    static func firstInstant(_ bezier: UnitBezier?, duration: Int64, reaching level: Double) -> Int64 {
-        if level <= 0 { return 0 }
-        if level > 1 { return .max }
-        var low: Int64 = 0, high = duration
-        while high - low > 1 {
-            let mid = low + (high - low) / 2
-            if bezierProgress(bezier, duration: duration, clock: mid) >= level { high = mid } else { low = mid }
-        }
-        return bezierProgress(bezier, duration: duration, clock: low) >= level ? low : high
-    }
-
     /// The longest any time of a control may be, in seconds: an hour is far beyond any hold, and the bound keeps
     /// every frame index and tally within range.
     public static let maximumSeconds = 3_600.0
 
     /// Checks ranges and contradictions the profile layer cannot see key by key.
     static func validate(_ control: Control) throws(ControlError) {
-        func require(_ condition: Bool, _ keyPath: String, _ message: String) throws(ControlError) {
-            if !condition { throw ControlError(keyPath: keyPath, message: message) }
+        func require(_ condition: Bool, _ keyPath: String, _ message: @autoclosure () -> String) throws(ControlError) {
+            try ControlError.check(condition, keyPath, message())
         }
         func finite(_ value: Double) -> Bool { value.isFinite }
         let g = control.gesture
@@ -208,32 +121,7 @@ public struct PreparedControl: Sendable {
         let fill = control.fill
         try require(finite(fill.delaySeconds) && fill.delaySeconds >= 0 && fill.delaySeconds <= hour, "fill.delay",
                     "must be a number of seconds from 0 to \(Int(hour)) (got \(fill.delaySeconds))")
-        switch fill.model {
-        case .none:
-            try require(control.trigger.source == .gesture, "trigger.source",
-                        "is fill, but fill.model is none: with no fill the action can only follow the gesture")
-            try require(control.retract.mode != .reverse, "retract.mode",
-                        "reverse needs a fill to play backwards, but fill.model is none")
-        case .animation(let curve, let duration):
-            if case .spring = curve {} else {
-                try require(finite(duration) && duration > 0 && duration <= hour, "fill.duration",
-                            "must be a number of seconds above 0 and at most \(Int(hour)), or match (got \(duration))")
-            }
-        case .timer(let timer):
-            try require(finite(timer.tickSeconds) && timer.tickSeconds > 0 && timer.tickSeconds <= hour, "fill.timer.tick",
-                        "must be a number of seconds above 0 and at most \(Int(hour)) (got \(timer.tickSeconds))")
-            try require(finite(timer.initialIncrement) && timer.initialIncrement >= 0, "fill.timer.initialIncrement",
-                        "must be a number ≥ 0 (got \(timer.initialIncrement))")
-            try require(finite(timer.acceleration) && timer.acceleration >= 0, "fill.timer.acceleration",
-                        "must be a number ≥ 0 (got \(timer.acceleration))")
-            if let duration = timer.durationSeconds {
-                try require(finite(duration) && duration > 0 && duration <= hour, "fill.timer.duration",
-                            "must be a number of seconds above 0 and at most \(Int(hour)) (got \(duration))")
-            } else {
-                try require(timer.initialIncrement > 0 || timer.acceleration > 0, "fill.timer",
-                            "initialIncrement and acceleration are both 0: the fill would never move")
-            }
-        }
+        try PreparedFillModel.validate(fill.model, in: control)
         let retract = control.retract
         if let duration = retract.durationSeconds {
             try require(finite(duration) && duration > 0 && duration <= hour, "retract.duration",
@@ -258,24 +146,6 @@ public struct PreparedControl: Sendable {
             try require(g.minimumDurationSeconds + control.trigger.offsetSeconds > 0, "trigger.offset",
                         "fires the action at minimumDuration + offset = \(g.minimumDurationSeconds + control.trigger.offsetSeconds) s; it must be after touch-down")
         }
-    }
-
-    /// Progress of a Bézier (or linear, nil) animation `clock` nanoseconds after its start: exactly 0 at the start
-    /// and exactly 1 from its last instant on.
-    @inline(__always)
-    static func bezierProgress(_ bezier: UnitBezier?, duration: Int64, clock: Int64) -> Double {
-        if clock <= 0 { return 0 }
-        if clock >= duration { return 1 }
-        let u = Double(clock) / Double(duration)
-        return bezier?.value(at: u) ?? u
-    }
-
-    /// Progress per second of the same animation.
-    @inline(__always)
-    static func bezierVelocity(_ bezier: UnitBezier?, duration: Int64, clock: Int64) -> Double {
-        if clock <= 0 || clock >= duration { return 0 }
-        let u = Double(clock) / Double(duration)
-        return (bezier?.slope(at: u) ?? 1) / Instant.seconds(duration)
     }
 }
 
