@@ -161,13 +161,13 @@ final class ControlUnderTest {
         self.movements = movements
         let movementCancels = prepared.control.gesture.movementCancels
         self.movementCancels = movementCancels
-        if case .none = prepared.control.fill.model { fillIsVisible = false } else { fillIsVisible = true }
+        fillIsVisible = prepared.hasFill
         // Any phase gives the same recognition and, without a Timer, the same trigger (they are not frames); no
         // latency is drawn with ticks on time.
         var onTime = OnTimeTicks()
         let probe = evaluator.hold(framePhase: 0, latencies: &onTime)
         let fixedInstants: (trigger: Int64, recognition: Int64)?
-        if case .timer = prepared.control.fill.model {
+        if prepared.timelineDrawsLatencies {
             fixedInstants = nil
         } else {
             fixedInstants = (probe.trigger ?? .max, probe.recognition)
