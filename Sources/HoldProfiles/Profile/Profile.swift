@@ -135,43 +135,7 @@ extension Profile {
         var latency = Distribution.zeroLatency
         var fillMatches = true
         if let node = top.node("fill") {
-            var f = try MappingReader(node, keyPath: "fill")
-            control.fill.start = try f.choice("start", default: .touchDown)
-            control.fill.delaySeconds = try f.number(
-                "delay", default: 0, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
-            let model = try f.choice("model", default: FillModelName.animation)
-            let curve = try f.curve("curve", default: .linear)
-            let duration = try f.numberOrMatch(
-                "duration", default: nil, requirement: "a number of seconds > 0", where: { $0 > 0 })
-            fillMatches = duration == nil
-            if curve.isSpringCurve, duration != nil, model == .animation {
-                throw f.error("duration", "a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match")
-            }
-            var timer = TimerFill()
-            if let timerNode = f.node("timer") {
-                var t = try MappingReader(timerNode, keyPath: "fill.timer")
-                timer.tickSeconds = try t.number("tick", default: timer.tickSeconds, requirement: "a number of seconds > 0", where: { $0 > 0 })
-                timer.initialIncrement = try t.number(
-                    "initialIncrement", default: timer.initialIncrement, requirement: "a progress step ≥ 0", where: { $0 >= 0 })
-                timer.acceleration = try t.number(
-                    "acceleration", default: timer.acceleration, requirement: "a progress step ≥ 0", where: { $0 >= 0 })
-                if t.contains("duration") {
-                    timer.durationSeconds = try t.number(
-                        "duration", default: 1, requirement: "a number of seconds > 0", where: { $0 > 0 })
-                }
-                latency = try t.distribution("latency", default: latency)
-                try t.finish()
-            }
-            switch model {
-            case .animation:
-                control.fill.model = .animation(
-                    curve: curve, durationSeconds: duration ?? control.gesture.minimumDurationSeconds)
-            case .timer:
-                control.fill.model = .timer(timer)
-            case .none:
-                control.fill.model = .none
-            }
-            try f.finish()
+            (latency, fillMatches) = try FillSchema.decode(node, into: &control)
         } else {
             control.fill.model = .animation(curve: .linear, durationSeconds: control.gesture.minimumDurationSeconds)
         }
@@ -219,11 +183,6 @@ extension Profile {
             population: population, fillDurationMatchesGesture: fillMatches, retractDurationMatches: retractMatches,
             indicator: indicator)
     }
-}
-
-/// The `fill.model` names.
-enum FillModelName: String, CaseIterable {
-    case animation, timer, none
 }
 
 extension TimingCurve {

@@ -18,25 +18,8 @@ extension Profile {
             "  start: \(c.fill.start.rawValue)",
             "  delay: \(c.fill.delaySeconds.shortText)",
         ]
-        let timer: TimerFill
-        switch c.fill.model {
-        case .animation(let curve, let duration):
-            lines.append("  model: animation")
-            lines.append("  curve: \(curve)")
-            lines.append("  duration: \(fillDurationMatchesGesture ? "match" : duration.shortText)")
-            timer = TimerFill()
-        case .timer(let fill):
-            lines.append("  model: timer")
-            timer = fill
-        case .none:
-            lines.append("  model: none")
-            timer = TimerFill()
-        }
-        if case .timer = c.fill.model {
-            let pace = timer.durationSeconds.map { "duration: \($0.shortText)" }
-                ?? "initialIncrement: \(timer.initialIncrement.shortText), acceleration: \(timer.acceleration.shortText)"
-            lines.append("  timer: {tick: \(timer.tickSeconds.shortText), \(pace), latency: \(timerLatency)}")
-        }
+        lines += FillSchema.canonicalLines(c.fill.model, durationMatches: fillDurationMatchesGesture,
+                                           timerLatency: timerLatency)
         let r = c.retract
         let retractDuration = r.durationSeconds.map(\.shortText) ?? "match"
         lines.append("retract: {mode: \(r.mode.rawValue), curve: \(r.curve), duration: \(retractDuration), interruption: \(r.interruption.rawValue), afterTrigger: \(r.afterTrigger.rawValue)}")
