@@ -41,7 +41,7 @@ struct ReportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["review"])
         let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
         // Every finding's numbers come from differences.csv: completion for motor-impaired users.
-        let differences = CompareCommandTests.records(String(decoding: written["differences.csv"] ?? Data(), as: UTF8.self))
+        let differences = CSVRecords.records(String(decoding: written["differences.csv"] ?? Data(), as: UTF8.self))
         let row = try #require(differences.first { $0["population"] == "motor-impaired" && $0["metric"] == "completion_rate" })
         let diff = try #require(Double(row["diff"] ?? "")), lower = try #require(Double(row["diff_lo"] ?? "")),
             upper = try #require(Double(row["diff_hi"] ?? ""))

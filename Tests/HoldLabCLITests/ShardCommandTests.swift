@@ -6,8 +6,6 @@ import Testing
 struct ShardCommandTests {
     static let sweep = ["sweep", "--design", "sobol", "--points", "64", "--vary", "gesture.minimumDuration=0.3:1.2",
                         "--vary", "fill.duration=0.4:1.4", "--users", "300", "--seed", "9"]
-    static let simulate = ["simulate", "--profile", "hig-linear-bar", "--profile", "kikocard-article-latency",
-                           "--users", "33000", "--seed", "4"]
 
     /// Runs every shard of `arguments` cut into `count` and merges them; returns the merged file and the shards.
     static func shardAndMerge(_ arguments: [String], count: Int, in directory: URL) throws -> (String, [String]) {
@@ -45,21 +43,6 @@ struct ShardCommandTests {
         // The merged file is a sweep file: --resume finds every point done.
         let resume = try CLI.run(Self.sweep + ["--out", "merged-8.csv", "--resume"], in: directory)
         #expect(resume.status == 0 && resume.stderr.contains("64 of 64 points done"), "\(resume.stderr)")
-    }
-
-    @Test("a simulation cut into 1, 3 and 8 shards of its user chunks merges to the unsharded rows, byte for byte")
-    func simulateShards() throws {
-        let directory = try CLI.temporaryDirectory()
-        #expect(try CLI.run(Self.simulate + ["--out", "whole.csv"], in: directory).status == 0)
-        let expected = try String(contentsOf: directory.appendingPathComponent("whole.csv"), encoding: .utf8)
-        for count in [1, 3, 8] {
-            let (merged, files) = try Self.shardAndMerge(Self.simulate, count: count, in: directory)
-            #expect(CLI.dataLines(merged) == CLI.dataLines(expected), "\(count) shards")
-            #expect(Self.withoutCommand(merged) == Self.withoutCommand(expected))
-            let first = try String(contentsOf: directory.appendingPathComponent(files[0]), encoding: .utf8)
-            #expect(first.contains("# shard_format: holdlab-shard 2 simulate\n# shard: 1/\(count)\n"))
-            #expect(first.contains("completion_time_us_hdr"))
-        }
     }
 
     /// Makes three shards of a small sweep in a fresh directory.
@@ -130,34 +113,6 @@ struct ShardCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("merged.csv").path))
     }
 
-    @Test("a simulate shard whose tallies were edited consistently (hash recomputed) is still checked column by column")
-    func resealedTally() throws {
-        let directory = try CLI.temporaryDirectory()
-        #expect(try CLI.run(["simulate", "--users", "5000", "--shard", "1/1", "--out", "sim.csv"], in: directory).status == 0)
-        let text = try String(contentsOf: directory.appendingPathComponent("sim.csv"), encoding: .utf8)
-        let body = text.components(separatedBy: "# shard_end:")[0]
-        // Change the histogram's count column so it disagrees with its encoded counts, then reseal with a valid hash.
-        let lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let header = try #require(lines.first { $0.hasPrefix("profile,") }).split(separator: ",")
-        let column = try #require(header.firstIndex(of: "hold_time_us_count"))
-        let rowIndex = try #require(lines.firstIndex { $0.hasPrefix("hig-linear-bar,") })
-        var fields = lines[rowIndex].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        fields[column] = String((Int(fields[column]) ?? 0) + 1)
-        var edited = lines
-        edited[rowIndex] = fields.joined(separator: ",")
-        let newBody = edited.joined(separator: "\n")
-        let resealed = newBody + "# shard_end: 1 rows fnv1a64:\(Self.fnv1a64(newBody))\n"
-        try resealed.write(to: directory.appendingPathComponent("edited.csv"), atomically: true, encoding: .utf8)
-        try Self.refuses(["edited.csv"], in: directory, "edited.csv: tally row 1 (hig-linear-bar), column hold_time_us_hdr:")
-    }
-
-    /// FNV-1a 64 as 16 hex digits (the shard_end hash).
-    static func fnv1a64(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16).leftPadded(to: 16)
-    }
-
     @Test("--shard and --shards are checked before anything runs")
     func usageErrors() throws {
         for (arguments, message) in [
@@ -213,10 +168,30 @@ struct ShardCommandTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["parallel.sh", "slurm.sh"])
     }
-}
 
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
+    @Test("merge refuses a shard of format version 1 (before the sums of squares): one line, 65, nothing written")
+    func oldShard() throws {
+        let directory = try CLI.temporaryDirectory()
+        #expect(try CLI.run(["simulate", "--users", "5000", "--shard", "1/1", "--out", "sim.csv"], in: directory).status == 0)
+        let text = try String(contentsOf: directory.appendingPathComponent("sim.csv"), encoding: .utf8)
+        #expect(text.contains("# shard_format: holdlab-shard 2 simulate\n") && text.contains(",completion_time_squares_us2,"))
+        // The same file as version 1 wrote it: no squares columns, format 1, resealed with a valid hash.
+        let lines = text.components(separatedBy: "# shard_end:")[0].split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("profile,") }).split(separator: ",").map(String.init)
+        let keep = header.indices.filter { !header[$0].contains("_squares") }
+        let old = lines.map { line -> String in
+            if line.hasPrefix("# shard_format:") { return "# shard_format: holdlab-shard 1 simulate" }
+            guard !line.hasPrefix("#") else { return line }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return keep.map { fields[$0] }.joined(separator: ",")
+        }.joined(separator: "\n") + "\n"
+        let sealed = old + "# shard_end: 1 rows fnv1a64:\(testFNV1a64(old))\n"
+        try sealed.write(to: directory.appendingPathComponent("v1.csv"), atomically: true, encoding: .utf8)
+        let merge = try CLI.run(["merge", "--out", "merged.csv", "v1.csv"], in: directory)
+        #expect(merge.status == 65)
+        #expect(merge.stderr.contains("v1.csv: is shard format version 1; this holdlab (") && merge.stderr.contains("reads version 2 only: run that shard again with this holdlab"), "\(merge.stderr)")
+        #expect(merge.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("merged.csv").path))
+        // The version-2 shard merges to the unsharded row, intervals included: SimulationShardTests, in process.
     }
 }
