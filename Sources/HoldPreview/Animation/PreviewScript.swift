@@ -343,15 +343,7 @@ public enum PreviewScript {
 
     /// A short description of the control under its title.
     static func describe(_ control: Control) -> String {
-        var parts: [String] = []
-        switch control.fill.model {
-        case .animation(let curve, let duration):
-            parts.append("fill \(curve) \(fixed(duration, 2)) s")
-        case .timer(let timer):
-            parts.append("Timer fill every \(fixed(timer.tickSeconds * 1000, 0)) ms")
-        case .none:
-            parts.append("no fill")
-        }
+        var parts = [control.fill.model.caption]
         let offset = control.trigger.offsetSeconds
         let late = offset == 0 ? "" : " \(offset > 0 ? "+" : "−") \(fixed(abs(offset), 2)) s"
         parts.append(control.trigger.source == .gesture

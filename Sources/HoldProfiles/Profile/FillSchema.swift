@@ -1,10 +1,12 @@
 import GSL
+import HoldLabIO
 import HoldModel
 
 /// The `fill` section of a profile (schema version 1): how each fill model is read and written back, in one place.
 ///
 /// A new fill model (HoldModel, `Fill/FillModels.swift`) gets its `fill.model` name here, a branch in `decode` that
-/// builds its `Fill.Model`, and a branch in `canonicalLines` that prints it back.
+/// builds its `Fill.Model`, a branch in `canonicalLines` that prints it back, and its preview caption
+/// (`Fill.Model.caption`).
 enum FillSchema {
     /// The `fill.model` names.
     enum ModelName: String, CaseIterable {
@@ -70,6 +72,24 @@ enum FillSchema {
                     "  timer: {tick: \(timer.tickSeconds.shortText), \(pace), latency: \(timerLatency)}"]
         case .none:
             return ["  model: none"]
+        }
+    }
+}
+
+extension Fill.Model {
+    /// The fill in a few words, as `holdlab preview` captions a design ("fill easeInOut 0.80 s").
+    public var caption: String {
+        func fixed(_ value: Double, _ decimals: Int) -> String {
+            let text = CSV.number(value, decimals: decimals)
+            return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
+        }
+        switch self {
+        case .animation(let curve, let duration):
+            return "fill \(curve) \(fixed(duration, 2)) s"
+        case .timer(let timer):
+            return "Timer fill every \(fixed(timer.tickSeconds * 1000, 0)) ms"
+        case .none:
+            return "no fill"
         }
     }
 }
