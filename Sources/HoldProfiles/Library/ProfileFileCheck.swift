@@ -1,28 +1,79 @@
 import Foundation
 
-/// What `holdlab profiles check` found in one file: valid (with the profile's name), or every problem in it.
+/// The three kinds of YAML file a profile library holds.
+public enum LibraryFileKind: String, Sendable, Equatable, CaseIterable {
+    /// A control profile (`Profiles/*.yaml`).
+    case profile
+    /// A population of synthetic people (`Profiles/populations/*.yaml`): it has `classes`.
+    case population
+    /// A design review for `holdlab report --review` (`Profiles/reviews/*.yaml`): no `version`, review keys.
+    case review
+}
+
+/// What `holdlab profiles check` found in one file: valid (with its kind and name), or every problem in it.
 public enum ProfileFileCheck: Sendable, Equatable {
-    case valid(path: String, name: String)
+    /// A valid file: a profile's or population's `name`, a review's file name without `.yaml`.
+    case valid(path: String, name: String, kind: LibraryFileKind)
     /// Every problem of the file: after a problem the key is taken as absent (its default) and the file checked
     /// again (``Profile/problems(yaml:path:overrides:)``).
     case invalid(path: String, problems: [ProfileError])
 }
 
 extension ProfileLibrary {
-    /// Checks a profile file, or a profile of the library by name (`-`: standard input).
+    /// The kind of a library file, from its content, else from its folder: a mapping with `classes` is a
+    /// population; one without `version` that has a review key (`question`, `profiles`, `variants`, …) is a review;
+    /// otherwise a file in a `populations` or `reviews` folder is of that kind, and anything else a profile.
+    public static func kind(of text: String, path: String) -> LibraryFileKind {
+        let keys = (try? ConfigNode.parse(text, path: path))?.keys ?? []
+        if keys.contains("classes") { return .population }
+        if !keys.contains("version"), keys.contains(where: ReviewFile.keys.contains) { return .review }
+        let folders = URL(fileURLWithPath: path).deletingLastPathComponent().pathComponents
+        if folders.last == "populations" { return .population }
+        if folders.last == "reviews" { return .review }
+        return .profile
+    }
+
+    /// Checks a profile, population or review file, or a profile or population of the library by name (`-`:
+    /// standard input). The kind comes from the content (``kind(of:path:)``).
+    ///
+    /// A profile gets the overrides that are not population keys; a population the population keys
+    /// (`population.CLASS.key…`). A review is checked as `holdlab report --review` reads it, then against the
+    /// library: the profiles and populations it names load, its `set` values and variants apply to them, its
+    /// baseline is one of its designs and each sweep is one `checkSweep` accepts (it returns the problem, or nil).
     ///
     /// - Throws: `ProfileError` for a name the library does not have (with suggestions) or a file that cannot be
-    ///   read (`cannotOpen`), and for a profile that has no problem to list yet does not load.
-    public func check(_ fileOrName: String, overrides: [Override] = []) throws(ProfileError) -> ProfileFileCheck {
-        let path = profilePath(fileOrName)
+    ///   read (`cannotOpen`), and for a file that has no problem to list yet does not load.
+    public func check(
+        _ fileOrName: String, overrides: [Override] = [], checkSweep: ((String) -> String?)? = nil
+    ) throws(ProfileError) -> ProfileFileCheck {
+        var path = profilePath(fileOrName)
         // A name that is not in the library gets the library's error (with suggestions); a file is read.
-        if !Self.isFilePath(fileOrName), !FileManager.default.fileExists(atPath: path) {
-            _ = try loadProfile(fileOrName, overrides: overrides)
+        if !Self.isFilePath(fileOrName), !fileExists(path) {
+            if fileExists(populationPath(fileOrName)) {
+                path = populationPath(fileOrName)
+            } else {
+                _ = try loadProfile(fileOrName)
+            }
         }
         let display = Self.displayPath(path)
-        let text = try Self.read(path, what: "profile")
-        let problems = Profile.problems(yaml: text, path: display, overrides: overrides)
-        guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
-        return .valid(path: display, name: try Profile.load(yaml: text, path: display, overrides: overrides).name)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+        let text = try Self.read(path, what: folder == "populations" ? "population" : folder == "reviews" ? "review" : "profile")
+        let profileOverrides = overrides.filter { !$0.reachesPopulation }
+        switch Self.kind(of: text, path: path) {
+        case .profile:
+            let problems = Profile.problems(yaml: text, path: display, overrides: profileOverrides)
+            guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
+            let profile = try Profile.load(yaml: text, path: display, overrides: profileOverrides)
+            return .valid(path: display, name: profile.name, kind: .profile)
+        case .population:
+            let problems = Population.problems(yaml: text, path: display, overrides: overrides)
+            guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
+            return .valid(path: display, name: try Population.load(yaml: text, path: display).name, kind: .population)
+        case .review:
+            let problems = reviewProblems(yaml: text, path: display, checkSweep: checkSweep)
+            guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
+            let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            return .valid(path: display, name: path == Self.standardInput ? "review" : stem, kind: .review)
+        }
     }
 }

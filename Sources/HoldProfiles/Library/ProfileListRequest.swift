@@ -11,25 +11,37 @@ public struct ProfileListRequest: Sendable {
         self.overrides = overrides
     }
 
-    /// The columns, all text: `profile` or `population`, the name (a file stem, whatever it looks like: `007`),
-    /// `ok` or `invalid`, and the description or the problem.
-    public static let columns = ["kind", "name", "status", "description"].map { ResultColumn($0, .text) }
+    /// The columns: `profile` or `population`, the name (a file stem, whatever it looks like: `007`), `ok` or
+    /// `invalid`, the description or the problem; then, for a population, its evidence at a glance: how many of
+    /// its numbers cite a measurement (`measured`), rest on a stated assumption (`assumed`), or say neither
+    /// (`unsourced`: every number of a version-1 file). Empty for a profile or an invalid population.
+    public static let columns = ["kind", "name", "status", "description"].map { ResultColumn($0, .text) } + [
+        ResultColumn("measured", .integer, unit: "count", definition: "numbers whose source cites a measurement (M)"),
+        ResultColumn("assumed", .integer, unit: "count", definition: "numbers whose source is 'assumption: …' (U)"),
+        ResultColumn("unsourced", .integer, unit: "count", definition: "numbers without a source"),
+    ]
 
     /// One row per profile, then per population, each sorted by name; the provenance names the tool and the
     /// directory.
     public func result() -> ResultDocument {
-        func row(_ kind: String, _ name: String, _ load: () throws -> String) -> [ResultCell] {
+        let none = Array(repeating: ResultCell.formatted("", value: nil), count: 3)
+        func row(_ kind: String, _ name: String, _ load: () throws -> (String, [ResultCell])) -> [ResultCell] {
             do {
-                return [.text(kind), .text(name), .text("ok"), .text(try load())]
+                let (description, evidence) = try load()
+                return [.text(kind), .text(name), .text("ok"), .text(description)] + evidence
             } catch {
-                return [.text(kind), .text(name), .text("invalid"), .text("\(error)")]
+                return [.text(kind), .text(name), .text("invalid"), .text("\(error)")] + none
             }
         }
         let profiles = library.profileNames().map { name in
-            row("profile", name) { try library.loadProfile(name, overrides: overrides).description }
+            row("profile", name) { (try library.loadProfile(name, overrides: overrides).description, none) }
         }
         let populations = library.populationNames().map { name in
-            row("population", name) { try library.loadPopulation(name).description }
+            row("population", name) {
+                let population = try library.loadPopulation(name)
+                let count = population.evidenceCount
+                return (population.description, [.integer(count.measured), .integer(count.assumed), .integer(count.unsourced)])
+            }
         }
         let provenance = Provenance([("holdlab", "\(HoldLabVersion.current) profiles list"), ("directory", library.directory)])
         return ResultDocument(ResultTable(provenance: provenance, columns: Self.columns, rows: profiles + populations))

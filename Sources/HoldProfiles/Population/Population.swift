@@ -1,13 +1,19 @@
 import GSL
 import HoldLabIO
 
-/// A synthetic population, schema version 1: a weighted mixture of classes of people.
+/// A synthetic population: a weighted mixture of classes of people (schema versions 1 and 2: see `load`).
 public struct Population: Sendable {
     public var name: String
     public var description: String
-    /// Where the numbers come from (which are measured, which are assumptions).
+    /// Where the numbers come from (which are measured, which are assumptions), in words.
     public var source: String
     public var classes: [UserClass]
+    /// The schema version the file says it is written in.
+    public var version: Int = Population.schemaVersion
+    /// Every number the file gives, in file order, with its evidence (version 2: `{value, range, source}`).
+    public var parameters: [PopulationParameter] = []
+    /// The file's tree with the overrides applied so far: what `applying(_:)` sets values in.
+    var document: ConfigNode = .mapping([], origin: .unknown(path: ""))
 
     /// Class weights normalised to sum to 1, in file order.
     public var normalizedWeights: [Double] {
@@ -59,19 +65,31 @@ public struct UserClass: Sendable {
 }
 
 extension Population {
-    /// The schema version this build reads.
-    public static let schemaVersion = 1
+    /// The newest schema version this build reads. Version 2 adds evidence: any number may be written
+    /// `{value: x, range: [lo, hi], source: "…"}` (`Evidence`); a version-1 file reads as it always did.
+    public static let schemaVersion = 2
+    /// The schema versions this build reads.
+    public static let schemaVersions = [1, 2]
+    /// The version `canonicalYAML` says: the canonical form is of the values alone, so a version-1 file and a
+    /// version-2 file with the same values have the same canonical text and hash.
+    static let canonicalVersion = 1
     /// The behaviours a class may have.
     public static let behaviorNames = ["hold", "react", "anticipate"]
 
     /// Loads a population from YAML text; `path` names it in errors.
     public static func load(yaml text: String, path: String) throws(ProfileError) -> Population {
-        let root = try ConfigNode.parse(text, path: path)
+        try decode(try ConfigNode.parse(text, path: path))
+    }
+
+    /// The population a YAML tree describes, checked.
+    static func decode(_ root: ConfigNode) throws(ProfileError) -> Population {
         var top = try MappingReader(root, keyPath: "")
-        let version = try top.number("version", requirement: "the schema version, 1")
-        guard version == Double(schemaVersion) else {
-            throw top.error("version", "unsupported schema version \(version.shortText); this holdlab reads version \(schemaVersion)")
+        let versions = schemaVersions.map(String.init).joined(separator: " or ")
+        let version = try top.number("version", requirement: "the schema version, \(versions)")
+        guard let known = schemaVersions.first(where: { Double($0) == version }) else {
+            throw top.error("version", "unsupported schema version \(version.shortText); this holdlab reads version \(versions)")
         }
+        let log = ParameterLog(allowsEvidence: known >= 2)
         let name = try top.string("name")
         let description = try top.string("description", default: "")
         let source = try top.string("source", default: "")
@@ -80,7 +98,7 @@ extension Population {
         }
         var classes: [UserClass] = []
         for (index, item) in items.enumerated() {
-            let userClass = try decodeClass(item, keyPath: "classes[\(index)]")
+            let userClass = try decodeClass(item, keyPath: "classes[\(index)]", log: log)
             if classes.contains(where: { $0.name == userClass.name }) {
                 throw ProfileError(origin: item.origin, keyPath: "classes[\(index)].name",
                                    message: "the class name '\(userClass.name)' is used twice")
@@ -93,12 +111,15 @@ extension Population {
             throw ProfileError(origin: list.origin, keyPath: "classes",
                                message: "the class weights must sum to a positive number (they sum to \(total.shortText))")
         }
-        return Population(name: name, description: description, source: source, classes: classes)
+        return Population(name: name, description: description, source: source, classes: classes, version: known,
+                          parameters: log.parameters, document: root)
     }
 
-    private static func decodeClass(_ node: ConfigNode, keyPath: String) throws(ProfileError) -> UserClass {
-        var reader = try MappingReader(node, keyPath: keyPath)
+    private static func decodeClass(_ node: ConfigNode, keyPath: String, log: ParameterLog) throws(ProfileError) -> UserClass {
+        var reader = try MappingReader(node, keyPath: keyPath, log: log)
         let name = try reader.string("name")
+        log.currentClass = (keyPath, name)
+        defer { log.currentClass = nil }
         let weight = try reader.number("weight", requirement: "a weight ≥ 0", where: { $0 >= 0 })
         let intent = try reader.choice("intent", default: UserClass.Intent.confirm)
         let behaviorName = try reader.string("behavior")
@@ -119,7 +140,7 @@ extension Population {
         }
         var movement: UserClass.Movement?
         if let movementNode = reader.node("movement") {
-            var m = try MappingReader(movementNode, keyPath: "\(keyPath).movement")
+            var m = try MappingReader(movementNode, keyPath: "\(keyPath).movement", log: log)
             movement = UserClass.Movement(
                 driftPointsPerSqrtSecond: try m.number("drift", requirement: "points per √second ≥ 0", where: { $0 >= 0 }),
                 touchRateHz: try m.number("touchRate", default: 120, requirement: "touch samples per second from 1 to 1000",
@@ -130,9 +151,10 @@ extension Population {
         return UserClass(name: name, weight: weight, intent: intent, behavior: behavior, movement: movement)
     }
 
-    /// Provenance text: the resolved population, one class per line.
+    /// Provenance text: the resolved population, one class per line. The values alone: sources and ranges do not
+    /// enter it, so adding evidence to a file changes no hash.
     public var canonicalYAML: String {
-        var lines = ["version: \(Self.schemaVersion)", "name: \(name)", "classes:"]
+        var lines = ["version: \(Self.canonicalVersion)", "name: \(name)", "classes:"]
         for userClass in classes {
             var fields = ["name: \(userClass.name)", "weight: \(userClass.weight.shortText)",
                           "intent: \(userClass.intent.rawValue)", "behavior: \(userClass.behavior.name)"]
@@ -158,7 +180,7 @@ extension MappingReader {
         guard let node = node(key) else {
             throw error(key, "is required: a distribution of seconds, e.g. {dist: lognormal, median: 0.5, sigma: 0.4}")
         }
-        return try Self.distribution(node, keyPath: path(key))
+        return try Self.distribution(node, keyPath: path(key), log: log)
     }
 }
 
@@ -174,5 +196,27 @@ extension ProfileLibrary {
                     + "known: \(names.joined(separator: ", "))", cannotOpen: true)
         }
         return try Population.load(yaml: try Self.read(path, what: "population"), path: Self.displayPath(path))
+    }
+}
+
+extension Population {
+    /// Every problem in a population file, not just the first (`holdlab profiles check`), in line order; then, if
+    /// it has none, the problem of any population key of `overrides` (`population.CLASS.key…`, this population
+    /// being the one that runs).
+    public static func problems(yaml text: String, path: String, overrides: [Override] = []) -> [ProfileError] {
+        let root: ConfigNode
+        do {
+            root = try ConfigNode.parse(text, path: path)
+        } catch {
+            return [error]
+        }
+        let problems = ConfigNode.problems(root) { root throws(ProfileError) in _ = try decode(root) }
+        guard problems.isEmpty, overrides.contains(where: \.reachesPopulation) else { return problems }
+        do {
+            _ = try applying(overrides, to: [try decode(root)])
+            return []
+        } catch {
+            return [error]
+        }
     }
 }

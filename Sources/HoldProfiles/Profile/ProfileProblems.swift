@@ -6,17 +6,30 @@ extension Profile {
     /// A later problem can come from a default standing in for a removed value (the default `fill.duration` against
     /// the file's `trigger.offset`); the first problem is always the one `load` reports.
     public static func problems(yaml text: String, path: String, overrides: [Override] = []) -> [ProfileError] {
-        var root: ConfigNode
+        let root: ConfigNode
         do {
             root = try parse(yaml: text, path: path, overrides: overrides)
         } catch {
             return [error]
         }
+        return ConfigNode.problems(root) { root throws(ProfileError) in _ = try validated(root) }
+    }
+
+    /// The most problems reported for one file.
+    public static let maximumProblems = 100
+}
+
+extension ConfigNode {
+    /// Every problem `validate` finds in a tree, not just the first: after a problem at a key, the key is taken as
+    /// absent and the tree checked again, until it passes or a problem cannot be set aside (a missing required
+    /// key, a problem of the whole document). At most `Profile.maximumProblems`, sorted by line.
+    static func problems(_ tree: ConfigNode, validate: (ConfigNode) throws(ProfileError) -> Void) -> [ProfileError] {
+        var root = tree
         var problems: [ProfileError] = []
         // Each round removes one key, so the rounds are bounded by the keys in the file (20,000 values at most).
-        while problems.count < maximumProblems {
+        while problems.count < Profile.maximumProblems {
             do {
-                _ = try validated(root)
+                try validate(root)
                 break
             } catch {
                 problems.append(error)
@@ -34,11 +47,6 @@ extension Profile {
         }.map(\.element)
     }
 
-    /// The most problems reported for one file.
-    public static let maximumProblems = 100
-}
-
-extension ConfigNode {
     /// The tree without the value at a dotted key path (`fill.timer.latency.sigma`; a list index such as
     /// `components[1]` removes that item), or nil when nothing there can be removed.
     func removing(keyPath: String) -> ConfigNode? {

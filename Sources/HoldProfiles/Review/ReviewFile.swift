@@ -51,7 +51,15 @@ public struct ReviewFile: Sendable, Equatable {
 
     /// Parses review YAML; `path` names it in errors.
     public static func parse(_ text: String, path: String) throws(ProfileError) -> ReviewFile {
-        var reader = try MappingReader(try ConfigNode.parse(text, path: path), keyPath: "")
+        try decode(try ConfigNode.parse(text, path: path))
+    }
+
+    /// The keys a review may have (every one optional).
+    public static let keys = ["question", "profiles", "set", "variants", "populations", "baseline", "users", "seed", "sweeps"]
+
+    /// The review a YAML tree describes, checked.
+    static func decode(_ root: ConfigNode) throws(ProfileError) -> ReviewFile {
+        var reader = try MappingReader(root, keyPath: "")
         var review = ReviewFile()
         if let question = try reader.scalar("question") {
             guard !question.text.isEmpty else { throw ProfileError(origin: question.origin, keyPath: "question", message: "needs text") }

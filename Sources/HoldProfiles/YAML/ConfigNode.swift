@@ -284,7 +284,7 @@ public struct Override: Sendable, Equatable {
         }
         let key = String(text[..<equals]).trimmingWhitespace()
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-        guard !key.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) else {
+        guard !key.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } }) else {
             throw ProfileError(
                 origin: .override(text), keyPath: "",
                 message: "'\(key)' is not a key path; write names separated by dots, e.g. fill.timer.tick")

@@ -8,14 +8,17 @@ struct MappingReader {
     let origin: Origin
     private let pairs: [(key: String, value: ConfigNode)]
     private var read: Set<String> = []
+    /// A population file's numbers, with their evidence (nil for a profile: its numbers carry none).
+    let log: ParameterLog?
 
-    init(_ node: ConfigNode, keyPath: String) throws(ProfileError) {
+    init(_ node: ConfigNode, keyPath: String, log: ParameterLog? = nil) throws(ProfileError) {
         guard case .mapping(let pairs, let origin) = node else {
             throw ProfileError(origin: node.origin, keyPath: keyPath, message: "must be a mapping (got \(node.kindName))")
         }
         self.keyPath = keyPath
         self.origin = origin
         self.pairs = pairs
+        self.log = log
     }
 
     func path(_ key: String) -> String { keyPath.isEmpty ? key : "\(keyPath).\(key)" }
@@ -65,10 +68,19 @@ struct MappingReader {
     }
 
     /// A finite number satisfying `isAllowed`; `requirement` says what is allowed, e.g. "a number of seconds ≥ 0".
+    ///
+    /// In a population file (`log`) the number is recorded as a parameter; from schema version 2 on it may be
+    /// written with its evidence, `{value: x, range: [lo, hi], source: "…"}`.
     mutating func number(
         _ key: String, default defaultValue: Double? = nil, requirement: String,
         where isAllowed: (Double) -> Bool = { _ in true }
     ) throws(ProfileError) -> Double {
+        if let log, let node = pairs.first(where: { $0.key == key })?.value, case .mapping = node {
+            read.insert(key)
+            let (value, evidence) = try log.structured(node, keyPath: path(key), requirement: requirement, where: isAllowed)
+            log.record(path(key), value: value, evidence: evidence)
+            return value
+        }
         guard let scalar = try scalar(key) else {
             if let defaultValue { return defaultValue }
             throw error(key, "is required: \(requirement)")
@@ -76,6 +88,7 @@ struct MappingReader {
         guard let value = Self.parseNumber(scalar.text), value.isFinite, isAllowed(value) else {
             throw ProfileError(origin: scalar.origin, keyPath: path(key), message: "must be \(requirement) (got '\(scalar.text)')")
         }
+        log?.record(path(key), value: value, evidence: Evidence())
         return value
     }
 
@@ -125,12 +138,15 @@ struct MappingReader {
 
     mutating func distribution(_ key: String, default defaultValue: Distribution) throws(ProfileError) -> Distribution {
         guard let node = node(key) else { return defaultValue }
-        return try Self.distribution(node, keyPath: path(key))
+        return try Self.distribution(node, keyPath: path(key), log: log)
     }
 
     /// Reads `{dist: family, parameter: value, …}`; a mixture lists `components: [{weight: w, dist: …}, …]`.
-    static func distribution(_ node: ConfigNode, keyPath: String) throws(ProfileError) -> Distribution {
-        var reader = try MappingReader(node, keyPath: keyPath)
+    ///
+    /// - Parameter log: a population file's parameters: each number is recorded, and may carry its evidence; a
+    ///   range must then give a valid distribution at both ends, the other parameters as written.
+    static func distribution(_ node: ConfigNode, keyPath: String, log: ParameterLog? = nil) throws(ProfileError) -> Distribution {
+        var reader = try MappingReader(node, keyPath: keyPath, log: log)
         let familyNames = Distribution.families.joined(separator: ", ")
         guard reader.contains("dist") else {
             throw ProfileError(
@@ -145,10 +161,10 @@ struct MappingReader {
             var components: [(weight: Double, distribution: Distribution)] = []
             for (index, item) in items.enumerated() {
                 let itemPath = "\(keyPath).components[\(index)]"
-                var itemReader = try MappingReader(item, keyPath: itemPath)
+                var itemReader = try MappingReader(item, keyPath: itemPath, log: log)
                 let weight = try itemReader.number("weight", requirement: "a weight ≥ 0", where: { $0 >= 0 })
                 let rest = item.removing("weight")
-                components.append((weight, try distribution(rest, keyPath: itemPath)))
+                components.append((weight, try distribution(rest, keyPath: itemPath, log: log)))
             }
             try reader.finish()
             do {
@@ -161,21 +177,40 @@ struct MappingReader {
             throw reader.error("dist", "unknown distribution '\(family)'; allowed: \(familyNames)")
         }
         var parameters: [String: Double] = [:]
+        var ranges: [String: ClosedRange<Double>] = [:]
         for name in names where reader.contains(name) {
             parameters[name] = try reader.number(name, requirement: "a finite number")
+            if let range = log?.evidence(at: reader.path(name))?.range { ranges[name] = range }
         }
         do {
             try reader.finish()
         } catch {
+            let key = String(error.keyPath.split(separator: ".").last ?? "")
             throw ProfileError(
                 origin: error.origin, keyPath: error.keyPath,
-                message: "unknown parameter for \(family); allowed: \(names.joined(separator: ", "))")
+                message: "unknown parameter for \(family)\(Suggestions.didYouMean(key, among: names)); allowed: \(names.joined(separator: ", "))")
         }
+        let distribution: Distribution
         do {
-            return try Distribution(family: family, parameters: parameters)
+            distribution = try Distribution(family: family, parameters: parameters)
         } catch {
             throw ProfileError(origin: node.origin, keyPath: keyPath, message: error.description)
         }
+        // A review varies each parameter over its range, the others as written: both ends must be valid.
+        for name in names {
+            guard let range = ranges[name] else { continue }
+            for (end, value) in [("low", range.lowerBound), ("high", range.upperBound)] {
+                var varied = parameters
+                varied[name] = value
+                do {
+                    _ = try Distribution(family: family, parameters: varied)
+                } catch {
+                    throw ProfileError(origin: reader.origin(of: name), keyPath: reader.path(name) + ".range",
+                                       message: "the \(end) end \(value.shortText) does not give a valid distribution: \(error.description)")
+                }
+            }
+        }
+        return distribution
     }
 
     /// Parses a YAML number the way the profile schema writes them: decimal or exponent notation.

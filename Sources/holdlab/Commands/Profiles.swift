@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoldLabIO
 import HoldProfiles
+import HoldStudies
 
 struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,10 +11,12 @@ struct Profiles: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the profiles and populations in the library, with their descriptions.",
+            abstract: "List the profiles and populations in the library, with their descriptions and evidence.",
             discussion: """
                 One row per profile and population: kind (profile or population), name, status (ok, or invalid with \
-                the problem as the description) and description. A table on a terminal, CSV into a pipe or a file.
+                the problem as the description), description, and for a population its evidence at a glance: how \
+                many of its numbers cite a measurement (measured), rest on a stated assumption (assumed) or say \
+                neither (unsourced). A table on a terminal, CSV into a pipe or a file.
 
                 Examples:
                   holdlab profiles list
@@ -33,7 +36,7 @@ struct Profiles: ParsableCommand {
                 printError("\(library.directory): no such profile directory (give one with --profiles-dir or $HOLDLAB_PROFILES)")
                 throw ExitStatus.noInput
             }
-            let overrides = try reportingErrors { try source.parsedOverrides() }
+            let overrides = try reportingErrors { try source.parsedOverrides(command: "profiles list") }
             let document = ProfileListRequest(library: library, overrides: overrides).result()
             try emit(view.render(document, for: .standardOutput))
         }
@@ -51,26 +54,31 @@ struct Profiles: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try StandardOutput.write(try source.library.resolvedText(profile, overrides: try source.parsedOverrides()))
+                try StandardOutput.write(try source.library.resolvedText(profile, overrides: try source.parsedOverrides(command: "profiles show")))
             }
         }
     }
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate profile files; print every problem, exit 65 if any is invalid (66 if one cannot be opened).",
+            abstract: "Validate profile, population and review files; print every problem, exit 65 if any is invalid (66 if one cannot be opened).",
             discussion: """
                 Every problem of a file is reported (file:line:column, key path, what is allowed): after a problem the \
-                key is taken as absent (its default) and the file checked again. '-' reads standard input.
+                key is taken as absent (its default) and the file checked again. '-' reads standard input. The kind \
+                of file comes from its content: a population has classes; a review has no version and review keys \
+                (question, profiles, variants, …); else the folder (populations/, reviews/) decides, and anything \
+                else is a profile. A review is also checked against the library: the profiles and populations it \
+                names load, its set values and variants apply, its baseline is a design and its sweeps parse. \
+                --set population.CLASS.key=value applies to population files, other keys to profiles.
 
                 Examples:
-                  holdlab profiles check Profiles/*.yaml
+                  holdlab profiles check Profiles/*.yaml Profiles/populations/*.yaml Profiles/reviews/*.yaml
                   holdlab profiles show hig-linear-bar | holdlab profiles check -
                 """)
 
         @OptionGroup var source: ProfileSourceOptions
 
-        @Argument(help: ArgumentHelp("Profile files or names.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Profile, population or review files, or profile and population names.", valueName: "file"))
         var files: [String] = []
 
         func validate() throws {
@@ -79,14 +87,14 @@ struct Profiles: ParsableCommand {
 
         func run() throws {
             let library = source.library
-            let overrides = try reportingErrors { try source.parsedOverrides() }
+            let overrides = try reportingErrors { try source.allOverrides() }
             var invalid = 0
             var missing = 0
             for file in files {
                 do {
-                    switch try library.check(file, overrides: overrides) {
-                    case .valid(let path, let name):
-                        try emit("ok: \(path) (\(name))\n")
+                    switch try library.check(file, overrides: overrides, checkSweep: Self.sweepProblem) {
+                    case .valid(let path, let name, let kind):
+                        try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
                     case .invalid(let path, let problems):
                         for problem in problems {
                             printError(problem.description)
@@ -104,6 +112,16 @@ struct Profiles: ParsableCommand {
             // The check ran: "no" is status 1; a file that cannot be opened is 66.
             if missing > 0 { throw ExitStatus.noInput }
             if invalid > 0 { throw ExitStatus.dataError }
+        }
+
+        /// What is wrong with a review's sweep (as `report --sweep` parses it), or nil.
+        static func sweepProblem(_ text: String) -> String? {
+            do {
+                _ = try SweepParameter(parsing: text)
+                return nil
+            } catch {
+                return error.description
+            }
         }
     }
 }
