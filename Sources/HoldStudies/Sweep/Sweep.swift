@@ -9,7 +9,8 @@ public struct SweepRequest: Sendable {
     public var profilePath: String
     /// `--set` overrides applied to every point before the point's own values.
     public var baseOverrides: [Override]
-    /// The populations, in order: every point is simulated against each (rows population by population).
+    /// The populations, in order, `--set population.…` values applied: every point is simulated against each
+    /// (rows population by population), with the point's own population values (`--vary population.…`) applied.
     public var populations: [Population]
     /// The first population.
     public var population: Population { populations[0] }
@@ -52,22 +53,46 @@ public enum Sweep {
         try Profile.load(yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides)
     }
 
-    /// The profile of every point (or of the points in `range`: a shard's), validated before anything is simulated.
+    /// The profile of every point (or of the points in `range`: a shard's), validated before anything is simulated;
+    /// a point's population values (`population.…` keys) are applied to the populations and checked too.
     public static func profiles(_ request: SweepRequest, points range: Range<Int>? = nil) throws -> [Profile] {
         let range = range ?? request.plan.points.indices
         var profiles: [Profile] = []
         profiles.reserveCapacity(range.count)
-        for (index, values) in zip(range, request.plan.points[range]) {
-            let assignments = zip(request.plan.parameters, values).map { "\($0.keyPath)=\($1)" }
+        for index in range {
+            let (assignments, overrides) = try pointOverrides(request, point: index)
             do {
-                let overrides = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
                 profiles.append(try Profile.load(
-                    yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides + overrides))
+                    yaml: request.profileText, path: request.profilePath,
+                    overrides: request.baseOverrides + overrides.filter { !$0.reachesPopulation }))
+                if request.plan.variesPopulation { _ = try Population.applying(overrides, to: request.populations) }
             } catch {
                 throw SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(error)")
             }
         }
         return profiles
+    }
+
+    /// The populations of point `index` (0-based), in request order: `request.populations` with the point's
+    /// `population.…` values applied.
+    public static func populations(_ request: SweepRequest, point index: Int) throws -> [Population] {
+        guard request.plan.variesPopulation else { return request.populations }
+        let (assignments, overrides) = try pointOverrides(request, point: index)
+        do {
+            return try Population.applying(overrides, to: request.populations)
+        } catch {
+            throw SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(error)")
+        }
+    }
+
+    /// A point's `key=value` texts and its overrides, profile and population keys alike.
+    private static func pointOverrides(_ request: SweepRequest, point index: Int) throws(SweepError) -> ([String], [Override]) {
+        let assignments = zip(request.plan.parameters, request.plan.points[index]).map { "\($0.keyPath)=\($1)" }
+        do {
+            return (assignments, try assignments.map { text throws(ProfileError) in try Override(parsing: text) })
+        } catch {
+            throw SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(error)")
+        }
     }
 
     /// The columns: the varied keys as `param_…` columns (numbers when every point's value is one, else text:
@@ -127,7 +152,8 @@ public enum Sweep {
 
     /// Simulates the points in `range` (`profiles[i]` is point `range.lowerBound + i`) against each population,
     /// population by population, from the `first`-th of those rows on, in batches within a population. A shard
-    /// (`--shard`) is such a range with one population.
+    /// (`--shard`) is such a range with one population. When the plan varies a population value each point is its
+    /// own batch, against its own population: its row is the `simulate` row of that population edited by hand.
     public static func run(
         _ request: SweepRequest, profiles: [Profile], points range: Range<Int>, from first: Int = 0,
         onRows: ([[ResultCell]]) throws -> Void, progress: ((Int) -> Void)? = nil
@@ -137,9 +163,9 @@ public enum Sweep {
         let total = width * request.populations.count
         var start = first
         while start < total {
-            let population = request.populations[start / width]
             let offset = start % width
-            let end = min(width, offset + batchSize)
+            let end = min(width, offset + (request.plan.variesPopulation ? 1 : batchSize))
+            let population = try populations(request, point: range.lowerBound + offset)[start / width]
             let done = (start - first) * request.users
             let summaries = try Simulator.run(
                 SimulationRequest(profiles: Array(profiles[offset..<end]), population: population,

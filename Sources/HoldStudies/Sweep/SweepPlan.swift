@@ -1,4 +1,5 @@
 import GSL
+import HoldProfiles
 
 /// A problem with a sweep's parameters or design, phrased for the command line.
 public struct SweepError: Error, Equatable, CustomStringConvertible {
@@ -15,7 +16,8 @@ public struct SweepError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// One `--vary` parameter: a profile key path and the values it takes.
+/// One `--vary` parameter: a profile key path, or a population's (`population.CLASS.key`, `population.NAME.CLASS.key`),
+/// and the values it takes.
 public struct SweepParameter: Sendable, Equatable {
     public enum Values: Sendable, Equatable {
         /// `start:stop:step` (grid) or `start:stop` (designs that pick values in the range).
@@ -29,8 +31,13 @@ public struct SweepParameter: Sendable, Equatable {
     /// The `--vary` text, for provenance and messages.
     public let text: String
 
-    /// The CSV column: `param_` and the key path with dots as underscores.
-    public var column: String { "param_" + keyPath.replacingOccurrences(of: ".", with: "_") }
+    /// The CSV column: `param_` and the key path with dots (and the dashes of population names) as underscores.
+    public var column: String {
+        "param_" + keyPath.replacingOccurrences(of: ".", with: "_").replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// Whether the key reaches a population (`population.…`) rather than the profile.
+    public var reachesPopulation: Bool { Override.reachesPopulation(keyPath) }
 
     /// Profile keys that identify a run rather than the control: one value for every point.
     static let fixedKeys: Set<String> = ["version", "name", "description", "source", "population"]
@@ -43,12 +50,15 @@ public struct SweepParameter: Sendable, Equatable {
         let key = String(text[..<equals])
         let body = String(text[text.index(after: equals)...])
         guard !key.isEmpty, key.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ part in
-            !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
         }) else {
             throw SweepError("--vary \(text): '\(key)' is not a key path; write names separated by dots, e.g. gesture.minimumDuration")
         }
-        if let root = key.split(separator: ".").first, Self.fixedKeys.contains(String(root)) {
-            throw SweepError("--vary \(text): \(root) cannot vary from point to point; varied keys are control parameters such as gesture.minimumDuration (choose the population with --population)")
+        if let root = key.split(separator: ".").first, Self.fixedKeys.contains(String(root)), !Override.reachesPopulation(key) {
+            throw SweepError("--vary \(text): \(root) cannot vary from point to point; varied keys are control parameters such as gesture.minimumDuration, or a population's, such as population.deliberate.reaction.mu (choose the population with --population)")
+        }
+        if Override.reachesPopulation(key), key.split(separator: ".").count < 3 {
+            throw SweepError("--vary \(text): a population key names a class and a value, e.g. population.deliberate.reaction.mu")
         }
         keyPath = key
         self.text = text
@@ -143,6 +153,9 @@ public struct SweepPlan: Sendable, Equatable {
     public let parameters: [SweepParameter]
     public let design: SweepDesign
     public let points: [[String]]
+
+    /// Whether a parameter is a population's (`population.…`): each point then has its own population.
+    public var variesPopulation: Bool { parameters.contains(where: \.reachesPopulation) }
 
     /// A sweep has at most this many points.
     public static let maximumPoints = 100_000

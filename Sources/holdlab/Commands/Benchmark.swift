@@ -98,7 +98,7 @@ struct Benchmark: ParsableCommand {
         let library = source.library
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
-        let extra = try source.parsedOverrides()
+        let extra = try source.parsedOverrides(command: "benchmark")
         var table = ResultTable(columns: Self.columns)
         func add(_ row: [ResultCell]) throws {
             table.rows.append(row)

@@ -96,7 +96,7 @@ struct GuidelineCheck: ParsableCommand {
         }
         let failed = try reportingErrors { () throws -> Bool in
             let library = source.library
-            let overrides = try source.parsedOverrides()
+            let overrides = try source.profileOverrides()
             let loaded = try profiles.map { try library.loadProfile($0, overrides: overrides) }
             let impaired = try library.loadPopulation(guidelines.impairedPopulation)
             let out = OutputFile(argument: output.out)
@@ -104,7 +104,7 @@ struct GuidelineCheck: ParsableCommand {
             var populations: [String: Population] = [:]
             let subjects = try loaded.map { profile in
                 let name = simulation.population ?? profile.population
-                let population = try populations[name] ?? library.loadPopulation(name)
+                let population = try populations[name] ?? source.applyingPopulationOverrides(to: [library.loadPopulation(name)])[0]
                 populations[name] = population
                 return GuidelineSubject(profile: profile, population: population, populationArgument: name)
             }

@@ -93,7 +93,7 @@ struct Haptics: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let loaded = try source.library.loadProfile(profile, overrides: try source.parsedOverrides())
+            let loaded = try source.library.loadProfile(profile, overrides: try source.parsedOverrides(command: "haptics"))
             let output = OutputFile(argument: out)
             try output.checkWritable()
             let request = TraceRequest(profile: loaded, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)

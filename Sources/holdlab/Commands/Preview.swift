@@ -95,7 +95,7 @@ struct Preview: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let library = source.library
-            let overrides = try source.parsedOverrides()
+            let overrides = try source.parsedOverrides(command: "preview")
             let names = profile.isEmpty ? ["hig-linear-bar"] : profile
             var designs = try names.map { name throws -> Design in
                 let loaded = try library.loadProfile(name, overrides: overrides)

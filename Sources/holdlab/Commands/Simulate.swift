@@ -77,7 +77,7 @@ struct Simulate: ParsableCommand {
         }
         try reportingErrors {
             let library = source.library
-            let overrides = try source.parsedOverrides()
+            let overrides = try source.profileOverrides()
             let profiles = try (profile.isEmpty ? ["hig-linear-bar"] : profile).map { name throws -> Profile in
                 try library.loadProfile(name, overrides: overrides)
             }
@@ -93,6 +93,7 @@ struct Simulate: ParsableCommand {
                 }
                 populations.append(population)
             }
+            populations = try source.applyingPopulationOverrides(to: populations)
             if populations.count > 1 && (sharding.shard != nil || sharding.shards != nil || sharding.emit != nil) {
                 throw UsageError("--shard, --shards and --emit run one population; give one --population per sharded run")
             }

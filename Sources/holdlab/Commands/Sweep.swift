@@ -110,7 +110,7 @@ struct SweepCommand: ParsableCommand {
                 printNote("\(range.count) points (\(plan.design.rawValue)\(shard.map { ", shard \($0)" } ?? "")); nothing simulated")
                 return
             }
-            let baseOverrides = try source.parsedOverrides()
+            let baseOverrides = try source.profileOverrides()
             let base = try library.loadProfile(profile, overrides: baseOverrides)
             var populations: [Population] = []
             for name in populationNames.isEmpty ? [base.population] : populationNames {
@@ -120,6 +120,7 @@ struct SweepCommand: ParsableCommand {
                 }
                 populations.append(population)
             }
+            populations = try source.applyingPopulationOverrides(to: populations)
             if populations.count > 1 && (shard != nil || sharding.shards != nil || sharding.emit != nil) {
                 throw UsageError("--shard, --shards and --emit take one population; run one sharded sweep per population")
             }

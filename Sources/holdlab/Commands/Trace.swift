@@ -30,7 +30,7 @@ struct Trace: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let profile = try source.library.loadProfile(profile, overrides: try source.parsedOverrides())
+            let profile = try source.library.loadProfile(profile, overrides: try source.parsedOverrides(command: "trace"))
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let request = TraceRequest(profile: profile, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)

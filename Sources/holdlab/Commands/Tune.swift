@@ -106,7 +106,7 @@ struct Tune: ParsableCommand {
         try reportingErrors {
             let library = source.library
             let path = library.profilePath(profile)
-            let baseOverrides = try source.parsedOverrides()
+            let baseOverrides = try source.profileOverrides()
             let base = try library.loadProfile(profile, overrides: baseOverrides)
             let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
             let objective: TuneObjective
@@ -126,7 +126,8 @@ struct Tune: ParsableCommand {
             }
             let request = TuneRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
-                population: try library.loadPopulation(simulation.population ?? base.population), parameters: parameters,
+                population: try source.applyingPopulationOverrides(
+                    to: [library.loadPopulation(simulation.population ?? base.population)])[0], parameters: parameters,
                 objective: objective, constraints: constraints, users: simulation.users, seed: simulation.seed,
                 checkSeed: checkSeed ?? simulation.seed &+ 1, threads: simulation.workerThreads, confidence: confidence)
             let out = OutputFile(argument: output.out)

@@ -97,7 +97,7 @@ struct ComparisonOptions: ParsableArguments {
     /// and the populations.
     func resolve(_ source: ProfileSourceOptions) throws -> ComparisonPlan {
         let library = source.library
-        let common = try source.parsedOverrides()
+        let common = try source.profileOverrides()
         let names = profile.isEmpty ? ["hig-linear-bar"] : profile
         var designs: [Design] = []
         var sets: [[String]] = []
@@ -111,6 +111,9 @@ struct ComparisonOptions: ParsableArguments {
         for text in variant {
             let (label, variantSets) = try Self.parseVariant(text)
             let overrides = try usage { try variantSets.map { text throws(ProfileError) in try Override(parsing: text) } }
+            if let key = overrides.first(where: \.reachesPopulation) {
+                throw UsageError("--variant \(label) sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs with --set, or compare populations with --population")
+            }
             for key in overrides.map(\.keyPath) where common.contains(where: { $0.keyPath == key }) {
                 throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
             }
@@ -149,6 +152,7 @@ struct ComparisonOptions: ParsableArguments {
             }
             populations.append(loaded)
         }
+        populations = try source.applyingPopulationOverrides(to: populations)
         return ComparisonPlan(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations)
     }
 

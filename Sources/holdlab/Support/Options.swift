@@ -13,7 +13,8 @@ struct ProfileSourceOptions: ParsableArguments {
     var profilesDirectory: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Override a profile value, e.g. --set fill.curve=easeInOut or --set fill.timer.latency.value=0.0008 (repeatable).",
+        "Override a profile value, e.g. --set fill.curve=easeInOut, or a population's: --set population.deliberate.reaction.mu=0.2 (repeatable).",
+        discussion: "A population key is population.CLASS.key when one population runs, population.NAME.CLASS.key (NAME a population that runs) when several do.",
         valueName: "key.path=value"))
     var overrides: [String] = []
 
@@ -22,8 +23,29 @@ struct ProfileSourceOptions: ParsableArguments {
         return ProfileLibrary.discover(executablePath: Self.executablePath())
     }
 
-    func parsedOverrides() throws -> [Override] {
+    /// Every `--set`, parsed: profile keys and population keys (`population.…`) alike.
+    func allOverrides() throws -> [Override] {
         try overrides.map { text throws(ProfileError) in try Override(parsing: text) }
+    }
+
+    /// The `--set` values of the profiles; a population key (`population.…`) is refused (64) with what takes one,
+    /// for a command that simulates no population.
+    func parsedOverrides(command: String) throws -> [Override] {
+        let parsed = try allOverrides()
+        if let key = parsed.first(where: \.reachesPopulation) {
+            throw UsageError("--set \(key.keyPath): \(command) runs no population; population keys go with simulate, sweep, sensitivity, compare, report, tune, check and profiles check")
+        }
+        return parsed
+    }
+
+    /// The `--set` values of the profiles, leaving out the population keys (which `populationOverrides` applies).
+    func profileOverrides() throws -> [Override] {
+        try allOverrides().filter { !$0.reachesPopulation }
+    }
+
+    /// `populations` with the `--set population.…` values applied.
+    func applyingPopulationOverrides(to populations: [Population]) throws -> [Population] {
+        try Population.applying(try allOverrides(), to: populations)
     }
 
     /// Refuses a `--set` key given twice, or also varied by `options` (e.g. `--vary`, `--param`): the last

@@ -85,9 +85,9 @@ func sweepRequest(
 ) throws -> (request: SweepRequest, base: Profile) {
     let library = source.library
     let path = library.profilePath(profile)
-    let baseOverrides = try source.parsedOverrides()
+    let baseOverrides = try source.profileOverrides()
     let base = try library.loadProfile(profile, overrides: baseOverrides)
-    let population = try library.loadPopulation(simulation.population ?? base.population)
+    let population = try source.applyingPopulationOverrides(to: [library.loadPopulation(simulation.population ?? base.population)])[0]
     let request = SweepRequest(
         profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
         baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
