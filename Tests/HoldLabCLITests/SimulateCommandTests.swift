@@ -103,7 +103,7 @@ struct OutputFileTests {
         let golden = try String(contentsOf: CLI.root.appendingPathComponent("Tests/HoldLabCLITests/Golden/simulate-two-profiles.csv"),
                                 encoding: .utf8)
         let arguments = ["simulate", "--profile", "hig-linear-bar", "--profile", "static-long-press", "--users", "2000", "--seed", "3"]
-        let named = try CLI.run(arguments + ["--population", "default"])
+        let named = try CLI.run(arguments + ["--population", "v1/default"])
         #expect(named.status == 0 && named.stdout == golden)
     }
 }

@@ -29,7 +29,7 @@ struct SweepCommandTests {
         let rows = CLI.dataLines(text)
         #expect(rows.count == 1 + 6)
         #expect(rows.dropFirst().map { $0.split(separator: ",")[2] } == ["default", "default", "default", "motor-impaired", "motor-impaired", "motor-impaired"])
-        #expect(text.contains("# sweep_population: default fnv1a64:3cbad16658650aaa ; motor-impaired fnv1a64:"))
+        #expect(text.contains("# sweep_population: default fnv1a64:ee0953067463ce23 ; motor-impaired fnv1a64:"))
         // Each population's rows are that population's own sweep.
         for (index, population) in ["default", "motor-impaired"].enumerated() {
             let single = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.6,0.8,1.0", "--population", population,

@@ -23,7 +23,9 @@ struct ProfileCommandsTests {
     @Test("list JSON: a profile named 007, 2024 or NaN and a population named 1e3 stay strings")
     func listJSON() throws {
         let document = ProfileListRequest(library: fixture).result()
-        #expect(try JSONTypes.of(document) == ["kind": [.string], "name": [.string], "status": [.string], "description": [.string]])
+        // The evidence counts are numbers for a population, null for a profile.
+        #expect(try JSONTypes.of(document) == ["kind": [.string], "name": [.string], "status": [.string], "description": [.string],
+                                               "measured": [.null, .number], "assumed": [.null, .number], "unsourced": [.null, .number]])
         let json = try document.rendered(as: .json, columns: ["name"])
         #expect(json == "{\"name\":\"007\"}\n{\"name\":\"2024\"}\n{\"name\":\"NaN\"}\n{\"name\":\"bad\"}\n{\"name\":\"quoted\"}\n{\"name\":\"1e3\"}\n")
     }
@@ -33,14 +35,14 @@ struct ProfileCommandsTests {
         let document = ProfileListRequest(library: fixture, overrides: [try Override(parsing: "fill.duration=-1")]).result()
         let rows = document.tables[0].rows.map { $0.map(\.plainText) }
         #expect(rows.filter { $0[0] == "profile" }.allSatisfy { $0[2] == "invalid" })
-        #expect(rows.last == ["population", "1e3", "ok", "everyone holds for two seconds"])
+        #expect(rows.last == ["population", "1e3", "ok", "everyone holds for two seconds", "0", "0", "2"])
     }
 
     @Test("list of an empty directory: the provenance and the header only")
     func emptyList() throws {
         let directory = try TemporaryFiles.directory()
         let csv = ProfileListRequest(library: ProfileLibrary(directory: directory.path)).result().csv
-        #expect(csv == "# holdlab: \(HoldLabVersion.current) profiles list\n# directory: \(directory.path)\nkind,name,status,description\n")
+        #expect(csv == "# holdlab: \(HoldLabVersion.current) profiles list\n# directory: \(directory.path)\nkind,name,status,description,measured,assumed,unsourced\n")
     }
 
     @Test("show golden: the profile resolved with an override, as `holdlab profiles show` printed it")
@@ -54,8 +56,8 @@ struct ProfileCommandsTests {
     @Test("check: a valid file by path or name, every problem of an invalid one, the library's error for an unknown name")
     func check() throws {
         let path = fixture.profilePath("007")
-        #expect(try fixture.check(path) == .valid(path: path, name: "007"))
-        #expect(try fixture.check("2024") == .valid(path: fixture.profilePath("2024"), name: "2024"))
+        #expect(try fixture.check(path) == .valid(path: path, name: "007", kind: .profile))
+        #expect(try fixture.check("2024") == .valid(path: fixture.profilePath("2024"), name: "2024", kind: .profile))
         guard case .invalid(let badPath, let problems) = try fixture.check("bad") else {
             Issue.record("bad.yaml checked valid")
             return

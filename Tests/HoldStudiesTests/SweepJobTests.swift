@@ -77,7 +77,7 @@ struct SweepJobTests {
         let rows = CSVRecords.dataLines(text)
         #expect(rows.count == 1 + 6)
         #expect(rows.dropFirst().map { $0.split(separator: ",")[2] } == ["default", "default", "default", "motor-impaired", "motor-impaired", "motor-impaired"])
-        #expect(text.contains("# sweep_population: default fnv1a64:3cbad16658650aaa ; motor-impaired fnv1a64:"))
+        #expect(text.contains("# sweep_population: default fnv1a64:ee0953067463ce23 ; motor-impaired fnv1a64:"))
         for (index, population) in ["default", "motor-impaired"].enumerated() {
             let single = try Self.file(try Self.request(vary, populations: [population], users: 2_000, seed: 3))
             #expect(Array(CSVRecords.dataLines(single).dropFirst()) == Array(rows[(1 + 3 * index)...(3 + 3 * index)]))

@@ -4,7 +4,7 @@ import HoldLabIO
 /// Finds profiles and populations by name or path.
 ///
 /// A name is looked up as `<directory>/<name>.yaml` (populations in `<directory>/populations/`); an argument that
-/// contains `/` or ends in `.yaml`/`.yml` is a file path.
+/// contains `/` or ends in `.yaml`/`.yml` is a file path, except `vN/NAME`: a population as schema version N shipped it.
 public struct ProfileLibrary: Sendable {
     /// The directory holding control profiles.
     public let directory: String
@@ -70,9 +70,19 @@ public struct ProfileLibrary: Sendable {
         Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/\(nameOrPath).yaml"
     }
 
-    /// The file for a population name or path.
+    /// The file for a population name or path. `vN/NAME` names the population NAME as schema version N shipped it
+    /// (`populations/v1/default.yaml`): what a figure cited from an earlier HoldLab was simulated with.
     public func populationPath(_ nameOrPath: String) -> String {
-        Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/populations/\(nameOrPath).yaml"
+        if Self.isArchivedPopulation(nameOrPath) { return "\(directory)/populations/\(nameOrPath).yaml" }
+        return Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/populations/\(nameOrPath).yaml"
+    }
+
+    /// Whether the argument is `vN/NAME`: a digit string after `v`, one slash, a name without dots or slashes.
+    static func isArchivedPopulation(_ argument: String) -> Bool {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count > 1, parts[0].first == "v", parts[0].dropFirst().allSatisfy(\.isASCII),
+              parts[0].dropFirst().allSatisfy(\.isNumber), !parts[1].isEmpty else { return false }
+        return parts[1].allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
     }
 
     /// Names of the profiles in the library, sorted.
