@@ -234,10 +234,18 @@ public enum DistributionFitting {
     static func observedInformationErrors(
         _ family: FitFamily, likelihood: LogLikelihood, estimate: [Double]
     ) -> (standardErrors: [Double], covariance: [[Double]]?) {
+        observedInformation({ theta in -likelihood.value(family, theta) }, at: estimate,
+                            steps: hessianSteps(family, estimate: estimate))
+    }
+
+    /// Standard errors and covariance from the inverse of the central-difference Hessian of `negative` (−ℓ) at
+    /// `estimate`, with the given step per coordinate; NaN errors and no covariance when the Hessian is not finite or
+    /// not positive definite (a parameter the data do not determine).
+    static func observedInformation(
+        _ negative: ([Double]) -> Double, at estimate: [Double], steps: [Double]
+    ) -> (standardErrors: [Double], covariance: [[Double]]?) {
         let k = estimate.count
         let unavailable = ([Double](repeating: .nan, count: k), [[Double]]?.none)
-        let negative: ([Double]) -> Double = { theta in -likelihood.value(family, theta) }
-        let steps = hessianSteps(family, estimate: estimate)
         let centre = negative(estimate)
         var hessian = [[Double]](repeating: [Double](repeating: 0, count: k), count: k)
         func shifted(_ shifts: [(index: Int, sign: Double)]) -> Double {

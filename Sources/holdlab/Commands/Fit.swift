@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HoldFitting
 import HoldLabIO
+import HoldProfiles
 
 /// A family to fit, or all of them.
 enum FamilyChoice: String, ExpressibleByArgument, CaseIterable {
@@ -26,6 +27,8 @@ struct Fit: ParsableCommand {
 
             Columns ending in _ms (_us) are read as milliseconds (microseconds) and fitted in seconds; --scale overrides.
 
+            With --telemetry FILE instead of --column, fit an app's telemetry (one row per hold: down_ms, up_ms, fired,             fired_ms, moved_out, trigger_ms, fill_ms, full_ms; docs/POPULATIONS.md) to the classes of --base-population             by censored maximum likelihood: one row per fitted number with its standard error and interval, and with             --emit-population a population file whose fitted numbers carry their intervals as ranges and the             telemetry's hash as their source. It needs holds from at least two trigger settings.
+
             Examples:
               holdlab fit --data holds.csv --column hold_ms --censored-column fired
               holdlab fit - --column hold_ms --format table < holds.csv
@@ -34,6 +37,8 @@ struct Fit: ParsableCommand {
                 --column press_end_ms --censored-column outcome \\
                 --censored-value completed --censor-time-column trigger_ms \\
                 --emit-population fitted.yaml
+              holdlab fit --telemetry docs/telemetry-example.csv --base-population default \\
+                --emit-population ours.yaml
             """)
 
     @Option(name: .customLong("data"), help: ArgumentHelp(
@@ -47,7 +52,26 @@ struct Fit: ParsableCommand {
     var data: String { dataOption ?? dataArgument ?? "-" }
 
     @Option(help: ArgumentHelp("The column of durations.", valueName: "name"))
-    var column: String
+    var column: String?
+
+    @Option(name: .customLong("telemetry"), help: ArgumentHelp(
+        "Fit an app's telemetry CSV (one row per hold) to a population's classes instead of one column of durations.",
+        valueName: "file"))
+    var telemetry: String?
+
+    @Option(name: .customLong("base-population"), help: ArgumentHelp(
+        "With --telemetry: the population whose classes are fitted (starting values; patience and movement kept).",
+        valueName: "name|file"))
+    var basePopulation: String = "default"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --telemetry: two-sided confidence of the intervals (the emitted ranges).", valueName: "level"))
+    var confidence: Double = 0.95
+
+    @Option(name: .customLong("profiles-dir"), help: ArgumentHelp(
+        "Directory with profiles and populations/ (default: $HOLDLAB_PROFILES, ./Profiles, or the package's).",
+        valueName: "dir"))
+    var profilesDirectory: String?
 
     @Option(name: .customLong("censored-column"), help: ArgumentHelp(
         "The column that marks censored rows: 1/true censored, 0/false observed.", valueName: "name"))
@@ -98,6 +122,30 @@ struct Fit: ParsableCommand {
     var emitPopulation: String?
 
     func validate() throws {
+        if let telemetry {
+            let dataOptions: [(String, Bool)] = [
+                ("--data or a FILE argument", dataOption != nil || dataArgument != nil), ("--column", column != nil),
+                ("--censored-column", censoredColumn != nil), ("--censor-time-column", censorTimeColumn != nil),
+                ("--censored-value", !censoredValues.isEmpty), ("--where", !filters.isEmpty), ("--scale", scale != nil),
+            ]
+            if let (name, _) = dataOptions.first(where: \.1) {
+                throw ValidationError("--telemetry reads its own columns; drop \(name) (those read one column of durations).")
+            }
+            try view.checkColumns(known: TelemetryFitResult.columns.map(\.name))
+            guard confidence > 0, confidence < 1 else {
+                throw ValidationError("--confidence must be between 0 and 1 (got \(confidence)).")
+            }
+            if emitPopulation == "" || emitPopulation == "-" && output.file == nil {
+                throw ValidationError("--emit-population - needs --out FILE: standard output cannot carry both the fit and the population")
+            }
+            let emitted = emitPopulation == "-" ? nil : emitPopulation
+            try refuseSameOutputs([("--out", output.file), ("--emit-population", emitted)])
+            try refuseOutputsOverInputs([("--out", output.file), ("--emit-population", emitted)], inputs: [("--telemetry", telemetry)])
+            return
+        }
+        guard column != nil else {
+            throw ValidationError("Name what to fit: --column NAME (a column of durations) or --telemetry FILE (an app's telemetry).")
+        }
         switch (dataOption, dataArgument) {
         case (nil, nil): throw ValidationError("Name the data: --data FILE, a FILE argument, or - for standard input.")
         case (.some, .some): throw ValidationError("Give the data once: --data FILE or a FILE argument, not both.")
@@ -131,6 +179,7 @@ struct Fit: ParsableCommand {
     }
 
     func run() throws {
+        if let telemetry { return try runTelemetry(telemetry) }
         try reportingErrors {
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
@@ -138,7 +187,7 @@ struct Fit: ParsableCommand {
             try population?.checkWritable()
             let request = FitRequest(
                 data: FitDataRequest(
-                    path: data, column: column, censoredColumn: censoredColumn, censoredValues: censoredValues,
+                    path: data, column: column ?? "", censoredColumn: censoredColumn, censoredValues: censoredValues,
                     censorTimeColumn: censorTimeColumn, filters: filters.map(Self.filter), scale: scale),
                 families: family.families, bootstrapReplicates: bootstrap, bootstrapDrawSize: bootstrapSize, seed: seed,
                 threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -147,6 +196,24 @@ struct Fit: ParsableCommand {
             let result = try request.run(progress: { done, _ in bar.update(done) })
             bar.finish()
             if let population, let path = emitPopulation { try population.write(result.population(path: path)) }
+            try out.write(view.render(result.document, for: out))
+        }
+    }
+
+    /// `--telemetry`: the base population's classes fitted to the file, the table written, the population emitted.
+    private func runTelemetry(_ path: String) throws {
+        try reportingErrors {
+            let out = OutputFile(argument: output.out)
+            try out.checkWritable()
+            let population = emitPopulation.map { OutputFile(argument: $0) }
+            try population?.checkWritable()
+            let library = profilesDirectory.map { ProfileLibrary(directory: $0) }
+                ?? ProfileLibrary.discover(executablePath: ProfileSourceOptions.executablePath())
+            let request = TelemetryFitRequest(
+                path: path, base: try library.loadPopulation(basePopulation), confidence: confidence,
+                commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+            let result = try request.run()
+            if let population { try population.write(result.populationYAML) }
             try out.write(view.render(result.document, for: out))
         }
     }
