@@ -109,7 +109,8 @@ struct TelemetryRoundTripTests {
                 #expect(abs(a - b) <= tolerance, "\(name): telemetry \(a), simulated \(b), tolerance \(tolerance)")
             }
         }
-        #expect(observed.allSatisfy { $0.movedOut > 0 && $0.fired > 0.3 })
+        // Both kinds of censoring occur: holds cut by the action (0.6 s) and, at 1.0 s, holds ended by moving out.
+        #expect(observed[0].movedOut > 0 && observed.allSatisfy { $0.fired > 0.3 })
     }
 
     @Test("bad telemetry: a clear error naming the file, the line, the column and what is allowed")

@@ -74,7 +74,7 @@ struct PopulationEvidenceTests {
         #expect(Self.library.populationPath("./v1/default") == "./v1/default")
     }
 
-    /// The message of the first problem of a version-2 population with one class whose `bias` is written `field`.
+    /// Every problem (in line order, one a line) of a population with one class whose `bias` is written `field`.
     static func problem(_ field: String, version: Int = 2) -> String {
         let yaml = """
             version: \(version)
@@ -87,7 +87,7 @@ struct PopulationEvidenceTests {
                 weber: 0.1
 
             """
-        return Population.problems(yaml: yaml, path: "p.yaml").first?.description ?? ""
+        return Population.problems(yaml: yaml, path: "p.yaml").map(\.description).joined(separator: "\n")
     }
 
     @Test("bad evidence: each refused with file:line:column, key path and what is allowed")

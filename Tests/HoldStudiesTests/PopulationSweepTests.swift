@@ -21,14 +21,14 @@ struct PopulationSweepTests {
 
     @Test("each point of --vary population.deliberate.reaction.mu is simulate's row with default.yaml edited by hand")
     func sweepEqualsHandEdit() throws {
-        let sweep = try SweepJobTests.request(["population.deliberate.reaction.mu=0.13,0.2,0.25"], profile: "mismatched-fill",
+        let sweep = try SweepJobTests.request(["population.deliberate.reaction.mu=0.14,0.2,0.24"], profile: "mismatched-fill",
                                               users: 3_000, seed: 6)
         let rows = CSVRecords.dataLines(try SweepJobTests.file(sweep))
         #expect(rows.count == 4)
         #expect(rows[0].hasPrefix("param_population_deliberate_reaction_mu,profile,population,"))
         let profile = try Make.library.loadProfile("mismatched-fill")
         var distinct: Set<String> = []
-        for (index, mu) in ["0.13", "0.2", "0.25"].enumerated() {
+        for (index, mu) in ["0.14", "0.2", "0.24"].enumerated() {
             let job = SimulationJob(profiles: [profile], populations: [try Self.editedDefault(mu: mu)], users: 3_000, seed: 6,
                                     threads: 1, commandLine: "holdlab simulate")
             let row = CSVRecords.dataLines(try job.csv()).last ?? ""
