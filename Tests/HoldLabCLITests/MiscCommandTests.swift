@@ -44,13 +44,13 @@ struct MiscCommandTests {
     func list() throws {
         let result = try CLI.run(["profiles", "list"])
         #expect(result.status == 0)
-        // Into a pipe it is CSV: kind, name, status, description.
-        #expect(result.stdout.contains("\nkind,name,status,description\n"))
+        // Into a pipe it is CSV: kind, name, status, description, and a population's evidence counts.
+        #expect(result.stdout.contains("\nkind,name,status,description,measured,assumed,unsourced\n"))
         #expect(result.stdout.contains("\nprofile,kikocard-accelerating,ok,") && result.stdout.contains("LongPressGesture 0.5 s"))
         #expect(result.stdout.contains("\npopulation,motor-impaired,ok,"))
         #expect(!result.stdout.contains(",invalid,"))
         let empty = try CLI.run(["profiles", "list", "--profiles-dir", try CLI.temporaryDirectory().path])
-        #expect(empty.status == 0 && empty.stdout.hasSuffix("kind,name,status,description\n"))
+        #expect(empty.status == 0 && empty.stdout.hasSuffix("kind,name,status,description,measured,assumed,unsourced\n"))
         let table = try CLI.run(["profiles", "list", "--format", "table", "--columns", "name,kind", "--no-comments"])
         #expect(table.status == 0)
         #expect(table.stdout.hasPrefix("name "))

@@ -115,4 +115,15 @@ struct PopulationEvidenceTests {
         #expect(mu?.evidence.label == .measured && mu?.evidence.range == 0.13...0.25)
         #expect(population.parameters.first { $0.keyPath == "deliberate.patience.median" }?.evidence.label == .assumed)
     }
+
+    @Test("profiles check tells a file's kind by its content, then its folder; standard input by content alone")
+    func kinds() {
+        let profile = "version: 1\nname: p\n"
+        #expect(ProfileLibrary.kind(of: profile, path: "-") == .profile)
+        #expect(ProfileLibrary.kind(of: "version: 2\nname: q\nclasses: []\n", path: "-") == .population)
+        #expect(ProfileLibrary.kind(of: "question: why?\n", path: "-") == .review)
+        #expect(ProfileLibrary.kind(of: profile, path: "/x/populations/p.yaml") == .population)
+        #expect(ProfileLibrary.kind(of: profile, path: "/x/reviews/p.yaml") == .review)
+        #expect(ProfileLibrary.kind(of: profile, path: "/x/populations") == .profile)
+    }
 }

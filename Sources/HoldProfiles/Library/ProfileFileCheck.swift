@@ -22,14 +22,17 @@ public enum ProfileFileCheck: Sendable, Equatable {
 extension ProfileLibrary {
     /// The kind of a library file, from its content, else from its folder: a mapping with `classes` is a
     /// population; one without `version` that has a review key (`question`, `profiles`, `variants`, …) is a review;
-    /// otherwise a file in a `populations` or `reviews` folder is of that kind, and anything else a profile.
+    /// otherwise a file in a `populations` or `reviews` folder is of that kind, and anything else (standard input
+    /// included) a profile.
     public static func kind(of text: String, path: String) -> LibraryFileKind {
         let keys = (try? ConfigNode.parse(text, path: path))?.keys ?? []
         if keys.contains("classes") { return .population }
         if !keys.contains("version"), keys.contains(where: ReviewFile.keys.contains) { return .review }
-        let folders = URL(fileURLWithPath: path).deletingLastPathComponent().pathComponents
-        if folders.last == "populations" { return .population }
-        if folders.last == "reviews" { return .review }
+        // Standard input has no folder (the working directory's name says nothing about it).
+        guard path != standardInput else { return .profile }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+        if folder == "populations" { return .population }
+        if folder == "reviews" { return .review }
         return .profile
     }
 
@@ -56,7 +59,7 @@ extension ProfileLibrary {
             }
         }
         let display = Self.displayPath(path)
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+        let folder = path == Self.standardInput ? "" : URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
         let text = try Self.read(path, what: folder == "populations" ? "population" : folder == "reviews" ? "review" : "profile")
         let profileOverrides = overrides.filter { !$0.reachesPopulation }
         switch Self.kind(of: text, path: path) {
