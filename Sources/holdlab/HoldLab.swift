@@ -12,7 +12,7 @@ struct HoldLab: ParsableCommand {
             Profiles (YAML) describe a control: gesture, fill, trigger, retract, haptics, display. Commands write CSV \
             with '#' provenance lines that gnuplot skips. Exit status: 0 success, 1 the answer is no (profiles check, \
             check, tune), 64 bad command line, 65 invalid profile or data, 66 an input cannot be opened, 69 gnuplot (or \
-            ffmpeg) not installed, 73 an output cannot be created, 74 write error, 129/130/143 hangup/interrupt/terminate (no \
+            ffmpeg) not installed, 71 gnuplot or ffmpeg failed to start or was killed, 73 an output cannot be created, 74 write error, 129/130/143 hangup/interrupt/terminate (no \
             temporary left), 141 standard output's reader went away. README.md has the table.
             """,
         version: HoldLabVersion.current,
@@ -26,6 +26,8 @@ struct HoldLab: ParsableCommand {
         Signals.install()
         let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
         let status = execute(arguments)
+        // A signal whose cleanup has started decides the status (129, 130, 143), whatever the run ended with.
+        Temporaries.shared.haltIfEnding()
         Temporaries.shared.removeAll()
         Foundation.exit(status)
     }

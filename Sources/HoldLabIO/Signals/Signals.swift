@@ -10,14 +10,17 @@ public enum Signals {
     /// The signals that end a run, with their exit statuses.
     public static let signals: [(signal: Int32, status: Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)]
 
+    /// The signals that end a run which were not ignored when the process started (`nohup` ignores SIGHUP): a
+    /// child gets these back at their default disposition, and keeps ignoring the others.
+    nonisolated(unsafe) private(set) static var handled: [Int32] = signals.map(\.signal)
+
     /// Call first thing in `main`, before any thread is started (threads inherit the blocked set).
     public static func install() {
         signal(SIGPIPE, SIG_IGN)
         var set = sigset_t()
         sigemptyset(&set)
-        for (number, _) in signals {
-            if !isIgnored(number) { sigaddset(&set, number) }
-        }
+        handled = signals.map(\.signal).filter { !isIgnored($0) }
+        for number in handled { sigaddset(&set, number) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         let waited = set
         Thread.detachNewThread {
@@ -30,20 +33,18 @@ public enum Signals {
         }
     }
 
-    /// Runs `body` (which starts a child process) with the default signal handling a child should inherit:
-    /// nothing blocked and SIGPIPE not ignored. The window is the length of a `posix_spawn`.
-    public static func withDefaultSignalsForChildren<T>(_ body: () throws -> T) rethrows -> T {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for (number, _) in signals { sigaddset(&set, number) }
-        var previous = sigset_t()
-        pthread_sigmask(SIG_UNBLOCK, &set, &previous)
-        signal(SIGPIPE, SIG_DFL)
-        defer {
-            signal(SIGPIPE, SIG_IGN)
-            pthread_sigmask(SIG_SETMASK, &previous, nil)
-        }
-        return try body()
+    /// The signal handling a child process starts with (`ChildProcess` sets it in `posix_spawn`'s attributes, so
+    /// this process never unblocks a signal, not even for the length of a spawn): no signal blocked, and SIGPIPE
+    /// and the handled signals at their default disposition.
+    static func childSignalAttributes(_ attributes: inout posix_spawnattr_t) {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        for number in handled { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
     }
 
     /// Blocks the calling thread until the process exits (the signal thread is cleaning up and will `_exit`).
