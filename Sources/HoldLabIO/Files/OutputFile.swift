@@ -50,6 +50,61 @@ public enum OutputFile: Sendable, Equatable {
         }
     }
 
+    /// Renames finished temporaries over their destinations as one step, for a command with several outputs
+    /// (`preview`'s GIF and MP4, `simulate --out --per-user`): either every destination is replaced or none is.
+    ///
+    /// It runs under the lock the signal thread takes (`Temporaries.committing`), so an interruption lands wholly
+    /// before it (nothing replaced) or after it (everything replaced). An existing destination is first linked
+    /// aside (`.NAME.PID.previous`); should a rename fail, the destinations already replaced get their previous
+    /// files back (or are removed when there was none), and the error names the file that could not be replaced.
+    /// The temporaries are left for the caller to delete.
+    public static func renameTogether(_ moves: [(temporary: String, destination: String)]) throws(OutputError) {
+        try Temporaries.shared.committing { () throws(OutputError) in
+            var saved: [(destination: String, previous: String?)] = []
+            func restore() {
+                for (destination, previous) in saved.reversed() {
+                    if let previous { rename(previous, destination) } else { unlink(destination) }
+                }
+            }
+            var asides: [String] = []
+            defer { for aside in asides { unlink(aside) } }
+            // Set every previous file aside first (a hard link, so the destination stays in place meanwhile).
+            var previous: [String?] = []
+            for move in moves {
+                var status = stat()
+                guard moves.count > 1, lstat(move.destination, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                    previous.append(nil)
+                    continue
+                }
+                let aside = Self.sibling(of: move.destination, kind: "previous")
+                unlink(aside)
+                guard link(move.destination, aside) == 0 else {
+                    throw OutputError(path: move.destination, message: "cannot set the previous file aside: \(String(cString: strerror(errno)))")
+                }
+                asides.append(aside)
+                previous.append(aside)
+            }
+            for (move, aside) in zip(moves, previous) {
+                guard rename(move.temporary, move.destination) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    restore()
+                    throw OutputError(path: move.destination, message: "cannot replace the file: \(reason)"
+                        + (saved.isEmpty ? "" : "; the other outputs were left as they were"))
+                }
+                saved.append((move.destination, aside))
+            }
+        }
+    }
+
+    /// `.NAME.PID.KIND` beside `path` (a shorter name when that one would be too long).
+    static func sibling(of path: String, kind: String) -> String {
+        let directory = directory(of: path)
+        let pid = ProcessInfo.processInfo.processIdentifier
+        var name = ".\(fileName(of: path)).\(pid).\(kind)"
+        if name.utf8.count > 255 { name = ".holdlab.\(pid).\(fnv1a64Hex(path)).\(kind)" }
+        return (directory == "/" ? "/" : directory + "/") + name
+    }
+
     /// Checks, before long work starts, that the file can be created: its directory exists and is writable, and
     /// the name is not a directory.
     public func checkWritable() throws(OutputError) {
@@ -139,5 +194,41 @@ public enum OutputFile: Sendable, Equatable {
             return String(cString: pointer)
         } ?? directory
         return joined(resolved, name)
+    }
+}
+
+/// The outputs of one command that writes several (`simulate --out --per-user`, `fit --out --emit-population`,
+/// `compare --summaries`), committed together so that "a failed run leaves the previous file, or none" holds for
+/// all of them at once: each file is written to its temporary as the run goes, standard output's text is kept,
+/// and `commit` writes standard output first (a closed pipe then leaves every file as it was) and renames the files
+/// into place in one step (`PartialFile.commitTogether`). Files not committed are deleted when the group goes away.
+public final class OutputGroup {
+    private var files: [PartialFile] = []
+    private var standardOutput: [String] = []
+
+    public init() {}
+
+    /// Adds a file being written piece by piece.
+    public func add(_ file: PartialFile) { files.append(file) }
+
+    /// Writes `text` to `output`: into a temporary for a file, or kept for standard output, until `commit`.
+    public func write(_ output: OutputFile, _ text: String) throws(OutputError) {
+        switch output {
+        case .standardOutput:
+            standardOutput.append(text)
+        case .file(let path):
+            let file = try PartialFile(path: path)
+            try file.write(text)
+            try file.flush()
+            files.append(file)
+        }
+    }
+
+    /// Writes what goes to standard output, then renames every file into place together.
+    public func commit() throws(OutputError) {
+        defer { files.removeAll() }
+        for text in standardOutput { try StandardOutput.write(text) }
+        standardOutput.removeAll()
+        try PartialFile.commitTogether(files)
     }
 }

@@ -62,26 +62,36 @@ public final class PartialFile {
 
     /// Writes what is buffered and renames the finished file into place.
     public func commit() throws(OutputError) {
-        try flush()
-        finished = true
-        let closed = close(descriptor)
-        guard let temporary else {
-            if closed != 0 {
-                throw OutputError(path: path, message: "cannot write: \(String(cString: strerror(errno)))", kind: .writeFailed)
+        try Self.commitTogether([self])
+    }
+
+    /// Writes what each file has buffered and closes it, then renames them all into place as one step
+    /// (`OutputFile.renameTogether`): a failure or a signal leaves every destination as it was, or all of them
+    /// replaced. On a failure every temporary is deleted.
+    public static func commitTogether(_ files: [PartialFile]) throws(OutputError) {
+        var moves: [(temporary: String, destination: String)] = []
+        var failure: OutputError?
+        for file in files where !file.finished {
+            do {
+                try file.flush()
+            } catch {
+                failure = failure ?? error
             }
-            return
+            file.finished = true
+            if close(file.descriptor) != 0 && failure == nil {
+                failure = OutputError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))", kind: .writeFailed)
+            }
+            if let temporary = file.temporary { moves.append((temporary, file.path)) }
         }
-        defer { token.map(Temporaries.shared.unregister) }
-        if closed != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw OutputError(path: path, message: "cannot write: \(reason)", kind: .writeFailed)
+        defer {
+            for file in files {
+                if let temporary = file.temporary { unlink(temporary) }
+                file.token.map(Temporaries.shared.unregister)
+                file.token = nil
+            }
         }
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw OutputError(path: path, message: "cannot replace the file: \(reason)")
-        }
+        if let failure { throw failure }
+        try OutputFile.renameTogether(moves)
     }
 
     /// Deletes the temporary without touching the destination.
@@ -91,6 +101,7 @@ public final class PartialFile {
         close(descriptor)
         if let temporary { unlink(temporary) }
         token.map(Temporaries.shared.unregister)
+        token = nil
     }
 
     deinit { discard() }

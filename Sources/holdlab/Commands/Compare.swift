@@ -80,9 +80,11 @@ struct Compare: ParsableCommand {
                 try summaryFile.flush()
             }
             try perUserFile?.flush()
-            try out.write(view.render(ResultDocument(differences), for: out))
-            try summaryFile?.commit()
-            try perUserFile?.commit()
+            // The differences, the summaries and the per-user file are renamed into place together.
+            let outputs = OutputGroup()
+            for file in [summaryFile, perUserFile].compactMap({ $0 }) { outputs.add(file) }
+            try outputs.write(out, view.render(ResultDocument(differences), for: out))
+            try outputs.commit()
         }
     }
 }

@@ -195,8 +195,11 @@ struct Fit: ParsableCommand {
             let bar = SharedProgressBar(ProgressBar(label: "fit", total: request.progressSteps, unit: "steps", delaySeconds: 1))
             let result = try request.run(progress: { done, _ in bar.update(done) })
             bar.finish()
-            if let population, let path = emitPopulation { try population.write(result.population(path: path)) }
-            try out.write(view.render(result.document, for: out))
+            // The table and the population are renamed into place together.
+            let outputs = OutputGroup()
+            if let population, let path = emitPopulation { try outputs.write(population, result.population(path: path)) }
+            try outputs.write(out, view.render(result.document, for: out))
+            try outputs.commit()
         }
     }
 
@@ -213,8 +216,10 @@ struct Fit: ParsableCommand {
                 path: path, base: try library.loadPopulation(basePopulation), confidence: confidence,
                 commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             let result = try request.run()
-            if let population { try population.write(result.populationYAML) }
-            try out.write(view.render(result.document, for: out))
+            let outputs = OutputGroup()
+            if let population { try outputs.write(population, result.populationYAML) }
+            try outputs.write(out, view.render(result.document, for: out))
+            try outputs.commit()
         }
     }
 

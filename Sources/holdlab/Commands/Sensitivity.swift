@@ -158,8 +158,11 @@ struct SensitivityCommand: ParsableCommand {
                                label: plan.method.rawValue)
             let report = job.analyze(rows: rows)
             for note in report.notes { printNote("note: indices written as NaN: \(note)") }
-            if let secondOut, let secondOrder = report.secondOrder { try secondOut.write(secondOrder.csv) }
-            try out.write(report.indices.csv)
+            // The indices and the second-order indices are renamed into place together.
+            let outputs = OutputGroup()
+            if let secondOut, let secondOrder = report.secondOrder { try outputs.write(secondOut, secondOrder.csv) }
+            try outputs.write(out, report.indices.csv)
+            try outputs.commit()
         }
     }
 }

@@ -125,18 +125,22 @@ struct Simulate: ParsableCommand {
                     command: job.commandLine, planCommand: planCommandLine(), perUser: writeUser, progress: { bar.update($0) })
                 bar.finish()
                 try perUserFile?.flush()
-                try out.write(text)
-                try perUserFile?.commit()
+                let outputs = OutputGroup()
+                if let file = perUserFile?.partialFile { outputs.add(file) }
+                try outputs.write(out, text)
+                try outputs.commit()
                 return
             }
             let bar = ProgressBar(label: "simulate", total: simulation.users * populations.count, unit: "users")
             let table = try job.run(perUser: writeUser, progress: { bar.update($0) })
             bar.finish()
-            // Every byte of the per-user file is written before the summary is committed, and the per-user file is
-            // renamed into place only once the summary is written: a failure leaves neither half done.
+            // Every byte of the per-user file is written before anything is committed, and the summary and the
+            // per-user file are renamed into place together: a failure or a signal leaves both as they were.
             try perUserFile?.flush()
-            try out.write(view.render(ResultDocument(table), for: out))
-            try perUserFile?.commit()
+            let outputs = OutputGroup()
+            if let file = perUserFile?.partialFile { outputs.add(file) }
+            try outputs.write(out, view.render(ResultDocument(table), for: out))
+            try outputs.commit()
             noteUndefinedValues(table, subject: "profile")
         }
     }

@@ -144,7 +144,16 @@ struct Tune: ParsableCommand {
             let document = TuneReport.document(
                 request, result: result, commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
                 base: base)
-            try out.write(view.render(document, for: out))
+            // The table and the tuned profile are renamed into place together (the table alone when no point is
+            // feasible, which emits no profile).
+            let outputs = OutputGroup()
+            try outputs.write(out, view.render(document, for: out))
+            if result.feasible, let emitProfile {
+                let tuned = try Tuner.tunedProfile(request, result: result, name: Self.profileName(forFile: emitProfile),
+                                                   commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+                try outputs.write(OutputFile(argument: emitProfile), tuned.canonicalYAML)
+            }
+            try outputs.commit()
             printNote(TuneReport.summary(request, result: result))
             noteUndefinedValues(SimulationCSV.table([result.check], provenance: Provenance()), subject: "check")
             guard result.feasible else {
@@ -158,11 +167,6 @@ struct Tune: ParsableCommand {
                                      worst.excess, emitProfile == nil ? "" : "; no profile written"))
                 }
                 throw ExitStatus.answerIsNo
-            }
-            if let emitProfile {
-                let tuned = try Tuner.tunedProfile(request, result: result, name: Self.profileName(forFile: emitProfile),
-                                                   commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
-                try OutputFile(argument: emitProfile).write(tuned.canonicalYAML)
             }
         }
     }

@@ -267,4 +267,7 @@ enum StreamedOutput {
 
     /// The file renamed into place.
     func commit() throws { if case .file(let file) = self { try file.commit() } }
+
+    /// The file, to commit with the run's other outputs (`OutputGroup`); nothing for standard output.
+    var partialFile: PartialFile? { if case .file(let file) = self { file } else { nil } }
 }
