@@ -60,26 +60,31 @@ public enum PreviewColor {
 public enum PreviewScript {
     /// The output the script draws.
     public enum Target: Sendable, Equatable {
-        /// One animated GIF, a frame every `FrameSchedule.gifDelayCentiseconds`, looping.
-        case gif(path: String)
-        /// One PNG per frame, numbered from 1 into a printf `pattern` (`%05d`), for a video encoder.
-        case pngFrames(pattern: String)
+        /// One animated GIF, a frame every `FrameSchedule.gifDelayCentiseconds`, looping, written to the path gnuplot
+        /// is given as the script's first argument (`gnuplot -c SCRIPT PATH`: `ARG1`).
+        case gif
+        /// One PNG per frame, numbered from 1 after the prefix given as `ARG1` (`PREFIX00001.png` …), for a video
+        /// encoder.
+        case pngFrames
     }
 
     /// The script for `timelines` sampled at `schedule`.
+    ///
+    /// No path is pasted into it: gnuplot takes the output's path as an argument (`ARG1`), as it is, whatever its
+    /// characters (quotes, newlines, a leading `|` that `set output` would run as a command).
     public static func text(_ timelines: PreviewTimelines, schedule: FrameSchedule, target: Target) -> String {
         let designs = timelines.designs
         let footer = footerLines(timelines)
         let width = PreviewLayout.width(designs: designs.count)
         let height = PreviewLayout.height(footerLines: footer.count)
         let axisEnd = max(schedule.times.last ?? 0, 1)
-        var s = "# holdlab preview: \(designs.map(\.design.label).joined(separator: ", "))\n"
+        var s = "# holdlab preview: \(commentText(designs.map(\.design.label).joined(separator: ", ")))\n"
         s += "set encoding utf8\n"
         switch target {
-        case .gif(let path):
+        case .gif:
             s += "set terminal gif animate delay \(FrameSchedule.gifDelayCentiseconds) loop 0 size \(width),\(height) "
             s += "font \"DejaVu Sans,10\" noenhanced background rgb \(hex(PreviewColor.background))\n"
-            s += "set output \(quoted(path))\n"
+            s += "set output ARG1\n"
         case .pngFrames:
             s += "set terminal png size \(width),\(height) font \"DejaVu Sans,10\" noenhanced "
             s += "background rgb \(hex(PreviewColor.background))\n"
@@ -113,8 +118,8 @@ public enum PreviewScript {
             s += arrays(design, index: index, schedule: schedule)
         }
         s += "do for [k=1:\(schedule.times.count)] {\n"
-        if case .pngFrames(let pattern) = target {
-            s += "  set output sprintf(\(quoted(pattern)), k)\n"
+        if case .pngFrames = target {
+            s += "  set output sprintf('%s%05d.png', ARG1, k)\n"
         }
         s += "  T = tms[k]\n"
         s += "  set label 100 sprintf(\"t = %.3f s\", T/1000.0) at 14,\(y(fromTop: 27, height: height)) "
@@ -156,7 +161,7 @@ public enum PreviewScript {
         let tag = 1000 * (index + 1)
         let profile = design.design.profile
         let control = profile.control
-        var s = "# design \(index + 1): \(oneLine(design.design.label))\n"
+        var s = "# design \(index + 1): \(commentText(design.design.label))\n"
         s += "set label \(tag + 1) \(quoted(design.design.label)) at \(left + 20),\(y(fromTop: PreviewLayout.headerHeight + 24, height: height)) "
         s += "font \"DejaVu Sans:Bold,13\" tc rgb \(hex(PreviewColor.text))\n"
         var subtitle = describe(control)
@@ -358,9 +363,15 @@ public enum PreviewScript {
         return "0x" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 
-    /// A gnuplot single-quoted string (a quote inside is doubled; nothing else is special).
+    /// A gnuplot string holding `text` on one line (`GnuplotAssignment.quoted`: any quote or backslash kept).
     static func quoted(_ text: String) -> String {
-        "'" + oneLine(text).replacingOccurrences(of: "'", with: "''") + "'"
+        GnuplotAssignment.quoted(oneLine(text))
+    }
+
+    /// Text for a `#` comment line: one line, and no backslash (one at the end would continue the comment over the
+    /// next command).
+    static func commentText(_ text: String) -> String {
+        oneLine(text).replacingOccurrences(of: "\\", with: "/")
     }
 
     static func oneLine(_ text: String) -> String {

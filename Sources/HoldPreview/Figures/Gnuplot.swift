@@ -78,16 +78,23 @@ public enum GnuplotAssignment {
         return !rest.isEmpty && rest.allSatisfy(\.isASCIIDigit)
     }
 
-    /// Why a value cannot go between gnuplot's single quotes, or nil when it can.
+    /// Why a value cannot be a gnuplot string on one line, or nil when it can (quotes and backslashes can:
+    /// `quoted` escapes them).
     public static func problem(with value: String) -> String? {
-        if value.contains("'") || value.contains("\"") { return "contains a quote" }
         if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "contains a control character" }
         return nil
     }
 
-    /// `name='value'`, or `name=value` for a number.
+    /// A gnuplot double-quoted string holding `text` exactly: a backslash and a double quote are escaped (`\\`,
+    /// `\"`). Single quotes are not used: gnuplot's scanner takes a backslash before a quote as an escape even
+    /// there, so `'a\'` never ends. The caller keeps control characters out (`problem(with:)`).
+    public static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// `name="value"`, or `name=value` for a number.
     public static func text(_ name: String, _ value: String) -> String {
-        isNumber(value) ? "\(name)=\(value)" : "\(name)='\(value)'"
+        isNumber(value) ? "\(name)=\(value)" : "\(name)=\(quoted(value))"
     }
 }
 
@@ -96,13 +103,16 @@ public enum Gnuplot {
     /// The figure's kinds: the notebooks choose pngcairo or svg by the output's extension.
     public static let extensions = ["png", "svg"]
 
+    /// The exit status of a gnuplot that could not start or was killed by a signal (README: a failed child).
+    public static let childFailed: Int32 = 71
+
     /// `gnuplot` on `$PATH`, or nil.
     public static func executable() -> String? { ChildProcess.find("gnuplot") }
 
     /// Runs `gnuplot -e ASSIGNMENTS SCRIPT` with `out` replaced by a temporary name; gnuplot's messages go to standard
     /// error as they are (with the temporary name shown as `out`).
     ///
-    /// - Throws: `PlotFailure` 69 without gnuplot, 65 when gnuplot fails or writes nothing, 1 when it cannot run
+    /// - Throws: `PlotFailure` 69 without gnuplot, 65 when gnuplot fails or writes nothing, 71 when it cannot run
     ///   or is killed, 73 when the figure cannot be moved into place. No figure, whole or partial, is left behind.
     public static func render(script: String, assignments: [(String, String)], out: String) throws(PlotFailure) {
         guard let gnuplot = executable() else {
@@ -124,7 +134,7 @@ public enum Gnuplot {
         do {
             outcome = try ChildProcess.run(gnuplot, arguments: ["-e", variables.joined(separator: "; "), script])
         } catch {
-            throw PlotFailure(status: 1, message: "cannot run \(gnuplot): \(error.localizedDescription)")
+            throw PlotFailure(status: childFailed, message: "cannot run \(gnuplot): \(error.description)")
         }
         if !outcome.messages.isEmpty {
             StandardError.write(outcome.messages.replacingOccurrences(of: temporary, with: out))
@@ -132,7 +142,7 @@ public enum Gnuplot {
 
         let shown = "gnuplot on \(script)"
         guard outcome.exited else {
-            throw PlotFailure(status: 1, message: "\(shown) was killed by signal \(outcome.status); no figure written")
+            throw PlotFailure(status: childFailed, message: "\(shown) was killed by signal \(outcome.status); no figure written")
         }
         // 65: a notebook refused its data and said why in one line (see the check at the top of each notebook).
         if outcome.status == 65 { throw PlotFailure(status: 65, message: "") }
@@ -146,6 +156,120 @@ public enum Gnuplot {
         if rename(temporary, out) != 0 {
             throw PlotFailure(status: 73, message: "\(out): cannot replace the file: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Draws `script` over the data files `data` into `out`, whatever characters the paths hold.
+    ///
+    /// gnuplot cannot be given every path: `data` is a space-separated list, `set output` and `plot` treat a leading
+    /// `|` or `<` as a command, and the notebooks paste names between single quotes in shell commands. So gnuplot
+    /// runs in a folder HoldLab makes beside the figure (`.NAME.PID.plot`), where every name is one HoldLab
+    /// chose: a link per data file (its own name when that is plain, else with `_` for the other characters), the
+    /// notebook's folder linked as `Notebooks`, and the figure drawn as a bare name there and renamed over `out`.
+    /// gnuplot's messages name the data files as given.
+    ///
+    /// - Throws: as `render(script:assignments:out:)`; 73 when the folder cannot be made.
+    public static func render(script: String, data: [String], assignments: [(String, String)], out: String) throws(PlotFailure) {
+        guard let gnuplot = executable() else {
+            throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
+        }
+        let here = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : here + "/" + path }
+        let target = absolute(out)
+        let stage = (target as NSString).deletingLastPathComponent + "/."
+            + (target as NSString).lastPathComponent + ".\(ProcessInfo.processInfo.processIdentifier).plot"
+        var tokens = [Temporaries.shared.register(stage)]
+        var created: [String] = []
+        defer {
+            for path in created.reversed() { unlink(path) }
+            rmdir(stage)
+            for token in tokens { Temporaries.shared.unregister(token) }
+        }
+        guard mkdir(stage, 0o700) == 0 else {
+            throw PlotFailure(status: 73, message: "\(out): cannot create a folder beside it: \(String(cString: strerror(errno)))")
+        }
+        func link(_ name: String, to destination: String) throws(PlotFailure) {
+            let path = stage + "/" + name
+            tokens.append(Temporaries.shared.register(path))
+            guard symlink(destination, path) == 0 else {
+                throw PlotFailure(status: 73, message: "\(out): cannot link \(destination) beside it: \(String(cString: strerror(errno)))")
+            }
+            created.append(path)
+        }
+
+        // The notebook: its folder as `Notebooks` (the notebooks load footer.gpi from beside themselves).
+        let scriptPath = absolute(script)
+        let notebookName = (scriptPath as NSString).lastPathComponent
+        try link("Notebooks", to: (scriptPath as NSString).deletingLastPathComponent)
+        let scriptArgument: String
+        if Self.isPlain(notebookName) {
+            scriptArgument = "Notebooks/" + notebookName
+        } else {
+            try link("notebook.gp", to: scriptPath)
+            scriptArgument = "notebook.gp"
+        }
+
+        // The data files, under plain names of their own.
+        var used: Set<String> = ["Notebooks", "notebook.gp"]
+        var staged: [(name: String, original: String)] = []
+        for (index, file) in data.enumerated() {
+            var name = Self.plainName((file as NSString).lastPathComponent)
+            if name.hasPrefix("figure.") || used.contains(name) { name = "\(index + 1)-" + name }
+            used.insert(name)
+            try link(name, to: absolute(file))
+            staged.append((name, file))
+        }
+
+        let figureName = "figure." + (out as NSString).pathExtension.lowercased()
+        let figure = stage + "/" + figureName
+        tokens.append(Temporaries.shared.register(figure))
+        created.append(figure)
+        let variables = ([("out", figureName), ("data", staged.map(\.name).joined(separator: " "))] + assignments)
+            .map { GnuplotAssignment.text($0.0, $0.1) }
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(gnuplot, arguments: ["-e", variables.joined(separator: "; "), scriptArgument],
+                                           currentDirectory: stage)
+        } catch {
+            throw PlotFailure(status: childFailed, message: "cannot run \(gnuplot): \(error.description)")
+        }
+        if !outcome.messages.isEmpty {
+            var messages = outcome.messages.replacingOccurrences(of: figureName, with: out)
+            for (name, original) in staged where name != original {
+                messages = messages.replacingOccurrences(of: name, with: original)
+            }
+            StandardError.write(messages)
+        }
+        let shown = "gnuplot on \(script)"
+        guard outcome.exited else {
+            throw PlotFailure(status: childFailed, message: "\(shown) was killed by signal \(outcome.status); no figure written")
+        }
+        if outcome.status == 65 { throw PlotFailure(status: 65, message: "") }
+        guard outcome.status == 0 else {
+            throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(outcome.status)); its message is above; no figure written")
+        }
+        var status = stat()
+        guard stat(figure, &status) == 0, status.st_size > 0 else {
+            throw PlotFailure(status: 65, message: "\(shown) wrote no figure (does the notebook `set output out`?)")
+        }
+        do {
+            try OutputFile.renameTogether([(figure, out)])
+        } catch {
+            throw PlotFailure(status: 73, message: error.description)
+        }
+    }
+
+    /// Whether a file name can go into gnuplot's lists and the notebooks' shell quotes as it is.
+    static func isPlain(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "._+-".unicodeScalars.contains($0) }
+            && !name.hasPrefix("-")
+    }
+
+    /// `name` with every character a plain name cannot hold replaced by `_`.
+    static func plainName(_ name: String) -> String {
+        let plain = String(String.UnicodeScalarView(name.unicodeScalars.map {
+            $0.isASCIILetter || $0.isASCIIDigit || "._+-".unicodeScalars.contains($0) ? $0 : "_"
+        }))
+        return plain.isEmpty || plain.hasPrefix("-") ? "_" + plain : plain
     }
 }
 

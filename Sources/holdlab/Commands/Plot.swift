@@ -22,8 +22,13 @@ struct Plot: ParsableCommand {
             An argument with a '/' or ending in .gp is a script path. Notebooks/README.md lists the commands behind \
             each figure.
 
+            File names may hold spaces, quotes or any other character: gnuplot runs in a folder beside the figure \
+            where the data, the notebook and the figure have names HoldLab chose, and its messages name the files \
+            as given.
+
             Exit status: 64 bad command line (including an --out that is not .png or .svg), 65 gnuplot failed, 66 a \
-            missing notebook or data file, 69 gnuplot is not installed, 73 the figure cannot be written.
+            missing notebook or data file, 69 gnuplot is not installed, 71 gnuplot could not start or was killed, \
+            73 the figure cannot be written, 129/130/143 interrupted.
 
             Examples:
               holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
@@ -65,20 +70,9 @@ struct Plot: ParsableCommand {
 
     func validate() throws {
         guard !data.isEmpty else { throw ValidationError("name the CSV file(s) to plot with --data FILE …") }
-        for file in data {
-            if let problem = GnuplotAssignment.problem(with: file) {
-                throw ValidationError("--data \(file): the file name \(problem); gnuplot cannot be given it")
-            }
-            if file.contains(where: \.isWhitespace) {
-                throw ValidationError("--data '\(file)': the file name contains a space; gnuplot's data is a space-separated list, so rename or link the file")
-            }
-        }
         let fileExtension = (figure as NSString).pathExtension.lowercased()
         guard Gnuplot.extensions.contains(fileExtension), (figure as NSString).lastPathComponent.count > 4 else {
             throw ValidationError("--out \(figure): the figure must be a .png or .svg file")
-        }
-        if let problem = GnuplotAssignment.problem(with: figure) {
-            throw ValidationError("--out \(figure): the file name \(problem); gnuplot cannot be given it")
         }
         for assignment in variables { _ = try Self.parse(assignment) }
         try refuseOutputsOverInputs([("--out", figure)], inputs: data.map { ("--data", $0) })
@@ -117,9 +111,9 @@ struct Plot: ParsableCommand {
                 throw PlotFailure(status: 66, message: "\(file): cannot open the data file: permission denied")
             }
             try reportingErrors { try OutputFile.file(figure).checkWritable() }
-            let assignments = [("data", data.joined(separator: " "))] + (try variables.map(Self.parse))
-                + (noFooter ? [("footer", "0")] : [])
-            try Gnuplot.render(script: script, assignments: assignments, out: figure)
+            let assignments = (try variables.map(Self.parse)) + (noFooter ? [("footer", "0")] : [])
+            // gnuplot sees names HoldLab chose for the data, the notebook and the figure: any path works.
+            try Gnuplot.render(script: script, data: data, assignments: assignments, out: figure)
         } catch let failure as PlotFailure {
             if !failure.message.isEmpty { printError(failure.message) }
             throw ExitCode(failure.status)

@@ -23,8 +23,12 @@ struct Preview: ParsableCommand {
             Designs: each --profile, then each --variant LABEL="key=value key=value …", which is the first profile \
             with those --set overrides (a value with spaces goes in braces, as in --set). At most 4.
 
+            The GIF and the MP4 are written to temporaries and renamed into place together: a failed or \
+            interrupted run leaves both files as they were (or absent).
+
             Exit status: 64 bad command line, 65 invalid profile, 66 missing profile, 69 gnuplot (or, for --mp4, \
-            ffmpeg) not installed, 70 gnuplot or ffmpeg failed, 73 an output cannot be written.
+            ffmpeg) not installed, 71 gnuplot or ffmpeg failed or was killed, 73 an output cannot be written, \
+            129/130/143 interrupted.
 
             Examples:
               holdlab preview --profile kikocard-accelerating --profile hig-linear-bar --out review.gif
@@ -123,10 +127,9 @@ struct Preview: ParsableCommand {
             let request = PreviewRequest(
                 designs: designs, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed, commandLine: CommandRecord.line())
             let timelines = try PreviewTimelines(request)
-            try PreviewRenderer.renderGIF(timelines, to: out)
-            if let video {
-                try PreviewRenderer.renderMP4(timelines, to: video)
-            } else if !noMP4 {
+            // The GIF and the MP4 are renamed into place together: a failure or an interrupt leaves both as they were.
+            try PreviewRenderer.render(timelines, gif: out, mp4: video)
+            if video == nil && !noMP4 {
                 printNote("note: ffmpeg is not installed, so no MP4 was written (sudo apt-get install ffmpeg); the GIF is \(out)")
             }
         }

@@ -28,6 +28,9 @@ enum ExitStatus: Int32, Error {
     case unavailable = 69
     /// An internal error: a bug in HoldLab (please report it with the command line).
     case software = 70
+    /// A program HoldLab runs (gnuplot, ffmpeg) could not be started, was killed by a signal, or (for `preview`,
+    /// whose script is HoldLab's) failed: sysexits' EX_OSERR. Never 1, which is "the answer is no".
+    case childFailed = 71
     /// An output cannot be created: its directory is missing or not writable, or the name is a directory.
     case cannotCreate = 73
     /// Writing failed part way: no space left, a closed standard output, an I/O error.
@@ -121,7 +124,7 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
     case let error as PreviewError:
         switch error.kind {
         case .unavailable: return (.unavailable, error.description)
-        case .toolFailed: return (.software, error.description)
+        case .toolFailed: return (.childFailed, error.description)
         case .cannotCreate: return (.cannotCreate, error.description)
         }
     case let error as ExportRefusal:
@@ -134,7 +137,11 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
 }
 
 /// One line on standard error: `holdlab: error: MESSAGE` (line breaks inside the message become spaces).
+///
+/// When a signal's cleanup has started, nothing is printed: the thread waits for the exit with the signal's status
+/// (an error then is the cleanup's doing: a child it killed, a temporary it deleted).
 func printError(_ message: String) {
+    Temporaries.shared.haltIfEnding()
     StandardError.write("holdlab: error: \(oneLine(message))\n")
 }
 
