@@ -98,6 +98,34 @@ struct Tally: HoldSink {
         mismatch.merge(other.mismatch)
     }
 
+    /// Adds another tally read from outside (a shard file) if no count, sum or histogram total would overflow (or
+    /// a histogram exceed `Int.max` values); returns what would have overflowed, and then changes nothing.
+    ///
+    /// `merge` is for tallies this process counted, whose sums cannot overflow (see `sums`); a file's numbers can
+    /// be anything a valid seal covers, so they are checked here rather than trapping in the addition.
+    mutating func merge(checking other: Tally) -> String? {
+        for index in 0..<16 {
+            let what = HoldEvent(rawValue: index).map { "the count of \(TallyCoding.column(of: $0))" } ?? "count \(index)"
+            if counts[index].addingReportingOverflow(other.counts[index]).overflow { return what }
+            let value = HoldValue(rawValue: index).map { TallyCoding.snakeCase($0) } ?? "value \(index)"
+            if sums[index].addingReportingOverflow(other.sums[index]).overflow { return "the sum of \(value)" }
+            if squares[index].addingReportingOverflow(other.squares[index]).overflow { return "the sum of squares of \(value)" }
+            if valueCounts[index].addingReportingOverflow(other.valueCounts[index]).overflow { return "the count of \(value)" }
+        }
+        let limit = UInt64(Int.max)
+        for (name, mine, theirs) in [
+            ("completion_time_us", completionTime.count, other.completionTime.count),
+            ("hold_time_us", holdTime.count, other.holdTime.count),
+            ("pulses_per_hold", pulses.count, other.pulses.count),
+            ("mismatch_us", mismatch.count, other.mismatch.count),
+        ] {
+            let (total, overflow) = mine.addingReportingOverflow(theirs)
+            if overflow || total > limit { return "the number of values in \(name)" }
+        }
+        merge(other)
+        return nil
+    }
+
     /// The value at `percentile` (0–100) of a value's quantiles, in its integer units; nil without values (or
     /// without quantiles).
     func quantile(of value: HoldValue, atPercentile percentile: Double) -> Int64? {

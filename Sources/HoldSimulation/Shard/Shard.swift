@@ -141,8 +141,10 @@ struct ShardFile {
     let header: String
     let rows: [String]
 
-    init(path: String, text: String) throws(ShardError) {
+    init(path: String, text original: String) throws(ShardError) {
         self.path = path
+        // A shard that went through Excel or a Windows checkout (a byte-order mark, CRLF) reads as written.
+        let text = CSV.normalizedText(original)
         func refuse(_ reason: String) -> ShardError { ShardError("\(path): \(reason)") }
         guard !text.isEmpty else { throw refuse("is empty; it is not a holdlab shard") }
         guard text.utf8.first == UInt8(ascii: "#") else {

@@ -84,8 +84,8 @@ public final class ShardMerge {
             if tallies.count <= index {
                 tallies.append(tally)
                 profiles.append(fields[0])
-            } else {
-                tallies[index].merge(tally)
+            } else if let overflow = tallies[index].merge(checking: tally) {
+                throw ShardError("\(file.path): tally row \(index + 1) (\(fields[0])): added to the shards before it, \(overflow) overflows; no run has that many users, so this is not a shard holdlab wrote")
             }
         }
     }

@@ -212,13 +212,16 @@ enum TallyCoding {
                 tally.valueCounts[value.rawValue] = tally[event]
                 continue
             }
+            let total: UInt64
             switch value.quantiles {
-            case .completionTime: tally.valueCounts[value.rawValue] = Int(tally.completionTime.count)
-            case .holdTime: tally.valueCounts[value.rawValue] = Int(tally.holdTime.count)
-            case .pulses: tally.valueCounts[value.rawValue] = Int(tally.pulses.count)
-            case .mismatch: tally.valueCounts[value.rawValue] = Int(tally.mismatch.count)
-            case nil: break
+            case .completionTime: total = tally.completionTime.count
+            case .holdTime: total = tally.holdTime.count
+            case .pulses: total = tally.pulses.count
+            case .mismatch: total = tally.mismatch.count
+            case nil: continue
             }
+            // Each histogram holds at most Int.max values (checked as it is read), so the count fits.
+            tally.valueCounts[value.rawValue] = Int(exactly: total) ?? Int.max
         }
         return tally
     }
@@ -241,6 +244,10 @@ enum TallyCoding {
         _ encoded: (String, String)
     ) throws(ColumnError) -> Quantiles {
         guard let total = UInt64(count.1) else { throw ColumnError(column: count.0, reason: "'\(count.1)' is not a count") }
+        // No run counts more values than there are integers of its counts (Int): larger is not a shard holdlab wrote.
+        guard total <= UInt64(Int.max) else {
+            throw ColumnError(column: count.0, reason: "\(count.1) values, more than any run counts (at most \(Int.max))")
+        }
         if total == 0 {
             guard minimum.1 == "none", maximum.1 == "0", encoded.1.isEmpty else {
                 throw ColumnError(column: count.0, reason: "0 values, yet a minimum, maximum or histogram")
