@@ -3,6 +3,16 @@ import Foundation
 /// CSV conventions shared by every command (DOMAIN §11): comma separated, provenance on leading `#` lines that
 /// gnuplot skips, one header row of snake_case names, `NaN` for a missing value.
 public enum CSV {
+    /// CSV text as HoldLab's line-based readers take it: a leading UTF-8 byte-order mark (Excel's "CSV UTF-8")
+    /// dropped and CRLF line ends made LF, so a file saved by Excel or checked out on Windows reads like the file
+    /// HoldLab wrote (whose hashes and seals cover the LF text). ``CSVReader`` does the same as it streams.
+    public static func normalizedText(_ text: String) -> String {
+        var text = text
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        guard text.utf8.contains(UInt8(ascii: "\r")) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
     /// `# key: value` provenance lines.
     public static func provenance(_ entries: [(String, String)]) -> String {
         entries.map { "# \($0.0): \($0.1)\n" }.joined()

@@ -73,7 +73,7 @@ public struct CSVTableError: Error, Equatable, CustomStringConvertible {
 /// Reads CSV one record at a time from a file (or bytes in memory), in memory bounded by the longest record.
 ///
 /// Format: UTF-8; lines whose first character other than spaces and tabs is `#` and blank lines are skipped (outside
-/// quoted fields); the first other line is the header; fields are comma separated and may be double-quoted (`""` is
+/// quoted fields); a UTF-8 byte-order mark at the start is skipped; the first other line is the header; fields are comma separated and may be double-quoted (`""` is
 /// a quote inside quotes; quoted fields may span lines); spaces and tabs around fields and a CR before the newline are
 /// ignored, so CRLF files read like LF files; the last line needs no newline. ``line`` is the 1-based line the
 /// current record starts on.
@@ -117,6 +117,8 @@ public final class CSVReader {
     private let maximumRecordBytes: Int
     /// The line of a byte that is not UTF-8, found when the bytes were given in memory.
     private var invalidUTF8Line: Int?
+    /// Whether nothing was parsed yet (a byte-order mark may come first).
+    private var atStart = true
     /// A NUL-terminated copy of a numeric field for `strtod`.
     private var scratch = [CChar](repeating: 0, count: 128)
 
@@ -212,6 +214,14 @@ public final class CSVReader {
     ///   ``maximumRecordBytes``, bytes that are not UTF-8, or a failed read.
     public func next() throws(CSVTableError) -> Bool {
         if let invalidUTF8Line { throw CSVTableError(path: path, line: invalidUTF8Line, "is not UTF-8 text") }
+        if atStart {
+            // A UTF-8 byte-order mark (Excel's "CSV UTF-8") is not part of the first column's name.
+            atStart = false
+            while filled - position < 3 && !atEndOfFile { try refill() }
+            if filled - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
+                position += 3
+            }
+        }
         while true {
             // Skip blank lines and # comments; the record starts at the first other line.
             var probe = position

@@ -209,6 +209,8 @@ public enum Sweep {
             SweepError("--resume: \(path) \(message); remove it or choose another --out", kind: .data)
         }
         if text.isEmpty { return Resumption(rows: [], dropped: "\(path) is empty; computing every point") }
+        // A file saved again by Excel or a Windows editor (a byte-order mark, CRLF) resumes like the file written.
+        let text = CSV.normalizedText(text)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var dropped: String?
         if lines.last == "" {
