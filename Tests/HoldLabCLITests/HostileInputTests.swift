@@ -8,6 +8,17 @@ enum Fixture: Sendable {
     case bytes([UInt8])
     case directory
     case symlink(to: String)
+    /// An executable script (a stand-in gnuplot or ffmpeg on a `PATH` the case sets).
+    case executable(String)
+}
+
+/// A change made to a file the case's `before` commands wrote, before the case runs.
+enum Tamper: Sendable {
+    /// Sets `column` of every data row of a shard file to `value` and seals the shard again (a valid
+    /// `# shard_end:` line), as a hostile shard would be crafted.
+    case shardColumn(file: String, column: String, value: String)
+    /// Puts a UTF-8 byte-order mark first and makes every line end CRLF (Excel's "CSV UTF-8", a Windows checkout).
+    case bomAndCRLF(file: String)
 }
 
 /// One hostile input or fault, run against the built `holdlab` in a fresh directory: the exit status, a piece of
@@ -35,6 +46,11 @@ struct Hostile: Sendable, CustomTestStringConvertible {
     var absent: [String] = []
     /// Files that must exist afterwards.
     var present: [String] = []
+    /// holdlab commands run first in the directory (each must succeed), e.g. to write shards to tamper with.
+    var before: [[String]] = []
+    var tamper: [Tamper] = []
+    /// Standard output must be valid JSON (one document per line).
+    var validJSON = false
 
     var testDescription: String { name }
 }
@@ -42,8 +58,9 @@ struct Hostile: Sendable, CustomTestStringConvertible {
 extension Hostile {
     init(_ name: String, _ arguments: [String], _ status: Int32, _ message: String = "",
          files: [String: Fixture] = [:], redirect: String = "", memoryKiB: Int? = nil,
-         environment: [String: String] = [:], brokenPipe: Bool = false, stdout: String? = nil,
-         unchanged: [String] = [], absent: [String] = [], present: [String] = []) {
+         environment: [String: String] = [:], before: [[String]] = [], tamper: [Tamper] = [], brokenPipe: Bool = false,
+         stdout: String? = nil, unchanged: [String] = [], absent: [String] = [], present: [String] = [],
+         validJSON: Bool = false) {
         self.name = name
         self.arguments = arguments
         self.status = status
@@ -57,6 +74,9 @@ extension Hostile {
         self.unchanged = unchanged
         self.absent = absent
         self.present = present
+        self.before = before
+        self.tamper = tamper
+        self.validJSON = validJSON
     }
 }
 
@@ -451,7 +471,111 @@ enum HostileCases {
                 environment: ["HOLDLAB_TEST_SIGNAL": "TERM:1"], absent: ["s.csv"]),
     ]
 
+    /// Issue 30: names that reach gnuplot and ffmpeg, failed children, hostile shards, encodings, JSON types.
+    static let trace = ["trace", "--out", "t.csv"]
+    static let failing = "#!/bin/sh\necho 'stand-in: broken' >&2\nexit 1\n"
+    static let killed = "#!/bin/sh\nkill -9 $$\n"
+    static let shards = [["simulate", "--users", "5000", "--shard", "1/2", "--out", "s1.csv"],
+                         ["simulate", "--users", "5000", "--shard", "2/2", "--out", "s2.csv"]]
+    static let merge = ["merge", "s1.csv", "s2.csv"]
+    static func named(_ name: String) -> Fixture { F.profile(replacing: "name: p", with: "name: \"\(name)\"") }
+
+    static let gnuplotNames: [Hostile] = [
+        Hostile("plot data and --out with spaces and quotes", ["plot", "trace", "--data", "my data's.csv", "--out", "it's \"a\" fig.png"], 0,
+                before: [["trace", "--out", "my data's.csv"]], present: ["it's \"a\" fig.png"]),
+        Hostile("plot data named like a gnuplot pipe", ["plot", "trace", "--data", "<t.csv", "--out", "|f.svg"], 0,
+                before: [["trace", "--out", "<t.csv"]], present: ["|f.svg"]),
+        Hostile("plot data with a backslash before a quote", ["plot", "fill-curves", "--data", "a\\'b.csv", "t.csv", "--out", "f.png"], 0,
+                before: [["trace", "--out", "a\\'b.csv"], trace], present: ["f.png"]),
+        Hostile("plot data starting with a dash", ["plot", "trace", "--data", "./-t.csv", "--out", "f.png"], 0,
+                before: [["trace", "--out", "./-t.csv"]], present: ["f.png"]),
+        Hostile("plot --var value with quotes and a backslash", ["plot", "trace", "--data", "t.csv", "--var", "note=it's \"x\\", "--out", "f.png"], 0,
+                before: [trace], present: ["f.png"]),
+        Hostile("plot names the data file as given in the notebook's error", ["plot", "design-rates", "--data", "my trace.csv", "--out", "f.png"], 65,
+                "my trace.csv", before: [["trace", "--out", "my trace.csv"]], absent: ["f.png"]),
+        Hostile("preview --out with quotes, a backslash and a space", ["preview", "--release-at", "0.2", "--no-mp4", "--out", "it's \\\"a\" b.gif"], 0,
+                present: ["it's \\\"a\" b.gif"]),
+        Hostile("preview --out in a folder named like a gnuplot pipe", ["preview", "--release-at", "0.2", "--out", "|p/x.gif"], 0,
+                files: ["|p": .directory], present: ["|p/x.gif", "|p/x.mp4"]),
+        Hostile("preview --mp4 named like an ffmpeg protocol", ["preview", "--release-at", "0.2", "--out", "x.gif", "--mp4", "pipe:1.mp4"], 0,
+                present: ["x.gif", "pipe:1.mp4"]),
+    ]
+
+    static let children: [Hostile] = [
+        Hostile("preview with an ffmpeg that fails: 71, the old GIF and MP4 kept", ["preview", "--release-at", "0.2", "--out", "p.gif"], 71,
+                "ffmpeg failed", files: ["p.gif": .text("old gif\n"), "p.mp4": .text("old mp4\n"), "bin/ffmpeg": .executable(failing)],
+                environment: ["PATH": "bin:/usr/bin:/bin"], unchanged: ["p.gif", "p.mp4"]),
+        Hostile("preview with an ffmpeg killed by a signal: 71, no GIF appears", ["preview", "--release-at", "0.2", "--out", "p.gif"], 71,
+                "killed by signal 9", files: ["bin/ffmpeg": .executable(killed)], environment: ["PATH": "bin:/usr/bin:/bin"],
+                absent: ["p.gif", "p.mp4"]),
+        Hostile("preview with a gnuplot that fails: 71", ["preview", "--release-at", "0.2", "--out", "p.gif"], 71, "gnuplot failed",
+                files: ["p.gif": .text("old gif\n"), "bin/gnuplot": .executable(failing)], environment: ["PATH": "bin:/usr/bin:/bin"],
+                unchanged: ["p.gif"], absent: ["p.mp4"]),
+        Hostile("plot with a gnuplot killed by a signal: 71, not 1", ["plot", "trace", "--data", "t.csv", "--out", "f.png"], 71,
+                "killed by signal 9", files: ["f.png": .text("old\n"), "bin/gnuplot": .executable(killed)],
+                environment: ["PATH": "bin:/usr/bin:/bin"], before: [trace], unchanged: ["f.png"]),
+        Hostile("report with a gnuplot killed by a signal: 71, no folder", ["report", "--profile", "hig-linear-bar", "--profile", "kikocard-accelerating", "--users", "100", "--out", "rev"], 71,
+                "killed by signal 9", files: ["bin/gnuplot": .executable(killed)], environment: ["PATH": "bin:/usr/bin:/bin"],
+                absent: ["rev"]),
+    ]
+
+    static let hostileShards: [Hostile] = [
+        Hostile("merge: users that overflow when added", merge, 65, "overflows", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "users", value: "\(Int.max)"),
+                         .shardColumn(file: "s2.csv", column: "users", value: "\(Int.max)")]),
+        Hostile("merge: a Σy that overflows Int128", merge, 65, "overflows", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "completion_time_sum_us", value: "\(Int128.max)"),
+                         .shardColumn(file: "s2.csv", column: "completion_time_sum_us", value: "\(Int128.max)")]),
+        Hostile("merge: a Σy² that overflows Int128", merge, 65, "overflows", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "retract_squares_us2", value: "\(Int128.max - 1)"),
+                         .shardColumn(file: "s2.csv", column: "retract_squares_us2", value: "2")]),
+        Hostile("merge: a count of values that overflows", merge, 65, "overflows", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "first_feedback_count", value: "\(Int.max - 3)"),
+                         .shardColumn(file: "s2.csv", column: "first_feedback_count", value: "\(Int.max - 3)")]),
+        Hostile("merge: a histogram of more values than a run counts", merge, 65, "more than any run counts", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "hold_time_us_count", value: "\(UInt64.max)")]),
+        Hostile("merge: a negative Σy² added to its limit", merge, 65, "overflows", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "mismatch_sum_us", value: "\(Int128.min)"),
+                         .shardColumn(file: "s2.csv", column: "mismatch_sum_us", value: "-1")]),
+        Hostile("merge: shards with a byte-order mark and CRLF read as written", merge, 0,
+                before: shards, tamper: [.bomAndCRLF(file: "s1.csv"), .bomAndCRLF(file: "s2.csv")], stdout: "completion_rate"),
+    ]
+
+    static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    static let encodings: [Hostile] = [
+        Hostile("fit: a CSV with a byte-order mark and CRLF", ["fit", "--data", "h.csv", "--column", "hold_ms", "--bootstrap", "0"], 0,
+                files: ["h.csv": .bytes(bom + Array(F.holds.replacingOccurrences(of: "\n", with: "\r\n").utf8))], stdout: "lognormal"),
+        Hostile("fit-curve: a sweep file with a byte-order mark and CRLF",
+                ["fit-curve", "--data", "s.csv", "--x", "param_gesture_minimumDuration", "--y", "completion_rate"], 0,
+                before: [["sweep", "--vary", "gesture.minimumDuration=0.5:1:0.1", "--users", "40", "--out", "s.csv"]],
+                tamper: [.bomAndCRLF(file: "s.csv")], stdout: "slope"),
+        Hostile("fit-curve: x,y with a byte-order mark only", ["fit-curve", "--data", "xy.csv", "--x", "x", "--y", "y"], 0,
+                files: ["xy.csv": .bytes(bom + Array(F.xy.utf8))], stdout: "slope"),
+        Hostile("sweep --resume from a file saved with a byte-order mark and CRLF", sweepArguments + ["--out", "s.csv", "--resume"], 0,
+                "2 of 2 points done", before: [sweepArguments + ["--out", "s.csv"]], tamper: [.bomAndCRLF(file: "s.csv")]),
+        Hostile("fit from standard input with a byte-order mark", ["fit", "--data", "-", "--column", "hold_ms", "--bootstrap", "0"], 0,
+                files: ["h.csv": .bytes(bom + Array(F.holds.utf8))], redirect: "<h.csv", stdout: "lognormal"),
+    ]
+
+    static let jsonTypes: [Hostile] = [
+        Hostile("json: a profile named 007 stays a string", ["simulate", "--profile", "p.yaml", "--format", "json"] + quick, 0,
+                files: ["p.yaml": named("007")], stdout: "\"profile\":\"007\"", validJSON: true),
+        Hostile("json: a profile named 2024 stays a string", ["simulate", "--profile", "p.yaml", "--format", "json"] + quick, 0,
+                files: ["p.yaml": named("2024")], stdout: "\"profile\":\"2024\"", validJSON: true),
+        Hostile("json: a profile named NaN stays a string", ["simulate", "--profile", "p.yaml", "--format", "json"] + quick, 0,
+                files: ["p.yaml": named("NaN")], stdout: "\"profile\":\"NaN\"", validJSON: true),
+        Hostile("json: a unicode profile name", ["simulate", "--profile", "p.yaml", "--format", "json"] + quick, 0,
+                files: ["p.yaml": named("ø-π")], stdout: "\"profile\":\"ø-π\"", validJSON: true),
+        Hostile("json: a swept value written 060 is the number 60", ["sweep", "--vary", "fill.duration=060,0.5", "--format", "json"] + quick, 0,
+                stdout: "\"param_fill_duration\":60,", validJSON: true),
+        Hostile("json: designs labelled 007 and 060", ["compare", "--profile", "p.yaml", "--variant", "060=fill.duration=060", "--format", "json"]
+                + quick, 0, files: ["p.yaml": named("007")], stdout: "\"design\":\"060\",\"baseline\":\"007\"", validJSON: true),
+        Hostile("a column name with quotes and unicode (fit-curve)", ["fit-curve", "--data", "xy.csv", "--x", "x \"q\"", "--y", "ø-π", "--out", "-"], 0,
+                files: ["xy.csv": .text("\"x \"\"q\"\"\",ø-π\n1,2\n2,4.1\n3,5.9\n4,8.2\n5,9.9\n")], stdout: "ø-π"),
+    ]
+
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals
+        + gnuplotNames + children + hostileShards + encodings + jsonTypes
 }
 
 extension Fixture {
@@ -480,8 +604,17 @@ struct HostileInputTests {
             case .bytes(let bytes): try Data(bytes).write(to: url)
             case .directory: try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             case .symlink(let target): try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: target)
+            case .executable(let text):
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+                chmod(url.path, 0o755)
             }
         }
+        for arguments in hostile.before {
+            let prepared = try Self.run(Hostile("", arguments, 0), in: directory)
+            try #require(prepared.status == 0, "before \(arguments): \(prepared.stderr)")
+        }
+        for change in hostile.tamper { try Self.apply(change, in: directory) }
         let result = try Self.run(hostile, in: directory)
         let context = "\(hostile.arguments) \(hostile.redirect): status \(result.status), stderr: \(result.stderr)"
         #expect(result.status == hostile.status, "\(context)")
@@ -489,6 +622,13 @@ struct HostileInputTests {
             #expect(result.stderr.contains(hostile.message), "\(context)")
         }
         if let stdout = hostile.stdout { #expect(result.stdout.contains(stdout), "\(context)") }
+        if hostile.validJSON {
+            let lines = result.stdout.split(separator: "\n")
+            #expect(!lines.isEmpty, "\(context)")
+            for line in lines {
+                #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+            }
+        }
         for marker in ["Fatal error", "Program crashed", "Backtrac", "gsl_", "GSL status", "Illegal instruction"] {
             #expect(!result.stderr.contains(marker), "\(context)")
         }
@@ -500,7 +640,8 @@ struct HostileInputTests {
             #expect(lines.filter { $0.hasPrefix("holdlab: error:") }.count <= 1, "\(context)")
         }
         let left = FileManager.default.enumerator(atPath: directory.path)?.allObjects.compactMap { $0 as? String } ?? []
-        #expect(!left.contains { $0.contains(".partial") || $0.contains(".tmp") }, "temporaries left: \(left)")
+        #expect(!left.contains { $0.contains(".partial") || $0.contains(".tmp") || $0.hasSuffix(".plot") || $0.contains(".preview")
+            || $0.contains(".frame-") || $0.hasSuffix(".previous") }, "temporaries left: \(left)")
         for path in hostile.unchanged {
             guard case .text(let text) = hostile.files[path] else { continue }
             #expect((try? String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)) == text, "\(path) changed")
@@ -510,6 +651,32 @@ struct HostileInputTests {
         }
         for path in hostile.present {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path), "\(path) missing")
+        }
+    }
+
+    /// Makes a `Tamper` change.
+    static func apply(_ change: Tamper, in directory: URL) throws {
+        switch change {
+        case .shardColumn(let file, let column, let value):
+            let url = directory.appendingPathComponent(file)
+            var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines.removeLast()  // after the final newline
+            lines.removeLast()  // the old seal
+            let header = try #require(lines.firstIndex { !$0.hasPrefix("#") })
+            let names = lines[header].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let index = try #require(names.firstIndex(of: column), "no column \(column)")
+            for row in (header + 1)..<lines.count where !lines[row].hasPrefix("#") {
+                var fields = lines[row].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                fields[index] = value
+                lines[row] = fields.joined(separator: ",")
+            }
+            let content = lines.joined(separator: "\n") + "\n"
+            let rows = lines.count - header - 1
+            try (content + "# shard_end: \(rows) rows fnv1a64:\(testFNV1a64(content))\n").write(to: url, atomically: true, encoding: .utf8)
+        case .bomAndCRLF(let file):
+            let url = directory.appendingPathComponent(file)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try Data(([0xEF, 0xBB, 0xBF] as [UInt8]) + Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)).write(to: url)
         }
     }
 
@@ -542,7 +709,10 @@ struct InterruptionResumeTests {
     }
 
     static func temporaries(in directory: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".partial") || $0.contains(".tmp") }
+        // Temporaries: files being written, and the folder gnuplot draws in (`.NAME.PID.plot`).
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.contains(".partial") || $0.contains(".tmp") || $0.hasSuffix(".plot")
+        }
     }
 
     @Test("SIGINT, SIGTERM and SIGHUP mid-sweep: status 128+n, no temporary, and --resume gives the uninterrupted file")

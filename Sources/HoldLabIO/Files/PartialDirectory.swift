@@ -73,25 +73,31 @@ public final class PartialDirectory {
     }
 
     /// Renames the finished folder into place, replacing an earlier folder of the same kind.
+    ///
+    /// It runs under the signal thread's lock (`Temporaries.committing`): an interruption lands before it (the
+    /// earlier folder stays) or after it (the new folder is in place and the earlier one gone), never between the
+    /// renames, which would leave no folder and the earlier one set aside.
     public func commit() throws(OutputError) {
-        var status = stat()
-        var old: String?
-        if stat(path, &status) == 0 {
-            let parent = OutputFile.directory(of: path)
-            let aside = (parent == "/" ? "/" : parent + "/") + ".\(OutputFile.fileName(of: path)).\(ProcessInfo.processInfo.processIdentifier).old"
-            guard rename(path, aside) == 0 else {
-                throw OutputError(path: path, message: "cannot replace the folder: \(String(cString: strerror(errno)))")
+        try Temporaries.shared.committing { () throws(OutputError) in
+            var status = stat()
+            var old: String?
+            if stat(path, &status) == 0 {
+                let parent = OutputFile.directory(of: path)
+                let aside = (parent == "/" ? "/" : parent + "/") + ".\(OutputFile.fileName(of: path)).\(ProcessInfo.processInfo.processIdentifier).old"
+                guard rename(path, aside) == 0 else {
+                    throw OutputError(path: path, message: "cannot replace the folder: \(String(cString: strerror(errno)))")
+                }
+                old = aside
             }
-            old = aside
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                if let old { rename(old, path) }
+                throw OutputError(path: path, message: "cannot move the finished folder into place: \(reason)")
+            }
+            committed = true
+            for token in tokens { Temporaries.shared.unregister(token) }
+            if let old { try? FileManager.default.removeItem(atPath: old) }
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if let old { rename(old, path) }
-            throw OutputError(path: path, message: "cannot move the finished folder into place: \(reason)")
-        }
-        committed = true
-        for token in tokens { Temporaries.shared.unregister(token) }
-        if let old { try? FileManager.default.removeItem(atPath: old) }
     }
 
     deinit {

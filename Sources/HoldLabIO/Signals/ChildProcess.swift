@@ -83,6 +83,8 @@ public enum ChildProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
+        // A tool found through a relative PATH entry is named from here: the child may start in another directory.
+        let tool = tool.hasPrefix("/") ? tool : FileManager.default.currentDirectoryPath + "/" + tool
         let argv = ([tool] + arguments).map { strdup($0) } + [nil]
         let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + environment { free(pointer) } }
