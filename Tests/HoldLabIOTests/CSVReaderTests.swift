@@ -34,6 +34,27 @@ struct CSVReaderTests {
                                      ["two\nlines", "2.25", "0"], ["plain", "3e-1", "1"]])
     }
 
+    @Test("a UTF-8 byte-order mark and CRLF: the same records as without, in memory and in chunks of 1 to 5 bytes")
+    func byteOrderMark() throws {
+        let plain = try Self.records(CSVReader(bytes: Array(Self.tricky.utf8), path: "t.csv"))
+        let marked = [UInt8]([0xEF, 0xBB, 0xBF]) + Array(Self.tricky.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        let fromMemory = try Self.records(CSVReader(bytes: marked, path: "t.csv"))
+        #expect(fromMemory.map(\.1).first == plain.map(\.1).first, "the header's first name has no BOM")
+        #expect(fromMemory.map(\.0) == plain.map(\.0))
+        let path = try Self.file(String(decoding: marked, as: UTF8.self))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for chunk in 1...5 {
+            let got = try Self.records(CSVReader(path: path, chunkSize: chunk))
+            #expect(got.map(\.1).first == ["name", "t", "flag"], "chunk \(chunk)")
+            #expect(got.count == plain.count, "chunk \(chunk)")
+        }
+        // Only at the start: a BOM later is data, and a file of a BOM alone has no header.
+        #expect(try CSVReader(bytes: [0xEF, 0xBB, 0xBF], path: "b.csv").readHeader() == nil)
+        #expect(try CSVTable(text: "a,b\n\u{FEFF}x,1\n", path: "m.csv").rows[0].fields[0] == "\u{FEFF}x")
+        #expect(try CSVTable(text: "\u{FEFF}hold_s\r\n1\r\n", path: "e.csv").column("hold_s") == 0)
+        #expect(CSV.normalizedText("\u{FEFF}a,b\r\n1,2\r\n") == "a,b\n1,2\n")
+    }
+
     @Test("streaming from a file in chunks of 1 to 17 bytes gives the same records, lines and hash as in memory")
     func chunkBoundaries() throws {
         let path = try Self.file(Self.tricky)
