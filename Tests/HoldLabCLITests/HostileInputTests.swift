@@ -537,6 +537,11 @@ enum HostileCases {
         Hostile("merge: a negative Σy² added to its limit", merge, 65, "overflows", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "mismatch_sum_us", value: "\(Int128.min)"),
                          .shardColumn(file: "s2.csv", column: "mismatch_sum_us", value: "-1")]),
+        Hostile("merge: shards of a profile whose file name holds a newline", merge, 0,
+                files: ["p\nx.yaml": F.profile(replacing: "name: p", with: "name: p")],
+                before: [["simulate", "--profile", "p\nx.yaml", "--users", "5000", "--shard", "1/2", "--out", "s1.csv"],
+                         ["simulate", "--profile", "p\nx.yaml", "--users", "5000", "--shard", "2/2", "--out", "s2.csv"]],
+                stdout: "completion_rate"),
         Hostile("merge: shards with a byte-order mark and CRLF read as written", merge, 0,
                 before: shards, tamper: [.bomAndCRLF(file: "s1.csv"), .bomAndCRLF(file: "s2.csv")], stdout: "completion_rate"),
     ]

@@ -15,7 +15,9 @@ public enum CSV {
 
     /// `# key: value` provenance lines.
     public static func provenance(_ entries: [(String, String)]) -> String {
-        entries.map { "# \($0.0): \($0.1)\n" }.joined()
+        // Control characters escaped as `Provenance.lines` escapes them: a newline in a value (a file name, a
+        // question) must not end the line and turn the rest into a CSV record.
+        entries.map { "# \(Provenance.escaped($0.0)): \(Provenance.escaped($0.1))\n" }.joined()
     }
 
     /// A number with a fixed count of decimals, `NaN` when absent or not finite, and no `-0.000`.
