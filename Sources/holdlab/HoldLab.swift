@@ -89,13 +89,14 @@ struct HoldLab: ParsableCommand {
     }
 
     /// `--name -0.2` becomes `--name=-0.2`: a negative number after an option is that option's value (ArgumentParser
-    /// would take `-0.2` for an option of its own and say the value is missing). Arguments after `--` are kept.
+    /// would take `-0.2` for an option of its own and say the value is missing); so is a list that starts with
+    /// standard input (`--population -,default`). Arguments after `--` are kept.
     static func joiningNegativeValues(_ arguments: [String]) -> [String] {
         var result: [String] = []
         var literal = false
         for argument in arguments {
             if !literal, let last = result.last, last.hasPrefix("--"), last.count > 2, !last.contains("="),
-               argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil {
+               argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil || argument.hasPrefix("-,") {
                 result[result.count - 1] = last + "=" + argument
                 continue
             }

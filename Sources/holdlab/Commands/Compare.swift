@@ -46,6 +46,9 @@ struct Compare: ParsableCommand {
             throw ValidationError("\(option) needs a file name; standard output carries the differences")
         }
         try source.refuseRepeatedKeys()
+        // Standard input can be read once: a profile and a population from it would read the profile twice.
+        try refuseTwoReadsOfStandardInput(comparison.profile.map { ("--profile", $0) }
+            + comparison.populationNames.map { ("--population", $0) })
         let outputs = [("--out", output.file), ("--summaries", summaries), ("--per-user", perUser)]
         try refuseSameOutputs(outputs)
         try refuseOutputsOverInputs(outputs, inputs: comparison.inputs(source))

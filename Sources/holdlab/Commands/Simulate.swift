@@ -107,7 +107,7 @@ struct Simulate: ParsableCommand {
                     units: Simulator.chunkCount(users: simulation.users),
                     what: "user chunks of \(Simulator.chunkSize) (--users \(simulation.users))")
             }
-            if let script = sharding.script(command: "simulate", out: output.out) {
+            if let script = try sharding.script(command: "simulate", out: output.out) {
                 try emit(script)
                 return
             }

@@ -138,7 +138,7 @@ struct SweepCommand: ParsableCommand {
             }
             let profiles = try Sweep.profiles(request)
             try view.checkColumns(known: Sweep.header(plan).split(separator: ",").map(String.init))
-            if let script = sharding.script(command: "sweep", out: output.out) {
+            if let script = try sharding.script(command: "sweep", out: output.out) {
                 try emit(script)
                 return
             }

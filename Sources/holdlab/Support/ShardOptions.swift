@@ -89,8 +89,16 @@ struct ShardOptions: ParsableArguments {
     }
 
     /// The script for `--emit`, or nil without it.
-    func script(command: String, out: String) -> String? {
+    ///
+    /// - Throws: a usage error (64) when an input is standard input (`-`, alone or in a comma list): every shard of
+    ///   the script runs holdlab again, and standard input can be read only once, here.
+    func script(command: String, out: String) throws -> String? {
         guard let emit, let shards else { return nil }
+        let arguments = planArguments()
+        for (index, argument) in arguments.enumerated() where index > 0 && arguments[index - 1].hasPrefix("--")
+            && argument.split(separator: ",", omittingEmptySubsequences: false).contains("-") {
+            throw UsageError("\(arguments[index - 1]) - with --emit: each shard of the script runs holdlab again and cannot read this standard input; save it to a file and name the file")
+        }
         let plan = ClusterScript.Plan(
             command: command, arguments: planArguments(), out: out, shards: shards,
             executable: executablePath(), madeBy: CommandRecord.line(), partition: partition, timeLimit: time,
