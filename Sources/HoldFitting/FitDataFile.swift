@@ -53,6 +53,10 @@ public struct FitDataRequest: Sendable, Equatable {
 
 /// Durations read from a CSV file, ready to fit.
 public struct FitDataSet: Sendable {
+    /// The durations (after the scale) a fit computes with: their squares and exponentials stay finite and normal.
+    public static let largestDuration = 1e100
+    public static let smallestDuration = 1e-100
+
     /// What was asked for.
     public let request: FitDataRequest
     /// FNV-1a 64 hash (16 hex digits) of the file's text, for provenance.
@@ -182,14 +186,21 @@ public enum FitDataFile {
                 throw FitError(.invalidData, path: path, line: reader.line,
                                "\(valueName): '\(reader.field(valueIndex))' is not a number")
             }
-            let time = number * scale
-            guard time.isFinite else {
+            guard number.isFinite else {
                 throw FitError(.invalidData, path: path, line: reader.line,
                                "\(valueName): '\(reader.field(valueIndex))' is not a finite number")
             }
-            guard time > 0 else {
+            let time = number * scale
+            guard time > 0 || !time.isFinite else {
                 throw FitError(.invalidData, path: path, line: reader.line,
                                "\(valueName): \(reader.field(valueIndex)) is not > 0 (the families are fitted to positive durations)")
+            }
+            // The likelihoods square and exponentiate durations: beyond 1e±100 they overflow or vanish, and the
+            // minimiser would fail with a message about its own inputs. Say which value, and what is allowed.
+            guard time.isFinite, time <= FitDataSet.largestDuration, time >= FitDataSet.smallestDuration else {
+                let scaled = scale == 1 ? "" : " (× --scale \(scale) = \(time))"
+                throw FitError(.invalidData, path: path, line: reader.line,
+                               "\(valueName): \(reader.field(valueIndex))\(scaled) is outside the durations a fit can compute with, \(FitDataSet.smallestDuration) to \(FitDataSet.largestDuration) seconds; give durations in seconds or milliseconds (--scale converts)")
             }
             times.append(time)
             flags.append(isCensored)

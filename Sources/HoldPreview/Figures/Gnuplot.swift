@@ -232,13 +232,15 @@ public enum Gnuplot {
         } catch {
             throw PlotFailure(status: childFailed, message: "cannot run \(gnuplot): \(error.description)")
         }
-        if !outcome.messages.isEmpty {
-            var messages = outcome.messages.replacingOccurrences(of: figureName, with: out)
-            for (name, original) in staged where name != original {
-                messages = messages.replacingOccurrences(of: name, with: original)
-            }
-            StandardError.write(messages)
+        var messages = outcome.messages.replacingOccurrences(of: figureName, with: out)
+        for (name, original) in staged where name != original {
+            messages = messages.replacingOccurrences(of: name, with: original)
         }
+        // 65: a notebook refused its data and said why in one line: that line is holdlab's error line.
+        if outcome.exited && outcome.status == 65, let refusal = Self.refusal(messages) {
+            throw PlotFailure(status: 65, message: refusal)
+        }
+        if !messages.isEmpty { StandardError.write(messages) }
         let shown = "gnuplot on \(script)"
         guard outcome.exited else {
             throw PlotFailure(status: childFailed, message: "\(shown) was killed by signal \(outcome.status); no figure written")
@@ -256,6 +258,12 @@ public enum Gnuplot {
         } catch {
             throw PlotFailure(status: 73, message: error.description)
         }
+    }
+
+    /// The one line a notebook prints when it refuses its data (exit status 65), or nil when it printed otherwise.
+    static func refusal(_ messages: String) -> String? {
+        let lines = messages.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return lines.count == 1 ? lines[0] : nil
     }
 
     /// Whether a file name can go into gnuplot's lists and the notebooks' shell quotes as it is.

@@ -59,7 +59,8 @@ struct Tune: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("A rate constraint must hold for the rate's one-sided Wilson bound at this confidence (0.5: the rate itself).", valueName: "p"))
     var confidence: Double = Tuner.defaultConfidence
 
-    @Option(name: .customLong("check-seed"), parsing: .unconditional, help: "Seed of the final check of the optimum (default: --seed + 1).")
+    @Option(name: .customLong("check-seed"), parsing: .unconditional, help: "Seed of the final check of the optimum (default: --seed + 1).",
+            transform: parseSeed)
     var checkSeed: UInt64?
 
     @Option(name: .customLong("emit-profile"), help: ArgumentHelp("Write the tuned profile here.", valueName: "file"))

@@ -78,7 +78,7 @@ struct OneHoldOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Fraction of a frame interval from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
     var phase: Double = 0
 
-    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.")
+    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.", transform: parseSeed)
     var seed: UInt64 = 1
 
     func validate() throws {
@@ -143,7 +143,8 @@ struct SampleOptions: ParsableArguments {
         "Synthetic users per simulation: per profile, design and population, sweep point or tune evaluation."))
     var users: Int = 100_000
 
-    @Option(parsing: .unconditional, help: "Master seed; every simulation of the run uses it (common random numbers).")
+    @Option(parsing: .unconditional, help: "Master seed; every simulation of the run uses it (common random numbers).",
+            transform: parseSeed)
     var seed: UInt64 = 1
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
@@ -270,4 +271,13 @@ enum StreamedOutput {
 
     /// The file, to commit with the run's other outputs (`OutputGroup`); nothing for standard output.
     var partialFile: PartialFile? { if case .file(let file) = self { file } else { nil } }
+}
+
+/// A seed from the command line, or an error that says what a seed is (ArgumentParser's own says only that the
+/// value is invalid): a whole number from 0 to 2⁶⁴ − 1.
+func parseSeed(_ text: String) throws -> UInt64 {
+    guard let value = UInt64(text) else {
+        throw ValidationError("a seed is a whole number from 0 to \(UInt64.max)")
+    }
+    return value
 }
