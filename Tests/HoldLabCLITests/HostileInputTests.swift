@@ -579,8 +579,36 @@ enum HostileCases {
                 files: ["xy.csv": .text("\"x \"\"q\"\"\",ø-π\n1,2\n2,4.1\n3,5.9\n4,8.2\n5,9.9\n")], stdout: "ø-π"),
     ]
 
+    /// Standard input where a file must last, and messages that say what is allowed.
+    static let standardInput: [Hostile] = [
+        Hostile("compare --profile - --population - is refused", ["compare", "--profile", "-", "--population", "-"] + quick, 64,
+                "both read standard input", files: ["p.yaml": .text(F.profile)], redirect: "<p.yaml"),
+        Hostile("check - - is refused", ["check", "-", "-"], 64, "both read standard input", files: ["p.yaml": .text(F.profile)],
+                redirect: "<p.yaml"),
+        Hostile("simulate --profile - --shards 3 --emit parallel is refused", ["simulate", "--profile", "-", "--shards", "3",
+                "--emit", "parallel", "--out", "o.csv"], 64, "cannot read this standard input", files: ["p.yaml": .text(F.profile)], redirect: "<p.yaml"),
+        Hostile("sweep --population - --shards 2 --emit slurm is refused", sweepArguments + ["--population", "-",
+                "--shards", "2", "--emit", "slurm", "--out", "o.csv"], 64, "cannot read this standard input", files: ["q.yaml": .text(F.population)],
+                redirect: "<q.yaml"),
+        Hostile("--population -,default reads standard input and default", ["simulate", "--population", "-,default"] + quick, 0,
+                files: ["q.yaml": .text(F.population)], redirect: "<q.yaml", stdout: ",q,"),
+        Hostile("--seed -1 says what a seed is", ["simulate", "--seed", "-1"] + quick, 64, "a seed is a whole number from 0 to"),
+        Hostile("fit --seed x says what a seed is", ["fit", "--data", "h.csv", "--column", "hold_ms", "--seed", "x"], 64,
+                "a seed is a whole number", files: ["h.csv": .text(F.holds)]),
+        Hostile("fit: durations near 1e308 name the value and the range", ["fit", "--data", "b.csv", "--column", "t", "--bootstrap", "0"], 65,
+                "b.csv:2: t: 1e306 is outside the durations a fit can compute with",
+                files: ["b.csv": .text("t\n" + (1...12).map { "\($0)e306" }.joined(separator: "\n") + "\n")]),
+        Hostile("fit: durations near 1e-300", ["fit", "--data", "b.csv", "--column", "t", "--bootstrap", "0"], 65,
+                "is outside the durations a fit can compute with",
+                files: ["b.csv": .text("t\n" + (1...12).map { "\($0)e-300" }.joined(separator: "\n") + "\n")]),
+        Hostile("fit --scale 1e308", ["fit", "--data", "h.csv", "--column", "hold_ms", "--bootstrap", "0", "--scale", "1e308"], 65,
+                "(× --scale 1e+308", files: ["h.csv": .text(F.holds)]),
+        Hostile("plot's column check is holdlab's one error line", ["plot", "rates-vs-duration", "--data", "t.csv", "--out", "f.png"], 65,
+                "holdlab: error: t.csv: missing column(s)", files: ["t.csv": .text("a,b\n1,2\n")], absent: ["f.png"]),
+    ]
+
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals
-        + gnuplotNames + children + hostileShards + encodings + jsonTypes
+        + gnuplotNames + children + hostileShards + encodings + jsonTypes + standardInput
 }
 
 extension Fixture {
