@@ -11,13 +11,17 @@ public struct ComparisonPlan: Sendable {
     public var paths: [String]
     public var baseline: Int
     public var populations: [Population]
+    /// The formulas of the intervals (`--intervals`).
+    public var intervals: IntervalRules
 
-    public init(designs: [Design], sets: [[String]], paths: [String], baseline: Int, populations: [Population]) {
+    public init(designs: [Design], sets: [[String]], paths: [String], baseline: Int, populations: [Population],
+                intervals: IntervalRules = .current) {
         self.designs = designs
         self.sets = sets
         self.paths = paths
         self.baseline = baseline
         self.populations = populations
+        self.intervals = intervals
     }
 
     /// Runs every population in turn, optionally streaming per-user rows with a `population` column first.
@@ -28,7 +32,8 @@ public struct ComparisonPlan: Sendable {
         var results: [DesignComparison] = []
         for (index, population) in populations.enumerated() {
             let request = ComparisonRequest(
-                designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads)
+                designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads,
+                intervals: intervals)
             results.append(try PairedComparison.run(
                 request, perUser: perUser.map { populationRows(population.name, write: $0) },
                 progress: { progress?(index * users + $0) }))
@@ -45,8 +50,7 @@ public struct ComparisonPlan: Sendable {
         }
         lines.append("baseline", designs[baseline].label)
         lines.append("users", "\(users) per population, seed \(seed) (common random numbers)")
-        lines.append("method", "rates: \(ComparedMetric.rateMethod) (Newcombe 1998, method 10); means: \(ComparedMetric.meanMethod) "
-                     + "(delta method over the same people); unpaired: Newcombe's independent hybrid score, Welch")
+        lines.append("method", intervals.provenance)
         return lines
     }
 }

@@ -73,7 +73,7 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
 /// read as usual, whose `#` provenance carries what `holdlab merge` checks.
 ///
 /// ```
-/// # holdlab: 0.1.0 simulate                       the provenance the unsharded run writes, then:
+/// # holdlab: 0.2.0 simulate                       the provenance the unsharded run writes, then:
 /// # plan_command: holdlab simulate --users …      the command without --shard, --out and --threads
 /// # shard_format: holdlab-shard 2 simulate        format name, version, and kind (simulate | sweep)
 /// # shard: 3/8                                    K/N
