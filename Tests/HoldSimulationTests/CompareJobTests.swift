@@ -219,6 +219,37 @@ struct CompareJobTests {
         #expect(row?["design_value"] != nil && row?["design_value"] == summary?["completion_time_mean_ms"])
     }
 
+    @Test("no difference has a zero-width interval but a mean the same for every person, and those are noted (issue 27)")
+    func zeroWidth() throws {
+        // slow at seed 2 is issue 27's: no completed hold unseen under one design only, so 0.1 printed
+        // completed_unseen_rate as 0.000000, 0.000000, 0.000000. `same` sets the value the profile already has.
+        let plan = try Self.plan(["hig-linear-bar"], variants: [("slow", ["gesture.minimumDuration=1.1"]), ("same", ["fill.curve=linear"])],
+                                 populations: ["default"])
+        let results = try plan.run(users: 2_000, seed: 2, threads: 2)
+        var zeroWidth: [String] = []
+        for row in results[0].rows {
+            let lower = try #require(row.difference.lower, "\(row.metric.name)"), upper = try #require(row.difference.upper)
+            if row.method != "paired-delta-adjusted" {
+                #expect(lower < upper, "\(row.design) \(row.metric.name): a rate's interval never has zero width")
+            }
+            if lower == upper {
+                #expect(row.difference.diff == lower, "\(row.design) \(row.metric.name)")
+                if row.design == "slow" { zeroWidth.append(row.metric.name) }
+            }
+        }
+        let unseen = try #require(results[0].rows.first { $0.design == "slow" && $0.metric.name == "completed_unseen_rate" })
+        #expect(unseen.method == "bonett-price-delta" && unseen.difference.diff == 0)
+        // A gesture 100 ms later: every completed hold 100 ms longer, one pulse each under both, none dropped.
+        #expect(zeroWidth == ["completion_time_mean_ms", "pulses_mean", "dropped_pulses_mean"])
+        let note = try #require(plan.zeroWidthNote(results))
+        #expect(note.hasPrefix("note: a zero-width paired interval: "))
+        #expect(note.hasSuffix(": completion_time_mean_ms (slow, default), pulses_mean (slow, default), dropped_pulses_mean (slow, default)"))
+        // The identical design is the same profile (hash): its zero differences are not noted.
+        #expect(!note.contains("(same, "))
+        let identical = try Self.plan(["hig-linear-bar"], variants: [("same", ["fill.curve=linear"])], populations: ["default"])
+        #expect(identical.zeroWidthNote(try identical.run(users: 500, seed: 2, threads: 2)) == nil)
+    }
+
     @Test("a baseline other than the first: every row compares another design with it, one row per metric")
     func baseline() throws {
         let plan = try Self.plan(["kikocard-accelerating"],

@@ -41,6 +41,35 @@ public struct ComparisonPlan: Sendable {
         return results
     }
 
+    /// The note `compare` prints when a difference between two designs that are not the same profile has a paired
+    /// interval of zero width; nil when none has.
+    ///
+    /// Rates (`bonett-price-paired`, `bonett-price-delta`) never have zero width. A mean's interval has it when the
+    /// difference is the same for every person both designs count (a gesture 100 ms later, one pulse per hold under
+    /// both): the sample shows nothing that could move it. That is exact when the model makes it so, but a
+    /// difference that occurs in fewer than about 3 in N people often does not show in a sample of N, and then the
+    /// interval claims a certainty the sample cannot give (docs/INTERVALS.md). Identical designs (the same profile
+    /// hash) differ by exactly 0 for every person and are not noted.
+    public func zeroWidthNote(_ results: [DesignComparison]) -> String? {
+        let hashes = Dictionary(designs.map { ($0.label, $0.profile.contentHash) }, uniquingKeysWith: { first, _ in first })
+        let baselineHash = designs[baseline].profile.contentHash
+        var entries: [String] = []
+        var people = 0
+        for result in results {
+            for row in result.rows where hashes[row.design] != baselineHash {
+                guard let lower = row.difference.lower, let upper = row.difference.upper, lower == upper else { continue }
+                entries.append("\(row.metric.name) (\(row.design), \(row.population))")
+            }
+            people = max(people, result.summaries.first?.users ?? 0)
+        }
+        guard !entries.isEmpty else { return nil }
+        let shown = entries.prefix(4).joined(separator: ", ")
+        let more = entries.count > 4 ? " and \(entries.count - 4) more" : ""
+        return "note: a zero-width paired interval: these differences are the same for every person both designs count, "
+            + "exact if the model makes them so, but a difference that occurs in fewer than about 3 in \(people) people "
+            + "may not show in a sample of \(people) (docs/INTERVALS.md): \(shown)\(more)"
+    }
+
     /// Provenance lines: populations, designs (profile, hash, the values set) and the sample.
     public func provenance(users: Int, seed: UInt64) -> Provenance {
         var lines = Provenance(populations.map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") })

@@ -87,6 +87,7 @@ struct Compare: ParsableCommand {
             try out.write(view.render(ResultDocument(differences), for: out))
             try summaryFile?.commit()
             try perUserFile?.commit()
+            if let note = resolved.zeroWidthNote(results) { printNote(note) }
             if summaryFile != nil, let note = SimulationSummary.fewEventsNote(results.flatMap { result in
                 zip(resolved.designs, result.summaries).map { (label: "\($0.label), \($1.population)", summary: $1) }
             }) { printNote(note) }
