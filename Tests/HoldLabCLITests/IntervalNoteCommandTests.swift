@@ -15,6 +15,15 @@ struct IntervalNoteCommandTests {
         #expect(common.status == 0 && !common.stderr.contains("few events"), "\(common.stderr)")
     }
 
+    @Test("a view shows a Wilson interval for every rate, so its few-events rates are noted too; CSV's are not")
+    func fewEventsInViews() throws {
+        // hig-linear-bar has no impatience releases: 0 of about 1,700 intent users, shown as [0.000, 0.002] in a view.
+        let table = try CLI.run(["simulate", "--users", "2000", "--seed", "1", "--format", "table"])
+        #expect(table.status == 0 && table.stderr.contains("premature_impatience_rate (hig-linear-bar, default) 0 of "), "\(table.stderr)")
+        let csv = try CLI.run(["simulate", "--users", "2000", "--seed", "1", "--format", "csv"])
+        #expect(csv.status == 0 && !csv.stderr.contains("few events"), "\(csv.stderr)")
+    }
+
     @Test("sensitivity --method morris below 100 trajectories notes that mu_star's intervals are approximate")
     func morrisNote() throws {
         let arguments = ["sensitivity", "--method", "morris", "--users", "100", "--profile", "kikocard-accelerating",

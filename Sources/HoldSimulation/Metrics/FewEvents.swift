@@ -33,17 +33,22 @@ extension Proportion {
 }
 
 extension SimulationSummary {
-    /// The note a command prints when a rate it writes with a Wilson interval (`_lo`/`_hi` columns: completion and
-    /// false activation) is in the few-events regime, naming each such rate with its Clopper–Pearson interval; nil
-    /// when none is. The CSV keeps Wilson's bounds, so rows stay comparable across runs and versions.
+    /// The note a command prints when a rate it writes with a Wilson interval is in the few-events regime, naming
+    /// each such rate with its Clopper–Pearson interval; nil when none is. The output keeps Wilson's bounds, so rows
+    /// stay comparable across runs and versions.
     ///
-    /// - Parameter rows: each summary with how the note names its row (default: profile, population).
-    public static func fewEventsNote(_ rows: [(label: String, summary: SimulationSummary)]) -> String? {
+    /// - Parameters:
+    ///   - rows: each summary with how the note names its row (default: profile, population).
+    ///   - viewIntervals: whether the output is a view (table, Markdown, JSON), which shows a Wilson interval for
+    ///     every rate over intent or accidental users; CSV has one for completion and false activation only (the
+    ///     `_lo`/`_hi` columns).
+    public static func fewEventsNote(_ rows: [(label: String, summary: SimulationSummary)], viewIntervals: Bool = false) -> String? {
         var entries: [String] = []
         for (label, summary) in rows {
             for metric in Metric.all {
-                guard case .rate(_, _, .columns) = metric.kind, let proportion = summary.proportion(metric),
-                      proportion.hasFewEvents, let exact = proportion.clopperPearson95 else { continue }
+                guard case .rate(_, _, let interval) = metric.kind, interval == .columns || (viewIntervals && interval == .view),
+                      let proportion = summary.proportion(metric), proportion.hasFewEvents,
+                      let exact = proportion.clopperPearson95 else { continue }
                 entries.append("\(metric.name) (\(label)) \(proportion.successes) of \(proportion.trials): exact "
                                + "[\(CSV.number(exact.lower, decimals: 6)), \(CSV.number(exact.upper, decimals: 6))]")
             }
@@ -56,7 +61,7 @@ extension SimulationSummary {
     }
 
     /// `fewEventsNote` with each row named by its profile and population.
-    public static func fewEventsNote(_ summaries: [SimulationSummary]) -> String? {
-        fewEventsNote(summaries.map { (label: "\($0.profile), \($0.population)", summary: $0) })
+    public static func fewEventsNote(_ summaries: [SimulationSummary], viewIntervals: Bool = false) -> String? {
+        fewEventsNote(summaries.map { (label: "\($0.profile), \($0.population)", summary: $0) }, viewIntervals: viewIntervals)
     }
 }

@@ -138,7 +138,7 @@ struct Simulate: ParsableCommand {
             try out.write(view.render(ResultDocument(table), for: out))
             try perUserFile?.commit()
             noteUndefinedValues(table, subject: "profile")
-            if let note = SimulationSummary.fewEventsNote(summaries) { printNote(note) }
+            if let note = SimulationSummary.fewEventsNote(summaries, viewIntervals: view.format(for: out) != .csv) { printNote(note) }
         }
     }
 }
