@@ -171,8 +171,11 @@ public enum ReviewReport {
             }
             text += "\n"
         }
+        let methods = input.results.lazy.flatMap(\.rows).first { $0.method == IntervalRules.v0_1.rateMethod } != nil
+            ? "Newcombe's hybrid score for rates, the delta method for means"
+            : "Bonett and Price's adjusted Wald interval for rates, the delta method with the same adjustment for means"
         text += "Rates are in per cent with 95 % Wilson intervals; differences are in percentage points with paired "
-            + "intervals (Newcombe's hybrid score for rates, the delta method for means). Every difference, with its "
+            + "intervals (\(methods)). Every difference, with its "
             + "unpaired interval for comparison, is in `differences.csv`; every statistic of every design in `designs.csv`.\n\n"
 
         text += "## Guideline checks\n\n"

@@ -10,10 +10,14 @@ struct Compare: ParsableCommand {
         discussion: """
             Designs are profiles (--profile) and labelled --set variants of the first profile (--variant). Every \
             design sees the same people (common random numbers) in every population, so each difference to the \
-            baseline has a paired 95 % interval, much narrower than the unpaired one also written. Rates use \
-            Newcombe's paired hybrid score interval (method newcombe-paired-score), means the delta method over the \
-            same people (paired-delta). Standard output is one row per population, design and metric; \
-            --summaries writes each design's simulate row. Byte-identical for any --threads.
+            baseline has a paired 95 % interval, usually much narrower than the unpaired one also written. Rates \
+            use Bonett and Price's adjusted Wald interval for paired proportions (method bonett-price-paired), \
+            completed_unseen_rate the same adjustment in the delta method (bonett-price-delta), means the delta \
+            method over the same people with pseudo-people at the extreme differences (paired-delta-adjusted); \
+            unpaired intervals are never narrower than paired ones. --intervals 0.1 gives the intervals of holdlab \
+            0.1 (Newcombe's paired score), to reproduce figures cited from it. Standard output is one row per \
+            population, design and metric; --summaries writes each design's simulate row. Byte-identical for any \
+            --threads.
 
             Examples:
               holdlab compare --profile hig-linear-bar \\
@@ -83,6 +87,10 @@ struct Compare: ParsableCommand {
             try out.write(view.render(ResultDocument(differences), for: out))
             try summaryFile?.commit()
             try perUserFile?.commit()
+            if let note = resolved.zeroWidthNote(results) { printNote(note) }
+            if summaryFile != nil, let note = SimulationSummary.fewEventsNote(results.flatMap { result in
+                zip(resolved.designs, result.summaries).map { (label: "\($0.label), \($1.population)", summary: $1) }
+            }) { printNote(note) }
         }
     }
 }

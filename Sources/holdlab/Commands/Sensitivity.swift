@@ -158,6 +158,7 @@ struct SensitivityCommand: ParsableCommand {
                                label: plan.method.rawValue)
             let report = job.analyze(rows: rows)
             for note in report.notes { printNote("note: indices written as NaN: \(note)") }
+            if let note = job.coverageNote { printNote(note) }
             if let secondOut, let secondOrder = report.secondOrder { try secondOut.write(secondOrder.csv) }
             try out.write(report.indices.csv)
         }

@@ -130,7 +130,8 @@ struct Simulate: ParsableCommand {
                 return
             }
             let bar = ProgressBar(label: "simulate", total: simulation.users * populations.count, unit: "users")
-            let table = try job.run(perUser: writeUser, progress: { bar.update($0) })
+            let summaries = try job.summaries(perUser: writeUser, progress: { bar.update($0) })
+            let table = SimulationCSV.table(summaries, provenance: job.provenance)
             bar.finish()
             // Every byte of the per-user file is written before the summary is committed, and the per-user file is
             // renamed into place only once the summary is written: a failure leaves neither half done.
@@ -138,6 +139,7 @@ struct Simulate: ParsableCommand {
             try out.write(view.render(ResultDocument(table), for: out))
             try perUserFile?.commit()
             noteUndefinedValues(table, subject: "profile")
+            if let note = SimulationSummary.fewEventsNote(summaries, viewIntervals: view.format(for: out) != .csv) { printNote(note) }
         }
     }
 }
