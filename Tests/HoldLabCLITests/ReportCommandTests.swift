@@ -62,7 +62,7 @@ struct ReportCommandTests {
             #expect(!text.contains("--threads"), "\(name) records --threads")
         }
         // The footer is in both figures.
-        #expect(String(decoding: written["design-rates.svg"] ?? Data(), as: UTF8.self).contains(">holdlab 0.1.0 report · "))
+        #expect(String(decoding: written["design-rates.svg"] ?? Data(), as: UTF8.self).contains(">holdlab \(HoldLabVersion.current) report · "))
 
         // reproduce.sh, with holdlab from PATH, at another path and at its own.
         let copy = directory.appendingPathComponent("copy")

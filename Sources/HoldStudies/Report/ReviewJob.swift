@@ -87,8 +87,9 @@ public enum ReviewJob {
         var checkProvenance = Provenance(head.entries.filter { $0.key != "method" })
         checkProvenance.append("checked_against", "\(checkPopulation.name) fnv1a64:\(checkPopulation.contentHash)")
         checkProvenance.append("impaired_population", "\(impaired.name) fnv1a64:\(impaired.contentHash)")
-        try write("checks.csv", ResultTable(provenance: checkProvenance, columns: Guidelines.resultColumns,
-                                            rows: checks.joined().map(Guidelines.cells)))
+        let ruleSet = request.thresholds.ruleSet
+        try write("checks.csv", ResultTable(provenance: checkProvenance, columns: Guidelines.resultColumns(ruleSet),
+                                            rows: checks.joined().map { Guidelines.cells($0, ruleSet) }))
 
         // One traced hold per design, and the figures.
         var designs: [ReviewInput.Design] = []
