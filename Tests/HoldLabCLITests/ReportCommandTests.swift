@@ -9,13 +9,23 @@ struct ReportCommandTests {
                            "fast=fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8",
                            "--population", "default,motor-impaired", "--users", "3000", "--seed", "2"]
 
+    /// Every file in the folder and its subfolders, by its path in the folder (`inputs/profiles/x.yaml`).
     static func files(_ folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-            result[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            var isDirectory: ObjCBool = false
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            result[name] = try Data(contentsOf: url)
         }
         return result
     }
+
+    /// The files a review of `question` carries under inputs/.
+    static let carried: Set<String> = [
+        "inputs/manifest.tsv", "inputs/profiles/hig-linear-bar.yaml", "inputs/populations/default.yaml",
+        "inputs/populations/motor-impaired.yaml", "inputs/DOMAIN.md",
+    ]
 
     /// Runs a report folder's reproduce.sh with the built holdlab first on PATH; its exit status.
     static func reproduce(_ folder: URL, _ arguments: [String], in directory: URL) throws -> Int32 {
@@ -33,10 +43,13 @@ struct ReportCommandTests {
         let result = try CLI.run(["report"] + Self.question + ["--out", folder.path, "--threads", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try Self.files(folder)
-        #expect(Set(written.keys) == [
+        let made: Set<String> = [
             "report.md", "designs.csv", "differences.csv", "checks.csv", "trace-hig-linear-bar.csv", "trace-fast.csv",
             "fill-curves.svg", "fill-curves.png", "design-rates.svg", "design-rates.png", "reproduce.sh",
-        ])
+        ]
+        #expect(Set(written.keys) == made.union(Self.carried))
+        // The inputs are the library's files, byte for byte.
+        #expect(written["inputs/profiles/hig-linear-bar.yaml"] == (try Data(contentsOf: CLI.root.appendingPathComponent("Profiles/hig-linear-bar.yaml"))))
         // Nothing but the folder was left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["review"])
         let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
@@ -71,6 +84,99 @@ struct ReportCommandTests {
         }
         #expect(try Self.files(copy) == written, "reproduce.sh into another folder is not byte-identical")
         #expect(try Self.files(folder) == written, "reproduce.sh in place is not byte-identical")
+    }
+
+    /// A stand-in for holdlab on PATH that reports another version and runs the real one otherwise.
+    static func otherVersion(in directory: URL) throws -> URL {
+        let bin = directory.appendingPathComponent("other-holdlab")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let wrapper = bin.appendingPathComponent("holdlab")
+        try """
+            #!/bin/sh
+            if [ "${1-}" = --version ]; then echo 9.9.9; exit 0; fi
+            exec '\(try CLI.executable.path)' "$@"
+
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        return bin
+    }
+
+    static func sh(_ script: URL, _ arguments: [String], path first: String, in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+        let path = first + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try runProcess("/usr/bin/env", ["PATH=\(path)", "sh", script.path] + arguments, in: directory)
+        return (result.status, result.stdout, result.stderr)
+    }
+
+    @Test("--out with spaces and quotes; reproduce.sh --check passes from a copy elsewhere and names an altered figure; it refuses to overwrite on another version or input")
+    func reproduceWithoutDamage() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reviews = directory.appendingPathComponent("Design Reviews/it's \"final\"")
+        try FileManager.default.createDirectory(at: reviews, withIntermediateDirectories: true)
+        let folder = reviews.appendingPathComponent("fast vs bar")
+        let made = try CLI.run(["report"] + Self.question + ["--out", folder.path, "--threads", "2"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let written = try Self.files(folder)
+        let script = String(decoding: written["reproduce.sh"] ?? Data(), as: UTF8.self)
+        #expect(!script.contains(directory.path) && !script.contains(CLI.root.path), "reproduce.sh bakes in a path")
+
+        // A copy in another directory, also with spaces, checked from a third directory.
+        let elsewhere = directory.appendingPathComponent("another place/copy of it")
+        try FileManager.default.createDirectory(at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder, to: elsewhere)
+        let binary = try CLI.executable.deletingLastPathComponent().path
+        let script2 = elsewhere.appendingPathComponent("reproduce.sh")
+        let passed = try Self.sh(script2, ["--check"], path: binary, in: directory)
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        #expect(passed.stdout.contains("all \(written.count) files regenerate byte for byte"), "\(passed.stdout)")
+        #expect(try Self.files(elsewhere) == written, "--check wrote into the folder")
+
+        // One figure altered: exit 1, that file named, no other.
+        let figure = elsewhere.appendingPathComponent("design-rates.png")
+        var bytes = try Data(contentsOf: figure)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: figure)
+        let failed = try Self.sh(script2, ["--check"], path: binary, in: directory)
+        #expect(failed.status == 1)
+        #expect(failed.stdout == "differs: design-rates.png\n", "\(failed.stdout)")
+
+        // Without --check: another holdlab version is refused, naming both versions; nothing is written.
+        let other = try Self.otherVersion(in: directory)
+        let refused = try Self.sh(script2, [], path: other.path, in: directory)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("made with holdlab \(HoldLabVersion.current); holdlab on PATH is 9.9.9"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("not overwriting"))
+        // A changed input is refused, naming it.
+        let profile = elsewhere.appendingPathComponent("inputs/profiles/hig-linear-bar.yaml")
+        let original = String(decoding: try Data(contentsOf: profile), as: UTF8.self)
+        try #require(original.contains("minimumDuration: 1.0,"))
+        try original.replacingOccurrences(of: "minimumDuration: 1.0,", with: "minimumDuration: 1.1,")
+            .write(to: profile, atomically: true, encoding: .utf8)
+        let changed = try Self.sh(script2, [], path: binary, in: directory)
+        #expect(changed.status == 1)
+        #expect(changed.stderr.contains("inputs/profiles/hig-linear-bar.yaml is not the file this review was made with"), "\(changed.stderr)")
+        #expect(try Data(contentsOf: figure) == bytes, "a refused reproduce.sh wrote")
+        // --check with the changed input names what moves: the numbers, and the script's record of its inputs.
+        let moved = try Self.sh(script2, ["--check"], path: binary, in: directory)
+        #expect(moved.status == 1, "\(moved.stderr)")
+        for name in ["designs.csv", "checks.csv", "reproduce.sh"] {
+            #expect(moved.stdout.contains("differs: \(name)\n"), "\(moved.stdout)")
+        }
+    }
+
+    @Test("--inputs: a missing manifest and an argument the folder does not carry are usage errors")
+    func inputsErrors() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let none = try CLI.run(["report", "--variant", "slow=gesture.minimumDuration=1.2", "--users", "100",
+                                "--inputs", directory.path, "--out", directory.appendingPathComponent("r").path])
+        #expect(none.status == 64 && none.stderr.contains("manifest.tsv"), "\(none.stderr)")
+        let folder = directory.appendingPathComponent("r")
+        #expect(try CLI.run(["report"] + Self.question + ["--out", folder.path]).status == 0)
+        let other = try CLI.run(["report", "--profile", "mismatched-fill", "--variant", "slow=gesture.minimumDuration=1.2",
+                                 "--users", "100", "--inputs", folder.appendingPathComponent("inputs").path,
+                                 "--out", directory.appendingPathComponent("s").path])
+        #expect(other.status == 64 && other.stderr.contains("the profile 'mismatched-fill' is not among its inputs"), "\(other.stderr)")
     }
 
     @Test("--sweep draws the baseline over a key: its CSV equals holdlab sweep's rows, with the figure and a line in report.md")
@@ -153,9 +259,16 @@ struct ReportCommandTests {
         #expect(options.status == 0, "\(options.stderr)")
         let written = try Self.files(fromFile)
         #expect(written["sweep-fill.duration.csv"] != nil && written["trace-fast.csv"] != nil)
-        #expect(written == (try Self.files(fromOptions)), "the review file's report differs from the options'")
+        // The same folder but for the review file it carries (and the lists that name it).
+        let reviewText = try Data(contentsOf: review)
+        #expect(written["inputs/review.yaml"] == reviewText)
+        let naming: Set<String> = ["inputs/review.yaml", "inputs/manifest.tsv", "reproduce.sh", "report.md"]
+        let fromOptionsFiles = try Self.files(fromOptions)
+        #expect(written.filter { !naming.contains($0.key) } == fromOptionsFiles.filter { !naming.contains($0.key) },
+                "the review file's report differs from the options'")
         let script = String(decoding: written["reproduce.sh"] ?? Data(), as: UTF8.self)
-        #expect(script.contains("--variant 'fast=fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8'") && !script.contains("review.yaml"),
+        let exec = script.split(separator: "\n").last { $0.hasPrefix("exec ") } ?? ""
+        #expect(exec.contains("--variant 'fast=fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8'") && !exec.contains("--review"),
                 "reproduce.sh does not run the equivalent options: \(script)")
 
         // The folder does not need the review file: reproduce.sh regenerates it after the file is gone.
