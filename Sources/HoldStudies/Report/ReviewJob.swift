@@ -25,10 +25,15 @@ public struct ReviewRequest: Sendable {
     /// The files the review was made from, carried in its `inputs/` folder: `reproduce.sh` reads them back
     /// (`report --inputs`), so it needs neither the library nor the paths of the machine that made it.
     public var inputs: [ReviewInputFile]
+    /// How the figures are drawn: for slides (the default) or as HoldLab 0.1.0 drew them.
+    public var figureStyle: ReviewFigureStyle
+    /// The recommendation in one line, when the review states one: the scorecard's title (without it the scorecard
+    /// is titled by its question).
+    public var recommendation: String?
 
     public init(plan: ComparisonPlan, users: Int, seed: UInt64, threads: Int, thresholds: GuidelineThresholds,
                 impairedPopulation: Population, question: String?, sweeps: [String], notebooks: NotebookFolder,
-                arguments: [String], inputs: [ReviewInputFile] = []) {
+                arguments: [String], inputs: [ReviewInputFile] = [], figureStyle: ReviewFigureStyle = .slide) {
         self.plan = plan
         self.users = users
         self.seed = seed
@@ -40,6 +45,7 @@ public struct ReviewRequest: Sendable {
         self.notebooks = notebooks
         self.arguments = arguments
         self.inputs = inputs
+        self.figureStyle = figureStyle
     }
 }
 
@@ -108,9 +114,14 @@ public enum ReviewJob {
                 fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }))
         }
         let labels = plan.designs.map(\.label).joined(separator: " ")
+        let slide = request.figureStyle == .slide
+        // Slides: each figure titled by its takeaway (`headline`); classic: 0.1.0's notebooks as they were called.
+        func styled(_ headline: String) -> [(String, String)] {
+            slide ? [("style", "slide"), ("headline", ReviewFigures.gnuplotText(headline))] : []
+        }
         for (stem, script, data, extra) in [
-            ("fill-curves", fillScript, traces, [("titles", labels)]),
-            ("design-rates", ratesScript, ["designs.csv"], []),
+            ("fill-curves", fillScript, traces, [("titles", labels)] + styled(ReviewFigures.fillHeadline(designs))),
+            ("design-rates", ratesScript, ["designs.csv"], styled(ReviewFigures.ratesHeadline(results))),
         ] {
             for kind in Gnuplot.extensions {
                 // gnuplot runs in the folder and gets bare names: the folder's own path may hold spaces or quotes.
@@ -144,12 +155,30 @@ public enum ReviewJob {
                 + Provenance(Sweep.identity(sweep, baseProfile: baselineDesign.profile))))
             for kind in Gnuplot.extensions {
                 _ = directory.reserve("\(stem)-rates.\(kind)")
-                try Gnuplot.render(script: ratesSweepScript, assignments: [("data", stem + ".csv"), ("x", parameter.column)],
+                let headline = ReviewFigures.sweepHeadline(key: parameter.keyPath, columns: Sweep.columns(sweepPlan), rows: rows)
+                try Gnuplot.render(script: ratesSweepScript,
+                                   assignments: [("data", stem + ".csv"), ("x", parameter.column)] + styled(headline),
                                    out: "\(stem)-rates.\(kind)", in: directory.temporary)
             }
             sweepFiles.append((stem + ".csv", "a sweep of \(baselineDesign.label) over `\(parameter.keyPath)` (`\(text)`) against `\(checkPopulation.name)`: the `holdlab sweep` columns"))
             sweepFiles.append((stem + "-rates.svg", "completion and false activation against `\(parameter.keyPath)` (also .png)"))
-            sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson bands"))
+            sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson " + (slide ? "intervals" : "bands")))
+        }
+
+        // The scorecard (slides): every design × population on one 16:9 page, with the recommendation when the review
+        // states one.
+        if slide {
+            try write("scorecard.csv", ReviewFigures.scorecard(designs: plan.designs.map(\.label), results: results,
+                                                              checks: checks, provenance: head))
+            let scorecardScript = try request.notebooks.script("scorecard")
+            var assignments = [("data", "scorecard.csv")]
+            if let recommendation = request.recommendation {
+                assignments.append(("recommendation", ReviewFigures.gnuplotText(recommendation)))
+            }
+            for kind in Gnuplot.extensions {
+                _ = directory.reserve("scorecard.\(kind)")
+                try Gnuplot.render(script: scorecardScript, assignments: assignments, out: "scorecard.\(kind)", in: directory.temporary)
+            }
         }
 
         let populations = plan.populations.map(\.name)
@@ -168,14 +197,19 @@ public enum ReviewJob {
             files.append((ReviewInputs.folder + "/" + ReviewInputs.manifestName, "the files this review was made from, each carried under `inputs/`: "
                 + request.inputs.map { "`\($0.name)` (\($0.kind.rawValue) `\($0.argument)`)" }.joined(separator: ", ")))
         }
-        files.insert(contentsOf: sweepFiles, at: files.count - 1)
+        let script = files.firstIndex { $0.0 == "reproduce.sh" } ?? files.count
+        files.insert(contentsOf: sweepFiles + (slide ? [
+            ("scorecard.csv", "the scorecard's rows: each design's rates, time to confirm and rule results per population"),
+            ("scorecard.svg", "the scorecard: one 16:9 page for a slide (also .png)"),
+        ] : []), at: script)
         let input = ReviewInput(
             question: request.question ?? defaultQuestion, designs: designs, baseline: plan.baseline,
             populations: plan.populations, users: users, seed: seed, results: results,
             checks: checks, checkPopulation: checkPopulation.name, impairedPopulation: impaired.name,
             thresholds: request.thresholds,
             figures: [("fill-curves", "Fill curves: one traced hold per design; a dot where the action fires, a square at the first full frame"),
-                      ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures,
+                      ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures
+                + (slide ? [("scorecard", "Scorecard for a slide: each design's completion, false activation and time to confirm per population, and its guideline results")] : []),
             files: files)
         try directory.write("report.md", ReviewReport.markdown(input, version: HoldLabVersion.current))
         for folder in ReviewInputs.folders(request.inputs) { try directory.makeFolder(folder) }

@@ -54,6 +54,11 @@ struct Report: ParsableCommand {
         valueName: "file"))
     var review: String?
 
+    @Option(name: .customLong("figure-style"), help: ArgumentHelp(
+        "slide (default): 1920×1080 figures on white, titled by their takeaway, with a scorecard; classic: HoldLab 0.1.0's figures, for a review cited from 0.1.0.",
+        valueName: "slide|classic"))
+    var figureStyle: String = ReviewFigureStyle.slide.rawValue
+
     @Option(help: ArgumentHelp(
         "Read the profiles and populations the command line names from a review folder's inputs/ (by its manifest) instead of the library or their paths; what reproduce.sh passes. Not recorded.",
         valueName: "dir"))
@@ -65,6 +70,9 @@ struct Report: ParsableCommand {
 
     func validate() throws {
         if out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
+        guard ReviewFigureStyle(rawValue: figureStyle) != nil else {
+            throw ValidationError("--figure-style must be slide or classic (got \(figureStyle))")
+        }
         try source.refuseRepeatedKeys()
         try refuseRepeatedKeys(sweep, option: "--sweep")
         for text in sweep {
@@ -169,7 +177,7 @@ struct Report: ParsableCommand {
             thresholds: guidelines.thresholds, impairedPopulation: try library.loadPopulation(guidelines.impairedPopulation),
             question: question, sweeps: sweep,
             notebooks: NotebookFolder.discover(executablePath: ProfileSourceOptions.executablePath()),
-            arguments: arguments, inputs: inputs)
+            arguments: arguments, inputs: inputs, figureStyle: ReviewFigureStyle(rawValue: figureStyle) ?? .slide)
         let bar = ProgressBar(label: "compare", total: comparison.users * plan.populations.count, unit: "users")
         try ReviewJob.write(request, to: out, progress: { bar.update($0) })
         bar.finish()
