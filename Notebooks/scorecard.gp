@@ -55,7 +55,7 @@ set label 1 'design' at first x_design, first 0.7 left font ',20' tc rgb '#55555
 set label 2 'people' at first x_population, first 0.7 left font ',20' tc rgb '#555555'
 set label 3 "completion\n(95 % CI)" at first x_completion, first 0.8 left font ',20' tc rgb '#555555'
 set label 4 "false activation\n(95 % CI)" at first x_false, first 0.8 left font ',20' tc rgb '#555555'
-set label 5 "time to\nconfirm (mean)" at first x_time, first 0.8 left font ',20' tc rgb '#555555'
+set label 5 "mean time\nto confirm" at first x_time, first 0.8 left font ',20' tc rgb '#555555'
 set label 6 "guideline\nrules" at first x_rules, first 0.8 left font ',20' tc rgb '#555555'
 set arrow 1 from first 0, first 0.45 to first 100, first 0.45 nohead lc rgb '#333333' lw 2
 do for [_r = 1:rows - 1] { set arrow 1 + _r from first 0, first -_r + 0.5 to first 100, first -_r + 0.5 nohead lc rgb '#dddddd' lw 1 }

@@ -179,6 +179,87 @@ struct ReportCommandTests {
         #expect(other.status == 64 && other.stderr.contains("the profile 'mismatched-fill' is not among its inputs"), "\(other.stderr)")
     }
 
+    /// Each figure of a folder: its PNG 1920×1080 with an opaque white top-left pixel (decoded, not assumed), its
+    /// SVG 1920×1080 with a white rectangle under everything.
+    static func checkSlideFigures(_ written: [String: Data], stems: [String]) throws {
+        for stem in stems {
+            let png = try PNGImage(try #require(written[stem + ".png"], "\(stem).png"))
+            #expect(png.width == 1920 && png.height == 1080, "\(stem).png is \(png.width)×\(png.height)")
+            let pixel = try png.topLeftPixel()
+            #expect(pixel.prefix(3) == [255, 255, 255], "\(stem).png's corner is \(pixel)")
+            #expect(!png.hasAlpha || pixel.last == 255, "\(stem).png's corner is not opaque: \(pixel)")
+            let svg = String(decoding: try #require(written[stem + ".svg"], "\(stem).svg"), as: UTF8.self)
+            #expect(svg.contains("viewBox=\"0 0 1920 1080\""), "\(stem).svg is not 1920×1080")
+            let firstRect = svg.range(of: "<rect").map { String(svg[$0.lowerBound...].prefix(80)) } ?? ""
+            #expect(firstRect.hasPrefix("<rect x=\"0\" y=\"0\" width=\"1920\" height=\"1080\" fill=\"#ffffff\""),
+                    "\(stem).svg has no opaque background: \(firstRect)")
+        }
+    }
+
+    @Test("the PNG check reads real pixels: a coloured background and a transparent one are told apart")
+    func pngCheck() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (terminal, expected, alpha) in [("background rgb '#102030'", [UInt8(0x10), 0x20, 0x30], false),
+                                            ("transparent", [UInt8](), true)] {
+            let out = directory.appendingPathComponent("t.png")
+            let run = try runProcess("/usr/bin/env", ["gnuplot", "-e",
+                                                      "set terminal pngcairo size 64,32 \(terminal); set output '\(out.path)'; plot x"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let png = try PNGImage(try Data(contentsOf: out))
+            #expect(png.width == 64 && png.height == 32)
+            let pixel = try png.topLeftPixel()
+            if alpha {
+                #expect(png.hasAlpha && pixel.last == 0, "\(pixel)")
+            } else {
+                #expect(Array(pixel.prefix(3)) == expected, "\(pixel)")
+            }
+        }
+    }
+
+    @Test("slide figures: every figure 1920×1080 on white, titled by its takeaway; the scorecard; classic keeps 0.1.0's figures")
+    func slideFigures() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let made = try CLI.run(["report"] + Self.question + ["--sweep", "fill.duration=0.4:1.4:0.1", "--out", folder.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let written = try Self.files(folder)
+        try Self.checkSlideFigures(written, stems: ["fill-curves", "design-rates", "sweep-fill.duration-rates", "scorecard"])
+        let rates = String(decoding: written["design-rates.svg"] ?? Data(), as: UTF8.self)
+        // The takeaway, the values on the points, the designs named under them, no legend entries.
+        #expect(rates.contains("fast completes ") && rates.contains(" points less often than hig-linear-bar for default users"), "design-rates has no takeaway title")
+        let designs = CSVRecords.records(String(decoding: written["designs.csv"] ?? Data(), as: UTF8.self))
+        let fastDefault = try #require(designs.first { $0["design"] == "fast" && $0["population"] == "default" })
+        let completion = try #require(Double(fastDefault["completion_rate"] ?? ""))
+        #expect(rates.contains(">\(String(format: "%.1f", completion * 100)) %<"), "design-rates does not print its values")
+        #expect(!rates.contains("keyentry") && rates.contains(">motor-impaired users<"))
+        let fill = String(decoding: written["fill-curves.svg"] ?? Data(), as: UTF8.self)
+        #expect(fill.contains("fast looks full 200 ms before its action fires"), "fill-curves has no takeaway title")
+        // The sweep draws points, not a line through the cliff between 0.7 and 0.8 s.
+        let sweep = String(decoding: written["sweep-fill.duration-rates.svg"] ?? Data(), as: UTF8.self)
+        #expect(sweep.contains("Completion rises ") && sweep.contains("(points are not joined"), "the sweep has no takeaway title")
+        // The scorecard: a row per design and population, the rules of each design.
+        let card = CSVRecords.records(String(decoding: written["scorecard.csv"] ?? Data(), as: UTF8.self))
+        #expect(card.map { "\($0["design"] ?? "") \($0["population"] ?? "")" }
+                == ["hig-linear-bar default", "hig-linear-bar motor-impaired", "fast default", "fast motor-impaired"])
+        #expect(card[2]["rules"]?.hasPrefix("1 FAIL") == true && card[3]["rules"] == "fails: fill-matches-action", "\(card)")
+        let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
+        #expect(report.contains("(scorecard.svg)"))
+
+        // Classic: 0.1.0's figure, as holdlab plot draws it, and no scorecard.
+        let classic = directory.appendingPathComponent("classic")
+        #expect(try CLI.run(["report"] + Self.question + ["--figure-style", "classic", "--out", classic.path]).status == 0)
+        let old = try Self.files(classic)
+        #expect(old["scorecard.png"] == nil)
+        let png = try PNGImage(try #require(old["design-rates.png"]))
+        #expect(png.width == 1120 && png.height == 560)
+        let plotted = directory.appendingPathComponent("plotted.png")
+        #expect(try CLI.run(["plot", "design-rates", "--data", classic.appendingPathComponent("designs.csv").path,
+                             "--out", plotted.path]).status == 0)
+        #expect(try Data(contentsOf: plotted) == old["design-rates.png"], "classic is not the plot notebook's figure")
+    }
+
     @Test("--sweep draws the baseline over a key: its CSV equals holdlab sweep's rows, with the figure and a line in report.md")
     func sweep() throws {
         let directory = try CLI.temporaryDirectory()
