@@ -46,6 +46,7 @@ struct ReportCommandTests {
         let made: Set<String> = [
             "report.md", "designs.csv", "differences.csv", "checks.csv", "trace-hig-linear-bar.csv", "trace-fast.csv",
             "fill-curves.svg", "fill-curves.png", "design-rates.svg", "design-rates.png", "reproduce.sh",
+            "scorecard.csv", "scorecard.svg", "scorecard.png",
         ]
         #expect(Set(written.keys) == made.union(Self.carried))
         // The inputs are the library's files, byte for byte.
@@ -66,6 +67,12 @@ struct ReportCommandTests {
                         "## Limitations", "## Reproduce", "![", "(fill-curves.svg)", "(design-rates.svg)", "| `pointer-cancellation` |"] {
             #expect(report.contains(section), "report.md lacks \(section)")
         }
+        // The variant's parameters carry its own name, not its profile's.
+        #expect(report.contains("### fast\n\nThe profile `hig-linear-bar` with `fill.curve=easeIn` `fill.duration=0.6` `gesture.minimumDuration=0.8`"))
+        #expect(report.contains("```yaml\nversion: 1\nname: fast\ndescription: \"hig-linear-bar with fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8\""))
+        // Every source can be followed from the folder: the domain reference the profiles cite is in it.
+        #expect(report.contains("`inputs/DOMAIN.md`") && written["inputs/DOMAIN.md"] != nil)
+        #expect(!report.contains("docs/DOMAIN.md"))
         // Which population numbers are assumptions: each population's own source text.
         #expect(report.contains("Reaction, patience, movement and weights are assumptions (U)"))
         // No path and no time: the folder does not know where or when it was written.
@@ -277,7 +284,7 @@ struct ReportCommandTests {
         #expect(CLI.dataLines(String(decoding: written["sweep-fill.duration.csv"] ?? Data(), as: UTF8.self))
                 == CLI.dataLines(sweep.stdout))
         let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
-        #expect(report.contains("![Completion and false activation rates of slow against fill.duration, for default users, 95 % Wilson bands](sweep-fill.duration-rates.svg)"))
+        #expect(report.contains("![Completion and false activation rates of slow against fill.duration, for default users, 95 % Wilson intervals](sweep-fill.duration-rates.svg)"))
         let bad = try CLI.run(["report", "--variant", "a=fill.curve=easeIn", "--sweep", "fill.duration", "--users", "100",
                                "--out", folder.path])
         #expect(bad.status == 64, "\(bad.stderr)")

@@ -137,6 +137,31 @@ public enum ReviewReport {
 
     static func milliseconds(_ value: Double?) -> String { value.map { number($0, 0) + " ms" } ?? "–" }
 
+    /// Whether a design is its profile with values set (a variant, or any design with `--set` values).
+    static func isVariant(_ design: ReviewInput.Design) -> Bool {
+        design.design.label != design.design.profile.name || !design.sets.isEmpty
+    }
+
+    /// The sentence above a design's parameters: for a variant, what it is made of.
+    static func parametersIntroduction(_ design: ReviewInput.Design) -> String {
+        let profile = design.design.profile
+        guard isVariant(design) else { return "" }
+        return "The profile `\(profile.name)` with " + design.sets.map { "`\(cell($0))`" }.joined(separator: " ")
+            + ", every value resolved; its name and description are this design's (the hash in *Designs*, "
+            + "fnv1a64:\(profile.contentHash), is of the profile as loaded, under its own name).\n\n"
+    }
+
+    /// A design's resolved profile as YAML, named and described as the design: a variant is labelled with its own
+    /// name and says what it changes, never with its profile's name and description.
+    static func parametersYAML(_ design: ReviewInput.Design) -> String {
+        let profile = design.design.profile
+        guard isVariant(design) else { return profile.canonicalYAML }
+        var variant = profile
+        variant.name = design.design.label
+        variant.description = "\(profile.name) with " + design.sets.joined(separator: " ")
+        return variant.canonicalYAML
+    }
+
     public static func markdown(_ input: ReviewInput, version: String) -> String {
         let labels = input.designs.map(\.design.label)
         let baseline = labels[input.baseline]
@@ -236,7 +261,7 @@ public enum ReviewReport {
 
         text += "## Design parameters\n\n"
         for design in input.designs {
-            text += "### \(design.design.label)\n\n```yaml\n\(design.design.profile.canonicalYAML)```\n\n"
+            text += "### \(design.design.label)\n\n" + parametersIntroduction(design) + "```yaml\n\(parametersYAML(design))```\n\n"
         }
         return text
     }
