@@ -3,6 +3,7 @@
 # guideline results (failures in red), and the review's recommendation as the title when it makes one.
 #
 #   holdlab report --profile hig-linear-bar --variant fast="fill.duration=0.6" --out review
+#   holdlab plot scorecard --data review/scorecard.csv --var 'recommendation=Ship hig-linear-bar' --out scorecard.png
 #   gnuplot -e "data='review/scorecard.csv'; out='scorecard.png'" Notebooks/scorecard.gp
 #
 # Variables: data (the scorecard CSV), out (.png or .svg), recommendation (optional: the title line; without it the
