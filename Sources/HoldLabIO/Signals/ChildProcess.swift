@@ -31,11 +31,16 @@ public enum ChildProcess {
 
     /// Runs `tool` to its end: standard output discarded, standard input `input` (or nothing).
     ///
+    /// - Parameter currentDirectory: the directory the child starts in (default: this process's). A caller that
+    ///   passes file names to a tool that cannot quote them (gnuplot's space-separated lists) runs it where the files
+    ///   are and passes their bare names.
     /// - Throws: the error of starting it (it could not run at all).
-    public static func run(_ tool: String, arguments: [String], input: String? = nil) throws -> Outcome {
+    public static func run(_ tool: String, arguments: [String], input: String? = nil,
+                           currentDirectory: String? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory, isDirectory: true) }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

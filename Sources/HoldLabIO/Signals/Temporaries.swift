@@ -64,8 +64,9 @@ public final class Temporaries: @unchecked Sendable {
             _ = waitpid(pid, &status, 0)
         }
         for path in paths.values { unlink(path) }
-        // Then directories being assembled (a report folder), now that the files registered in them are gone.
-        for path in paths.values { rmdir(path) }
+        // Then directories being assembled (a report folder and its subfolders), now that the files registered in
+        // them are gone: the longest paths first, so a subfolder goes before the folder that holds it.
+        for path in paths.values.sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(path) }
         children.removeAll()
         paths.removeAll()
     }

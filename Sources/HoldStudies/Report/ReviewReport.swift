@@ -98,7 +98,7 @@ public enum ReviewReport {
         // Enough decimals to show the interval, none for an exact whole number of ms.
         let decimals = width == 0 && !phrase.isRate && diff == diff.rounded() ? 0 : width < 0.2 ? 2 : width < 2 || phrase.isRate ? 1 : 0
         let values = phrase.isRate
-            ? "\(number(value * 100, max(1, decimals))) % against \(number(base * 100, max(1, decimals))) %"
+            ? "\(percent(value)) against \(percent(base))"
             : "\(number(value, decimals)) ms against \(number(base, decimals)) ms"
         let users = "for \(row.population) users"
         if lower > 0 || upper < 0 {
@@ -122,12 +122,45 @@ public enum ReviewReport {
         text.replacingOccurrences(of: "|", with: "\\|").split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
+    /// A rate in per cent, the one way the report, its tables and its figures print a rate: one decimal, two below
+    /// 1 % (so a rate of 0.05 % reads 0.05 % everywhere, never 0.1 % in one place and 0.05 % in another).
+    static func percent(_ rate: Double) -> String {
+        let value = rate * 100
+        return number(value, value != 0 && abs(value) < 1 ? 2 : 1) + " %"
+    }
+
     static func rate(_ proportion: Proportion) -> String {
         guard let rate = proportion.rate, let interval = proportion.wilson95 else { return "–" }
-        return "\(number(rate * 100, 1)) % (\(number(interval.lower * 100, 1))–\(number(interval.upper * 100, 1)))"
+        let bounds = [interval.lower, interval.upper].map { percent($0).dropLast(2) }
+        return "\(percent(rate)) (\(bounds[0])–\(bounds[1]))"
     }
 
     static func milliseconds(_ value: Double?) -> String { value.map { number($0, 0) + " ms" } ?? "–" }
+
+    /// Whether a design is its profile with values set (a variant, or any design with `--set` values).
+    static func isVariant(_ design: ReviewInput.Design) -> Bool {
+        design.design.label != design.design.profile.name || !design.sets.isEmpty
+    }
+
+    /// The sentence above a design's parameters: for a variant, what it is made of.
+    static func parametersIntroduction(_ design: ReviewInput.Design) -> String {
+        let profile = design.design.profile
+        guard isVariant(design) else { return "" }
+        return "The profile `\(profile.name)` with " + design.sets.map { "`\(cell($0))`" }.joined(separator: " ")
+            + ", every value resolved; its name and description are this design's (the hash in *Designs*, "
+            + "fnv1a64:\(profile.contentHash), is of the profile as loaded, under its own name).\n\n"
+    }
+
+    /// A design's resolved profile as YAML, named and described as the design: a variant is labelled with its own
+    /// name and says what it changes, never with its profile's name and description.
+    static func parametersYAML(_ design: ReviewInput.Design) -> String {
+        let profile = design.design.profile
+        guard isVariant(design) else { return profile.canonicalYAML }
+        var variant = profile
+        variant.name = design.design.label
+        variant.description = "\(profile.name) with " + design.sets.joined(separator: " ")
+        return variant.canonicalYAML
+    }
 
     public static func markdown(_ input: ReviewInput, version: String) -> String {
         let labels = input.designs.map(\.design.label)
@@ -181,19 +214,22 @@ public enum ReviewReport {
         text += "## Guideline checks\n\n"
         text += "Simulated rules against `\(input.checkPopulation)`; `motor-impaired-completion` against "
             + "`\(input.impairedPopulation)`. `holdlab check` runs the same rules.\n\n"
-        text += "| rule | source | " + labels.map(cell).joined(separator: " | ") + " |\n|---|---|"
+        let rules = Guidelines.rules(input.thresholds.ruleSet)
+        text += "| rule | basis and source | " + labels.map(cell).joined(separator: " | ") + " |\n|---|---|"
             + String(repeating: "---|", count: labels.count) + "\n"
-        for (index, rule) in Guidelines.rules.enumerated() {
-            text += "| `\(rule.id)` | \(cell(rule.source)) |"
+        for (index, rule) in rules.enumerated() {
+            let why = rule.rationale.isEmpty ? "" : " Rationale: \(rule.rationale)."
+            text += "| `\(rule.id)` | \(rule.basis == .rules1 ? "" : "*\(rule.basis.rawValue)*: ")\(cell(rule.source + why)) |"
             for checks in input.checks {
                 guard index < checks.count else { text += " – |"; continue }
                 let result = checks[index]
                 let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
-                text += " \(mark): \(cell(result.detail)) |"
+                let fix = result.fix.isEmpty ? "" : result.fix.hasPrefix("--set ") ? " Fix: `\(cell(result.fix))`." : " \(cell(result.fix))."
+                text += " \(mark): \(cell(result.detail))\(fix) |"
             }
             text += "\n"
         }
-        text += "\nThresholds: " + Guidelines.rules.map { "`\($0.option)` \(cell($0.criterion(input.thresholds)))" }
+        text += "\nThresholds: " + rules.map { ($0.option.isEmpty ? "`\($0.id)`" : "`\($0.option)`") + " \(cell($0.criterion(input.thresholds)))" }
             .joined(separator: "; ") + ".\n\n"
 
         text += "## Figures\n\n"
@@ -219,13 +255,16 @@ public enum ReviewReport {
 
         text += "## Files\n\n| file | contents |\n|---|---|\n"
         for file in input.files { text += "| [`\(file.name)`](\(file.name)) | \(cell(file.about)) |\n" }
-        text += "\n## Reproduce\n\n`sh reproduce.sh` regenerates every file of this folder byte for byte, here or in the "
-            + "folder given as its argument (`sh reproduce.sh /tmp/review`), with `holdlab` and `gnuplot` from PATH. "
-            + "Nothing in it depends on the time or on where it was written.\n\n"
+        text += "\n## Reproduce\n\n`sh reproduce.sh` regenerates every file of this folder byte for byte from the profiles "
+            + "and populations it carries in `inputs/`, here or in the folder given as its argument (`sh reproduce.sh /tmp/review`), "
+            + "with `holdlab` and `gnuplot` from PATH, from any folder. `sh reproduce.sh --check` regenerates into a temporary "
+            + "folder and compares file by file (exit 0, or 1 naming each file that differs). It will not overwrite this "
+            + "review with another holdlab version or changed inputs. Nothing in it depends on the time or on where it was "
+            + "written. A source that cites `DOMAIN §N` means a section of `inputs/DOMAIN.md` when the folder carries it.\n\n"
 
         text += "## Design parameters\n\n"
         for design in input.designs {
-            text += "### \(design.design.label)\n\n```yaml\n\(design.design.profile.canonicalYAML)```\n\n"
+            text += "### \(design.design.label)\n\n" + parametersIntroduction(design) + "```yaml\n\(parametersYAML(design))```\n\n"
         }
         return text
     }

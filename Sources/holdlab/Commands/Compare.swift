@@ -68,15 +68,17 @@ struct Compare: ParsableCommand {
             try view.checkColumns(known: ComparisonCSV.columns.map(\.name))
             try out.checkWritable()
             let summaryFile = try summaries.map { path throws -> PartialFile in try PartialFile(path: path) }
+            // The provenance depends on the command and the designs only: the per-user rows start with it, as
+            // simulate's do, so they can be traced to the run that made them.
+            let provenance = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+                + resolved.provenance(users: comparison.users, seed: comparison.seed)
             let perUserFile = try perUser.map { path throws -> PartialFile in try PartialFile(path: path) }
-            try perUserFile?.write((["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
+            try perUserFile?.write(provenance.lines + (["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
             let bar = ProgressBar(label: "compare", total: comparison.users * resolved.populations.count, unit: "users")
             let results = try resolved.run(
                 users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads,
                 perUser: perUserFile.map { file in { try file.write($0) } }, progress: { bar.update($0) })
             bar.finish()
-            let provenance = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
-                + resolved.provenance(users: comparison.users, seed: comparison.seed)
             let differences = ComparisonCSV.differences(results, provenance: provenance)
             if let summaryFile {
                 try summaryFile.write(try ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: provenance))

@@ -105,8 +105,10 @@ struct ComparisonOptions: ParsableArguments {
 
     /// The designs (profiles, then variants, each with the `--set` values the run applies), the baseline's index
     /// and the populations.
-    func resolve(_ source: ProfileSourceOptions) throws -> ComparisonPlan {
-        let library = source.library
+    ///
+    /// - Parameter library: where the profiles and populations are read (default: the source's library).
+    func resolve(_ source: ProfileSourceOptions, library: ProfileLibrary? = nil) throws -> ComparisonPlan {
+        let library = library ?? source.library
         let common = try source.profileOverrides()
         let names = profile.isEmpty ? ["hig-linear-bar"] : profile
         var designs: [Design] = []
