@@ -24,10 +24,20 @@ public struct ReviewRequest: Sendable {
     public var arguments: [String]
     /// Where profiles named by relative paths are found from (`reproduce.sh` changes into it).
     public var workingDirectory: String
+    /// What the review maximises and the guardrails it holds (`--prefer`, `--guard`).
+    public var rule: DecisionRule
+    /// Users per comparison when varying the behaviour assumptions (0: no robustness section), and values per
+    /// assumption (`--robustness-users`, `--robustness-points`).
+    public var robustnessUsers: Int
+    public var robustnessPoints: Int
+    /// The assumptions varied, with their plausible ranges.
+    public var assumptions: [BehaviourAssumption]
 
     public init(plan: ComparisonPlan, users: Int, seed: UInt64, threads: Int, thresholds: GuidelineThresholds,
                 impairedPopulation: Population, question: String?, sweeps: [String], notebooks: NotebookFolder,
-                arguments: [String], workingDirectory: String) {
+                arguments: [String], workingDirectory: String, rule: DecisionRule = DecisionRule.standard,
+                robustnessUsers: Int = 0, robustnessPoints: Int = RobustnessRequest.defaultGridPoints,
+                assumptions: [BehaviourAssumption] = BehaviourAssumptions.all) {
         self.plan = plan
         self.users = users
         self.seed = seed
@@ -39,6 +49,10 @@ public struct ReviewRequest: Sendable {
         self.notebooks = notebooks
         self.arguments = arguments
         self.workingDirectory = workingDirectory
+        self.rule = rule
+        self.robustnessUsers = robustnessUsers
+        self.robustnessPoints = robustnessPoints
+        self.assumptions = assumptions
     }
 }
 
@@ -55,6 +69,7 @@ public enum ReviewJob {
         let fillScript = try request.notebooks.script("fill-curves")
         let ratesScript = try request.notebooks.script("design-rates")
         let ratesSweepScript = try request.notebooks.script("rates-vs-duration")
+        let marginScript = request.robustnessUsers > 0 ? try request.notebooks.script("robustness-margin") : nil
         let plan = request.plan
         let (users, seed, threads) = (request.users, request.seed, request.threads)
         let directory = try PartialDirectory(path: out, marker: "report.md")
@@ -150,8 +165,7 @@ public enum ReviewJob {
         }
 
         let populations = plan.populations.map(\.name)
-        let defaultQuestion = "Which design should ship: " + plan.designs.map { "**\($0.label)**" }.joined(separator: ", ")
-            + ", for " + (populations.count == 1 ? "`\(populations[0])` users" : populations.map { "`\($0)`" }.joined(separator: " and ") + " users") + "?"
+        let defaultQuestion = ReviewArgumentText.defaultQuestion(designs: plan.designs.map(\.label), populations: populations)
         var files: [(String, String)] = [
             ("report.md", "this report"),
             ("designs.csv", "each design's `holdlab simulate` row per population (a `design` column first)"),
@@ -162,6 +176,40 @@ public enum ReviewJob {
         files += [("fill-curves.svg", "the designs' fill curves (also .png)"), ("design-rates.svg", "rates with intervals per population (also .png)"),
                   ("reproduce.sh", "regenerates this folder byte for byte")]
         files.insert(contentsOf: sweepFiles, at: files.count - 1)
+
+        // The argument: the decision, each knob's share, the robustness to the assumed people.
+        let labelList = plan.designs.map(\.label)
+        let decision = request.rule.decide(labels: labelList, baseline: plan.baseline, populations: populations, results: results)
+        let decompositions = try ReviewJob.knobShares(request, users: users)
+        var argumentFiles: [(String, String)] = []
+        if !decompositions.isEmpty {
+            try write("knob-shares.csv", KnobShares.table(decompositions, provenance: head))
+            argumentFiles.append(("knob-shares.csv", "each key's part of every variant that sets several: alone, removed, Shapley share, interaction, with paired intervals"))
+        }
+        var findings: [RobustnessFinding] = []
+        var marginFigure: String?
+        if request.robustnessUsers > 0, let marginScript {
+            let robustnessRequest = RobustnessRequest(
+                plan: plan, rule: request.rule, assumptions: request.assumptions, gridPoints: request.robustnessPoints,
+                users: request.robustnessUsers, seed: seed, threads: threads)
+            findings = try Robustness.run(robustnessRequest, assumed: request.robustnessUsers == users ? results : nil)
+            var provenance = head
+            provenance.append("robustness", "\(request.robustnessUsers) users per comparison, \(request.robustnessPoints) values per assumption")
+            try write("robustness.csv", Robustness.table(findings, labels: labelList, provenance: provenance))
+            argumentFiles.append(("robustness.csv", "each behaviour assumption's values, the verdict and its margin at each"))
+            if !findings.isEmpty {
+                for kind in Gnuplot.extensions {
+                    try Gnuplot.render(script: marginScript, assignments: [("data", directory.temporary + "/robustness.csv")],
+                                       out: directory.reserve("robustness-margin.\(kind)"))
+                }
+                marginFigure = "robustness-margin"
+                argumentFiles.append(("robustness-margin.svg", "the decision's margin against each assumption (also .png)"))
+            }
+        }
+        files.insert(contentsOf: argumentFiles, at: files.count - 1)
+        let argument = ReviewArgument(
+            rule: request.rule, decision: decision, decompositions: decompositions, robustness: findings,
+            robustnessUsers: request.robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure)
         let input = ReviewInput(
             question: request.question ?? defaultQuestion, designs: designs, baseline: plan.baseline,
             populations: plan.populations, users: users, seed: seed, results: results,
@@ -169,11 +217,34 @@ public enum ReviewJob {
             thresholds: request.thresholds,
             figures: [("fill-curves", "Fill curves: one traced hold per design; a dot where the action fires, a square at the first full frame"),
                       ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures,
-            files: files)
+            files: files, argument: argument)
         try directory.write("report.md", ReviewReport.markdown(input, version: HoldLabVersion.current))
         try directory.write("reproduce.sh", reproduceScript(arguments: request.arguments, workingDirectory: request.workingDirectory),
                             executable: true)
         try directory.commit()
+    }
+
+    /// Each knob's share of every variant that sets more than one key, for the preferred metric and the guarded rates.
+    static func knobShares(_ request: ReviewRequest, users: Int) throws -> [KnobDecomposition] {
+        let plan = request.plan
+        let metrics = ([request.rule.prefer.metric] + request.rule.guards.map(\.metric) + ["completion_rate", "false_activation_rate"])
+            .reduce(into: [String]()) { list, metric in
+                if ContrastComparison.metrics.contains(metric), !list.contains(metric) { list.append(metric) }
+            }
+        var result: [KnobDecomposition] = []
+        for variant in plan.variants where variant.keys.count > 1 {
+            let common: [Override]
+            do {
+                common = try plan.sets[0].map { text throws(ProfileError) in try Override(parsing: text) }
+            } catch {
+                throw SweepError("\(error)")
+            }
+            result += try KnobShares.run(
+                KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
+                            profileText: try ProfileLibrary.read(plan.paths[0], what: "profile"), common: common, keys: variant.keys),
+                populations: plan.populations, metrics: metrics, users: users, seed: request.seed, threads: request.threads)
+        }
+        return result
     }
 
     /// The script that runs the same report again, into its own folder or the one given.
