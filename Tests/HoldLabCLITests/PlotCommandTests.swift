@@ -32,7 +32,7 @@ struct PlotCommandTests {
         #expect(try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--out", with.path]).status == 0)
         #expect(try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--out", without.path, "--no-footer"]).status == 0)
         let svg = try String(contentsOf: with, encoding: .utf8)
-        #expect(svg.contains(">holdlab 0.1.0 sweep · hig-linear-bar fnv1a64:13fde7832bbb8234 · population default · users 500 per point · seed 4<"),
+        #expect(svg.contains(">holdlab 0.2.0 sweep · hig-linear-bar fnv1a64:13fde7832bbb8234 · population default · users 500 per point · seed 4<"),
                 "\(svg.split(separator: "\n").filter { $0.contains("holdlab") })")
         #expect(!(try String(contentsOf: without, encoding: .utf8)).contains(">holdlab "))
         let refused = try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--var", "footer=0"])

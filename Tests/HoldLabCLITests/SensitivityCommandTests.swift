@@ -85,7 +85,7 @@ struct SensitivityCommandTests {
         #expect(plot.status == 0 && plot.stderr.isEmpty, "\(plot.stderr)")
         let svg = try String(contentsOfFile: figure, encoding: .utf8)
         for text in [">completion_rate<", ">false_activation_rate<", ">gesture.minimumDuration<", ">trigger.offset<", ">S1<", ">ST<",
-                     "hig-linear-bar × default population, 300 users per point, 32 simulations", "holdlab 0.1.0 sensitivity ",
+                     "hig-linear-bar × default population, 300 users per point, 32 simulations", "holdlab 0.2.0 sensitivity ",
                      "population default"] {
             #expect(svg.contains(text), "the figure lacks \(text)")
         }
