@@ -201,10 +201,10 @@ public enum ReviewArgumentText {
                 return text + "."
             }
             let causes: [(Double, String)] = [
-                (mismatch, "people who react let go on a bar that looks full before the action fires (`premature_mismatch_rate`"),
-                (impatience, "people who react give up when nothing shows the hold is working (`premature_impatience_rate`"),
-                (movement, "fingers drift beyond the movement limit (`movement_cancel_rate`"),
-                (release - mismatch - impatience, "people let go early for other reasons, mostly those who anticipate the fill's end (`premature_release_rate` less the two above"),
+                (mismatch, "people who react letting go on a bar that looks full before the action fires (`premature_mismatch_rate`"),
+                (impatience, "people who react giving up when nothing shows the hold is working (`premature_impatience_rate`"),
+                (movement, "fingers drifting beyond the movement limit (`movement_cancel_rate`"),
+                (release - mismatch - impatience, "people letting go early for other reasons, mostly those who anticipate the fill's end (`premature_release_rate` less those two:"),
             ]
             if let main = causes.max(by: { abs($0.0) < abs($1.0) }), abs(main.0) > 0 {
                 text += "; driven by " + main.1 + " \(points(main.0)) points)"
