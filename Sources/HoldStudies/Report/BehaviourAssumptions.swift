@@ -34,8 +34,15 @@ public struct BehaviourAssumption: Sendable, Equatable {
         self.source = source
     }
 
-    /// The range for a population.
+    /// The range for a population by name, from this table.
     public func range(for population: String) -> ClosedRange<Double>? { ranges[population] ?? ranges["*"] }
+
+    /// The range a review varies the assumption over in `population`, and its source: the one place the robustness
+    /// section asks. Today from this table; once population files carry `{value, range, source}` (schema v2), the
+    /// population's own range and source for `keyPath` come first and this table is the fallback.
+    public func plausibleRange(in population: Population) -> (range: ClosedRange<Double>, source: String)? {
+        range(for: population.name).map { ($0, source) }
+    }
 
     /// The class name (or `*`) and the key inside the class.
     var parts: (className: String, key: [String]) {

@@ -309,10 +309,10 @@ public enum ReviewArgumentText {
         }
         text += "Sources of the ranges (M: measured, U: assumption, as DOMAIN §7):\n\n"
         var seen: Set<String> = []
-        for finding in argument.robustness where seen.insert(finding.assumption.keyPath).inserted {
+        for finding in argument.robustness where seen.insert(finding.assumption.keyPath + "\u{0}" + finding.source).inserted {
             let a = finding.assumption
-            let label = a.source.hasPrefix("assumption:") ? "U" : "M"
-            text += "- \(a.name) (`\(a.keyPath)`), \(label): \(ReviewReport.cell(a.source)).\n"
+            let label = finding.source.hasPrefix("assumption:") ? "U" : "M"
+            text += "- \(a.name) (`\(a.keyPath)`), \(label): \(ReviewReport.cell(finding.source)).\n"
         }
         return text + "\n"
     }

@@ -51,6 +51,8 @@ public struct RobustnessFinding: Sendable {
     public var population: String
     public var assumedValue: Double
     public var range: ClosedRange<Double>
+    /// Where the range comes from (M: a citation; U: `assumption: …`).
+    public var source: String
     /// Sorted by value.
     public var points: [Point]
     /// The verdict at the assumed value (with the robustness run's users).
@@ -101,7 +103,7 @@ public enum Robustness {
         var done = 0
         for assumption in request.assumptions {
             for (index, population) in plan.populations.enumerated() {
-                guard assumption.applies(to: population), let range = assumption.range(for: population.name) else { continue }
+                guard assumption.applies(to: population), let (range, source) = assumption.plausibleRange(in: population) else { continue }
                 let assumedValue = try assumption.value(in: population)
                 var points = [RobustnessFinding.Point(value: assumedValue, isAssumed: true, decision: baseDecision)]
                 for value in grid(range, count: request.gridPoints) where value != assumedValue {
@@ -125,7 +127,7 @@ public enum Robustness {
                     above = .init(holdsAt: points[flip - 1].value, flipsAt: points[flip].value, verdict: points[flip].decision.verdict)
                 }
                 findings.append(RobustnessFinding(
-                    assumption: assumption, population: population.name, assumedValue: assumedValue, range: range,
+                    assumption: assumption, population: population.name, assumedValue: assumedValue, range: range, source: source,
                     points: points, assumedVerdict: verdict, below: below, above: above))
             }
         }
@@ -137,7 +139,7 @@ public enum Robustness {
         var count = 0
         for assumption in request.assumptions {
             for population in request.plan.populations {
-                guard assumption.applies(to: population), let range = assumption.range(for: population.name) else { continue }
+                guard assumption.applies(to: population), let range = assumption.plausibleRange(in: population)?.range else { continue }
                 let assumed = try? assumption.value(in: population)
                 count += grid(range, count: request.gridPoints).filter { $0 != assumed }.count
             }
