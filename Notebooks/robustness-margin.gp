@@ -5,6 +5,7 @@
 #
 #   holdlab report --profile hig-linear-bar --variant fast="fill.duration=0.6 gesture.minimumDuration=0.8" --out review
 #   holdlab plot robustness-margin --data review/robustness.csv --out margin.png
+#   gnuplot -e "data='review/robustness.csv'; out='margin.png'" Notebooks/robustness-margin.gp
 #
 # Variables: data (robustness.csv), out (.png or .svg).
 if (!exists("data")) data = 'robustness.csv'

@@ -51,7 +51,7 @@ struct ResultRenderingTests {
         let document = Self.document(names: ["a,b"])
         let csv = try document.rendered(as: .csv)
         #expect(csv == """
-            # holdlab: 0.2.0 simulate
+            # holdlab: 0.1.0 simulate
             # command: holdlab simulate
             profile,users,seed,completion_rate,completion_rate_lo,completion_rate_hi,premature_release_rate,completion_time_mean_ms,peak_pulse_rate_hz,fired
             "a,b",1000,18446744073709551615,0.879000,0.857323,0.897776,0.121000,1234.568,NaN,true

@@ -21,7 +21,7 @@ struct RowFormatTests {
         ]]))
 
     static let csv = """
-        # holdlab: 0.2.0 simulate
+        # holdlab: 0.1.0 simulate
         # command: holdlab simulate
         profile,intent_users,completion_rate,completion_rate_lo,completion_rate_hi,premature_release_rate,completion_time_mean_ms,peak_pulse_rate_hz
         hig-linear-bar,17040,0.878580,0.873585,0.883388,0.121185,1000.000,NaN
@@ -80,7 +80,7 @@ struct RowFormatTests {
         let text = try Self.summary.rendered(as: .markdown, columns: ["profile", "completion_rate", "completion_time_mean_ms"])
         #expect(text == """
             <!--
-            holdlab: 0.2.0 simulate
+            holdlab: 0.1.0 simulate
             command: holdlab simulate
             -->
             | column | value |

@@ -183,6 +183,10 @@ import Testing
         let guarded = try Self.rule(["false_activation_rate<=+0.5pt"]).decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
         #expect(guarded.recommended == 0 && guarded.keepsBaseline)
         #expect(guarded.reasons.contains { $0.contains("breaks the guardrail") })
+        // An absolute guardrail no design holds (every one fires on far more than 1 % of accidental touches).
+        let none = try Self.rule(["false_activation_rate<=1%"]).decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
+        #expect(none.recommended == nil && none.reasons.last == "no design holds every guardrail in every population")
+        #expect(none.reasons.contains { $0.hasPrefix("**slow** breaks the guardrail `false_activation_rate<=1%`") })
         let free = try Self.rule().decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
         #expect(free.recommended == 1 && !free.keepsBaseline && (free.margin ?? 0) > 0)
         // The same design against itself: no difference, undecided.

@@ -185,9 +185,15 @@ public enum ReviewArgumentText {
     }
 
     /// A finding's denominator and the behaviour that drives it, appended to the finding's sentence.
-    public static func standsOn(_ row: ComparisonRow, result: DesignComparison, baselineIndex: Int) -> String {
+    public static func standsOn(_ row: ComparisonRow, result: DesignComparison, labels: [String], baselineIndex: Int) -> String {
         let summary = result.summaries[baselineIndex]
         switch row.metric.name {
+        case "premature_release_rate", "premature_impatience_rate", "premature_mismatch_rate", "movement_cancel_rate", "no_feedback_rate":
+            return " Over \(count(summary.intentUsers)) intent users."
+        case "completion_time_mean_ms":
+            guard let index = labels.firstIndex(of: row.design) else { return "" }
+            return " Over the completed holds: \(count(result.summaries[index].completion.successes)) with **\(row.design)**, "
+                + "\(count(summary.completion.successes)) with **\(row.baseline)**."
         case "false_activation_rate":
             return " Over \(count(summary.accidentalUsers)) accidental users (people who touched without meaning to confirm); "
                 + "driven by accidental and hesitant touches held past the moment the action fires."

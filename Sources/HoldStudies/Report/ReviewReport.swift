@@ -164,7 +164,7 @@ public enum ReviewReport {
                 guard let phrase = phrases.first(where: { $0.metric == row.metric.name }),
                       let sentence = finding(row, phrase) else { continue }
                 text += "- \(sentence)"
-                    + (input.argument == nil ? "" : ReviewArgumentText.standsOn(row, result: result, baselineIndex: input.baseline)) + "\n"
+                    + (input.argument == nil ? "" : ReviewArgumentText.standsOn(row, result: result, labels: labels, baselineIndex: input.baseline)) + "\n"
                 said += 1
             }
             if said == 0 { text += "- No design differs from **\(baseline)** in completion, false activation or timing.\n" }
