@@ -210,7 +210,7 @@ public enum ReviewArgumentText {
                 (mismatch, "people who react letting go on a bar that looks full before the action fires (`premature_mismatch_rate`"),
                 (impatience, "people who react giving up when nothing shows the hold is working (`premature_impatience_rate`"),
                 (movement, "fingers drifting beyond the movement limit (`movement_cancel_rate`"),
-                (release - mismatch - impatience, "people letting go early for other reasons, mostly those who anticipate the fill's end (`premature_release_rate` less those two:"),
+                (release - mismatch - impatience, "people letting go early for other reasons, mostly those who anticipate the fill's end (`premature_release_rate` less mismatch and impatience:"),
             ]
             if let main = causes.max(by: { abs($0.0) < abs($1.0) }), abs(main.0) > 0 {
                 text += "; driven by " + main.1 + " \(points(main.0)) points)"
@@ -253,11 +253,17 @@ public enum ReviewArgumentText {
             text += "| **total** | " + group.map { estimate($0.total) + " | –" + (shapley ? " | –" : "") }.joined(separator: " | ") + " |\n\n"
             for d in group {
                 guard let total = d.total, let interaction = d.interaction else { continue }
-                let shares = d.terms.map { ($0.key, $0.shapley ?? $0.alone) }
-                guard let main = shares.max(by: { abs($0.1?.estimate ?? 0) < abs($1.1?.estimate ?? 0) }), let part = main.1 else { continue }
+                // The keys by the size of their share, at most three: a trade-off between keys shows as opposite signs.
+                let shares = d.terms.compactMap { term in (term.shapley ?? term.alone).map { (term.key, $0.estimate) } }
+                    .sorted { abs($0.1) > abs($1.1) }.prefix(3)
+                guard !shares.isEmpty else { continue }
+                let parts = shares.enumerated().map { index, share in
+                    "\(points(share.1))" + (index == 0 ? " come from" : " from") + " `\(share.0)`"
+                }
+                let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "")
                 text += "Of **\(d.variant)**'s \(points(total.estimate)) points of `\(d.metric)` for `\(d.population)` users "
-                    + "(over \(count(total.people)) people), \(points(part.estimate)) come from `\(main.0)`"
-                    + (d.terms.first?.shapley != nil ? " (its Shapley share)" : " (alone)")
+                    + "(over \(count(total.people)) people), \(list)"
+                    + (d.terms.first?.shapley != nil ? " (Shapley shares)" : " (each key alone)")
                     + "; the keys interact by \(points(interaction.estimate)) (95 % CI \(points(interaction.lower)) to "
                     + "\(points(interaction.upper))).\n\n"
             }
