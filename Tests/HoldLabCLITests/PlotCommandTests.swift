@@ -110,7 +110,7 @@ struct PlotCommandTests {
         let unknown = try CLI.run(["plot", "rates-vs-durations", "--data", fixtures.path("rates.csv"), "--out", out])
         #expect(unknown.status == 66)
         #expect(unknown.stderr.hasPrefix("holdlab: error: no notebook 'rates-vs-durations' in "))
-        #expect(unknown.stderr.contains("known: design-rates, fill-curves, heatmap, mismatch-vs-duration, pulses-vs-threshold, rates-vs-duration, retract-rules, scorecard, sensitivity, trace"))
+        #expect(unknown.stderr.contains("known: design-rates, fill-curves, heatmap, mismatch-vs-duration, pulses-vs-threshold, rates-vs-duration, retract-rules, robustness-margin, scorecard, sensitivity, trace"))
         let noScript = try CLI.run(["plot", directory.appendingPathComponent("gone.gp").path, "--data", fixtures.path("rates.csv"), "--out", out])
         #expect(noScript.status == 66 && noScript.stderr.contains("gone.gp: no such notebook file"))
         let missing = try CLI.run(["plot", "rates-vs-duration", "--data", fixtures.path("rates.csv"),

@@ -47,6 +47,7 @@ struct ReportCommandTests {
             "report.md", "designs.csv", "differences.csv", "checks.csv", "trace-hig-linear-bar.csv", "trace-fast.csv",
             "fill-curves.svg", "fill-curves.png", "design-rates.svg", "design-rates.png", "reproduce.sh",
             "scorecard.csv", "scorecard.svg", "scorecard.png",
+            "knob-shares.csv", "robustness.csv", "robustness-margin.svg", "robustness-margin.png",
         ]
         #expect(Set(written.keys) == made.union(Self.carried))
         // The inputs are the library's files, byte for byte.
@@ -63,6 +64,17 @@ struct ReportCommandTests {
         let sentence = "**fast** completes \(String(format: "%.1f", -diff * 100)) points less often than **hig-linear-bar** "
             + "(95 % CI \(String(format: "%.1f", -upper * 100)) to \(String(format: "%.1f", -lower * 100)) points) for motor-impaired users"
         #expect(report.contains(sentence), "report.md lacks: \(sentence)")
+        // The answer first: the question, then the recommendation under its stated rule.
+        let lines = report.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[2] == "**Question.** Should we ship **hig-linear-bar** or **fast** for `default` and `motor-impaired` users?")
+        #expect(lines[4] == "## Recommendation")
+        #expect(lines[6].hasPrefix("**Keep hig-linear-bar.** With **fast**, "), "\(lines[6])")
+        #expect(report.contains("*Decision rule:* a design wins on a higher `completion_rate`"))
+        for section in ["## Each knob's share", "### fast: `completion_rate`", "## How far the answer rests on the assumed people",
+                        "## What the numbers stand on", "intent users (people who mean to confirm)", "(robustness-margin.svg)",
+                        "Woods et al. 2015"] {
+            #expect(report.contains(section), "report.md lacks \(section)")
+        }
         for section in ["## Designs", "## Findings", "### default", "### motor-impaired", "## Guideline checks", "## Figures",
                         "## Limitations", "## Reproduce", "![", "(fill-curves.svg)", "(design-rates.svg)", "| `pointer-cancellation` |"] {
             #expect(report.contains(section), "report.md lacks \(section)")
@@ -265,6 +277,32 @@ struct ReportCommandTests {
         #expect(try CLI.run(["plot", "design-rates", "--data", classic.appendingPathComponent("designs.csv").path,
                              "--out", plotted.path]).status == 0)
         #expect(try Data(contentsOf: plotted) == old["design-rates.png"], "classic is not the plot notebook's figure")
+    }
+
+    @Test("--prefer and --guard are checked, in options and in a review file; --robustness-users 0 leaves the section out")
+    func decisionRuleOptions() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let bad = try CLI.run(["report", "--variant", "a=fill.curve=easeIn", "--guard", "false_activation_rate<=0.5",
+                               "--users", "100", "--out", folder.path])
+        #expect(bad.status == 64 && bad.stderr.contains("--guard false_activation_rate<=0.5: the bound needs a unit"), "\(bad.stderr)")
+        let prefer = try CLI.run(["report", "--variant", "a=fill.curve=easeIn", "--prefer", "completion", "--users", "100", "--out", folder.path])
+        #expect(prefer.status == 64 && prefer.stderr.contains("did you mean"), "\(prefer.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        let review = directory.appendingPathComponent("review.yaml")
+        try "variants: {a: {fill.curve: easeIn, gesture.minimumDuration: 0.8}}\nusers: 200\nguard:\n  - completion_rate>=-1pt\n  - false_activation_rate<=+5ms\n"
+            .write(to: review, atomically: true, encoding: .utf8)
+        let located = try CLI.run(["report", "--review", review.path, "--out", folder.path])
+        #expect(located.status == 65 && located.stderr.contains("review.yaml:5:5: guard[1]:") && located.stderr.contains("is a rate"),
+                "\(located.stderr)")
+        let plain = try CLI.run(["report", "--variant", "a=fill.curve=easeIn gesture.minimumDuration=0.8", "--guard", "none",
+                                 "--robustness-users", "0", "--users", "300", "--out", folder.path])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let written = try Self.files(folder)
+        #expect(written["robustness.csv"] == nil && written["knob-shares.csv"] != nil)
+        let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
+        #expect(!report.contains("## How far the answer rests") && report.contains("; no guardrails."))
     }
 
     @Test("--sweep draws the baseline over a key: its CSV equals holdlab sweep's rows, with the figure and a line in report.md")

@@ -31,9 +31,21 @@ public struct ReviewRequest: Sendable {
     /// is titled by its question).
     public var recommendation: String?
 
+    /// What the review maximises and the guardrails it holds (`--prefer`, `--guard`).
+    public var rule: DecisionRule
+    /// Users per comparison when varying the behaviour assumptions (0: no robustness section), and values per
+    /// assumption (`--robustness-users`, `--robustness-points`).
+    public var robustnessUsers: Int
+    public var robustnessPoints: Int
+    /// The assumptions varied, with their plausible ranges.
+    public var assumptions: [BehaviourAssumption]
+
     public init(plan: ComparisonPlan, users: Int, seed: UInt64, threads: Int, thresholds: GuidelineThresholds,
                 impairedPopulation: Population, question: String?, sweeps: [String], notebooks: NotebookFolder,
-                arguments: [String], inputs: [ReviewInputFile] = [], figureStyle: ReviewFigureStyle = .slide) {
+                arguments: [String], inputs: [ReviewInputFile] = [], figureStyle: ReviewFigureStyle = .slide,
+                rule: DecisionRule = DecisionRule.standard, robustnessUsers: Int = 0,
+                robustnessPoints: Int = RobustnessRequest.defaultGridPoints,
+                assumptions: [BehaviourAssumption] = BehaviourAssumptions.all) {
         self.plan = plan
         self.users = users
         self.seed = seed
@@ -46,6 +58,10 @@ public struct ReviewRequest: Sendable {
         self.arguments = arguments
         self.inputs = inputs
         self.figureStyle = figureStyle
+        self.rule = rule
+        self.robustnessUsers = robustnessUsers
+        self.robustnessPoints = robustnessPoints
+        self.assumptions = assumptions
     }
 }
 
@@ -62,6 +78,7 @@ public enum ReviewJob {
         let fillScript = try request.notebooks.script("fill-curves")
         let ratesScript = try request.notebooks.script("design-rates")
         let ratesSweepScript = try request.notebooks.script("rates-vs-duration")
+        let marginScript = request.robustnessUsers > 0 ? try request.notebooks.script("robustness-margin") : nil
         let plan = request.plan
         let (users, seed, threads) = (request.users, request.seed, request.threads)
         let directory = try PartialDirectory(path: out, marker: "report.md")
@@ -165,6 +182,12 @@ public enum ReviewJob {
             sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson " + (slide ? "intervals" : "bands")))
         }
 
+        // The argument: the decision (which the scorecard states), each knob's share, the robustness to the assumed people.
+        let populations = plan.populations.map(\.name)
+        let labelList = plan.designs.map(\.label)
+        let decision = request.rule.decide(labels: labelList, baseline: plan.baseline, populations: populations, results: results)
+        let decompositions = try ReviewJob.knobShares(request, users: users)
+
         // The scorecard (slides): every design × population on one 16:9 page, with the recommendation when the review
         // states one.
         if slide {
@@ -172,7 +195,7 @@ public enum ReviewJob {
                                                               checks: checks, provenance: head))
             let scorecardScript = try request.notebooks.script("scorecard")
             var assignments = [("data", "scorecard.csv")]
-            if let recommendation = request.recommendation {
+            if let recommendation = request.recommendation ?? ReviewArgument.headline(decision, labels: labelList) {
                 assignments.append(("recommendation", ReviewFigures.gnuplotText(recommendation)))
             }
             for kind in Gnuplot.extensions {
@@ -181,9 +204,7 @@ public enum ReviewJob {
             }
         }
 
-        let populations = plan.populations.map(\.name)
-        let defaultQuestion = "Which design should ship: " + plan.designs.map { "**\($0.label)**" }.joined(separator: ", ")
-            + ", for " + (populations.count == 1 ? "`\(populations[0])` users" : populations.map { "`\($0)`" }.joined(separator: " and ") + " users") + "?"
+        let defaultQuestion = ReviewArgumentText.defaultQuestion(designs: plan.designs.map(\.label), populations: populations)
         var files: [(String, String)] = [
             ("report.md", "this report"),
             ("designs.csv", "each design's `holdlab simulate` row per population (a `design` column first)"),
@@ -202,6 +223,36 @@ public enum ReviewJob {
             ("scorecard.csv", "the scorecard's rows: each design's rates, time to confirm and rule results per population"),
             ("scorecard.svg", "the scorecard: one 16:9 page for a slide (also .png)"),
         ] : []), at: script)
+        var argumentFiles: [(String, String)] = []
+        if !decompositions.isEmpty {
+            try write("knob-shares.csv", KnobShares.table(decompositions, provenance: head))
+            argumentFiles.append(("knob-shares.csv", "each key's part of every variant that sets several: alone, removed, Shapley share, interaction, with paired intervals"))
+        }
+        var findings: [RobustnessFinding] = []
+        var marginFigure: String?
+        if request.robustnessUsers > 0, let marginScript {
+            let robustnessRequest = RobustnessRequest(
+                plan: plan, rule: request.rule, assumptions: request.assumptions, gridPoints: request.robustnessPoints,
+                users: request.robustnessUsers, seed: seed, threads: threads)
+            findings = try Robustness.run(robustnessRequest, assumed: request.robustnessUsers == users ? results : nil)
+            var provenance = head
+            provenance.append("robustness", "\(request.robustnessUsers) users per comparison, \(request.robustnessPoints) values per assumption")
+            try write("robustness.csv", Robustness.table(findings, labels: labelList, provenance: provenance))
+            argumentFiles.append(("robustness.csv", "each behaviour assumption's values, the verdict and its margin at each"))
+            if !findings.isEmpty {
+                for kind in Gnuplot.extensions {
+                    _ = directory.reserve("robustness-margin.\(kind)")
+                    try Gnuplot.render(script: marginScript, assignments: [("data", "robustness.csv")],
+                                       out: "robustness-margin.\(kind)", in: directory.temporary)
+                }
+                marginFigure = "robustness-margin"
+                argumentFiles.append(("robustness-margin.svg", "the decision's margin against each assumption (also .png)"))
+            }
+        }
+        files.insert(contentsOf: argumentFiles, at: files.firstIndex { $0.0 == "reproduce.sh" } ?? files.count)
+        let argument = ReviewArgument(
+            rule: request.rule, decision: decision, decompositions: decompositions, robustness: findings,
+            robustnessUsers: request.robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure)
         let input = ReviewInput(
             question: request.question ?? defaultQuestion, designs: designs, baseline: plan.baseline,
             populations: plan.populations, users: users, seed: seed, results: results,
@@ -210,7 +261,7 @@ public enum ReviewJob {
             figures: [("fill-curves", "Fill curves: one traced hold per design; a dot where the action fires, a square at the first full frame"),
                       ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures
                 + (slide ? [("scorecard", "Scorecard for a slide: each design's completion, false activation and time to confirm per population, and its guideline results")] : []),
-            files: files)
+            files: files, argument: argument)
         try directory.write("report.md", ReviewReport.markdown(input, version: HoldLabVersion.current))
         for folder in ReviewInputs.folders(request.inputs) { try directory.makeFolder(folder) }
         for file in request.inputs { try directory.write(file.name, file.text) }
@@ -220,6 +271,29 @@ public enum ReviewJob {
         try directory.write("reproduce.sh", reproduceScript(arguments: request.arguments, inputs: request.inputs,
                                                             version: HoldLabVersion.current), executable: true)
         try directory.commit()
+    }
+
+    /// Each knob's share of every variant that sets more than one key, for the preferred metric and the guarded rates.
+    static func knobShares(_ request: ReviewRequest, users: Int) throws -> [KnobDecomposition] {
+        let plan = request.plan
+        let metrics = ([request.rule.prefer.metric] + request.rule.guards.map(\.metric) + ["completion_rate", "false_activation_rate"])
+            .reduce(into: [String]()) { list, metric in
+                if ContrastComparison.metrics.contains(metric), !list.contains(metric) { list.append(metric) }
+            }
+        var result: [KnobDecomposition] = []
+        for variant in plan.variants where variant.keys.count > 1 {
+            let common: [Override]
+            do {
+                common = try plan.sets[0].map { text throws(ProfileError) in try Override(parsing: text) }
+            } catch {
+                throw SweepError("\(error)")
+            }
+            result += try KnobShares.run(
+                KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
+                            profileText: try ProfileLibrary.read(plan.paths[0], what: "profile"), common: common, keys: variant.keys),
+                populations: plan.populations, metrics: metrics, users: users, seed: request.seed, threads: request.threads)
+        }
+        return result
     }
 
     /// The script that runs the same report again from the folder's own inputs, into its own folder or the one

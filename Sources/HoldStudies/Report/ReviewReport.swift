@@ -40,10 +40,13 @@ public struct ReviewInput: Sendable {
     public var figures: [(stem: String, caption: String)]
     /// Files (name, what it holds), in the order listed.
     public var files: [(name: String, about: String)]
+    /// The decision, each knob's share and the robustness (`ReviewArgumentText`); nil: none of those sections.
+    public var argument: ReviewArgument?
 
     public init(question: String, designs: [Design], baseline: Int, populations: [Population], users: Int, seed: UInt64,
                 results: [DesignComparison], checks: [[GuidelineResult]], checkPopulation: String, impairedPopulation: String,
-                thresholds: GuidelineThresholds, figures: [(stem: String, caption: String)], files: [(name: String, about: String)]) {
+                thresholds: GuidelineThresholds, figures: [(stem: String, caption: String)], files: [(name: String, about: String)],
+                argument: ReviewArgument? = nil) {
         self.question = question
         self.designs = designs
         self.baseline = baseline
@@ -57,6 +60,7 @@ public struct ReviewInput: Sendable {
         self.thresholds = thresholds
         self.figures = figures
         self.files = files
+        self.argument = argument
     }
 }
 
@@ -167,6 +171,7 @@ public enum ReviewReport {
         let baseline = labels[input.baseline]
         var text = "# Design review: \(labels.joined(separator: " vs "))\n\n"
         text += "**Question.** \(input.question)\n\n"
+        if let argument = input.argument { text += ReviewArgumentText.recommendation(input, argument) }
         text += "Simulated with holdlab \(version): \(input.users) synthetic users per population (seed \(input.seed)); "
             + "every design saw the same people (common random numbers), so each difference to the baseline, "
             + "**\(baseline)**, has a paired 95 % confidence interval. Populations: "
@@ -191,7 +196,8 @@ public enum ReviewReport {
             for row in result.rows {
                 guard let phrase = phrases.first(where: { $0.metric == row.metric.name }),
                       let sentence = finding(row, phrase) else { continue }
-                text += "- \(sentence)\n"
+                text += "- \(sentence)"
+                    + (input.argument == nil ? "" : ReviewArgumentText.standsOn(row, result: result, labels: labels, baselineIndex: input.baseline)) + "\n"
                 said += 1
             }
             if said == 0 { text += "- No design differs from **\(baseline)** in completion, false activation or timing.\n" }
@@ -210,6 +216,12 @@ public enum ReviewReport {
         text += "Rates are in per cent with 95 % Wilson intervals; differences are in percentage points with paired "
             + "intervals (\(methods)). Every difference, with its "
             + "unpaired interval for comparison, is in `differences.csv`; every statistic of every design in `designs.csv`.\n\n"
+
+        if let argument = input.argument {
+            text += ReviewArgumentText.knobShares(argument)
+            text += ReviewArgumentText.robustness(input, argument)
+            text += ReviewArgumentText.numbersStandOn(input)
+        }
 
         text += "## Guideline checks\n\n"
         text += "Simulated rules against `\(input.checkPopulation)`; `motor-impaired-completion` against "
@@ -244,6 +256,12 @@ public enum ReviewReport {
             text += "  - `\(population.name)` (fnv1a64:\(population.contentHash)): \(about)."
                 + (population.source.isEmpty ? " No sources given: treat every number as an assumption." : " \(cell(population.source))")
                 + "\n"
+        }
+        if let argument = input.argument {
+            text += "- The findings rest on assumed behaviour (how fast people who react let go, how early those who anticipate "
+                + "do, how long accidental and hesitant touches last, how far fingers drift): "
+                + (argument.robustnessUsers > 0 ? "*How far the answer rests on the assumed people* varies each over its plausible range.\n"
+                    : "not varied in this review (`--robustness-users 0`).\n")
         }
         text += "- Intervals are Monte Carlo sampling intervals: they say how precisely these populations were simulated, "
             + "not how well they describe real people.\n"

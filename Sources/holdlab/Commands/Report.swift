@@ -46,6 +46,25 @@ struct Report: ParsableCommand {
         valueName: "key=values"))
     var sweep: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "The metric the review improves: completion_rate (default), or a rate or mean where lower is better, e.g. false_activation_rate.",
+        valueName: "metric"))
+    var prefer: String = DecisionRule.defaultPrefer
+
+    @Option(name: .customLong("guard"), help: ArgumentHelp(
+        "A guardrail every design must hold at the far end of its 95 % interval in every population (repeatable; default false_activation_rate<=+0.5pt; none for no guardrail).",
+        discussion: "METRIC<=+0.5pt or METRIC>=-1pt: percentage points against the baseline; METRIC<=+20ms: a mean against the baseline; METRIC<=1%: the design's own rate.",
+        valueName: "metric<=bound"))
+    var guards: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Users per comparison when each behaviour assumption is varied over its plausible range (default: --users; 0 leaves the robustness section out).",
+        valueName: "n"))
+    var robustnessUsers: Int?
+
+    @Option(help: ArgumentHelp("Values per behaviour assumption, evenly spaced over its range, ends included (2 to 51).", valueName: "n"))
+    var robustnessPoints: Int = RobustnessRequest.defaultGridPoints
+
     @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"))
     var out: String
 
@@ -66,7 +85,7 @@ struct Report: ParsableCommand {
 
     /// The options a review file gives, refused beside `--review`.
     static let reviewOptions = ["--question", "--profile", "--set", "--variant", "--population", "--baseline", "--users",
-                                "--seed", "--sweep"]
+                                "--seed", "--sweep", "--prefer", "--guard"]
 
     func validate() throws {
         if out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
@@ -77,6 +96,13 @@ struct Report: ParsableCommand {
         try refuseRepeatedKeys(sweep, option: "--sweep")
         for text in sweep {
             do { _ = try SweepParameter(parsing: text) } catch { throw ValidationError("--sweep \(text): \(error)") }
+        }
+        _ = try decisionRule()
+        if let robustnessUsers, robustnessUsers < 0 || robustnessUsers > 10_000_000_000 {
+            throw ValidationError("--robustness-users must be from 0 (no robustness section) to 10000000000 (got \(robustnessUsers))")
+        }
+        if !(2...51).contains(robustnessPoints) {
+            throw ValidationError("--robustness-points must be from 2 to 51 (got \(robustnessPoints))")
         }
         try refuseOutputsOverInputs([("--out", out)], inputs: comparison.inputs(source) + [("--review", review)])
     }
@@ -115,6 +141,18 @@ struct Report: ParsableCommand {
                 throw ProfileError(origin: sweep.origin, keyPath: sweep.keyPath, message: "\(error)")
             }
         }
+        // The decision rule, checked where the file writes it.
+        let prefer = review.prefer?.text ?? DecisionRule.defaultPrefer
+        if let located = review.prefer {
+            do { _ = try DecisionRule(prefer: prefer, guards: []) } catch {
+                throw ProfileError(origin: located.origin, keyPath: located.keyPath, message: error.message)
+            }
+        }
+        for located in review.guards ?? [] {
+            do { _ = try DecisionRule(prefer: prefer, guards: [located.text]) } catch {
+                throw ProfileError(origin: located.origin, keyPath: located.keyPath, message: error.message)
+            }
+        }
         var expanded: [String] = []
         var index = 0
         while index < commandLine.count {
@@ -128,6 +166,19 @@ struct Report: ParsableCommand {
             index += 1
         }
         return expanded
+    }
+
+    /// `--prefer` and `--guard` as a rule; `--guard none` alone drops the default guardrail.
+    func decisionRule() throws -> DecisionRule {
+        if guards.contains("none"), guards.count > 1 {
+            throw ValidationError("--guard none means no guardrail; give it alone")
+        }
+        let texts = guards.isEmpty ? DecisionRule.defaultGuards : guards == ["none"] ? [] : guards
+        do {
+            return try DecisionRule(prefer: prefer, guards: texts)
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 
     /// The inputs to carry and the library that reads them: with `--inputs`, every file the folder carries (each
@@ -177,7 +228,8 @@ struct Report: ParsableCommand {
             thresholds: guidelines.thresholds, impairedPopulation: try library.loadPopulation(guidelines.impairedPopulation),
             question: question, sweeps: sweep,
             notebooks: NotebookFolder.discover(executablePath: ProfileSourceOptions.executablePath()),
-            arguments: arguments, inputs: inputs, figureStyle: ReviewFigureStyle(rawValue: figureStyle) ?? .slide)
+            arguments: arguments, inputs: inputs, figureStyle: ReviewFigureStyle(rawValue: figureStyle) ?? .slide,
+            rule: try decisionRule(), robustnessUsers: robustnessUsers ?? comparison.users, robustnessPoints: robustnessPoints)
         let bar = ProgressBar(label: "compare", total: comparison.users * plan.populations.count, unit: "users")
         try ReviewJob.write(request, to: out, progress: { bar.update($0) })
         bar.finish()
