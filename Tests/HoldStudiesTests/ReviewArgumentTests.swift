@@ -222,8 +222,26 @@ import Testing
             for assumption in BehaviourAssumptions.all where assumption.applies(to: loaded) {
                 let range = try #require(assumption.range(for: name))
                 #expect(range.contains(try assumption.value(in: loaded)), "\(name) \(assumption.keyPath)")
+                // What the review varies over: the file's own range where it gives one, and it holds the value too.
+                let varied = try #require(assumption.plausibleRange(in: loaded))
+                #expect(varied.range.contains(try assumption.value(in: loaded)), "\(name) \(assumption.keyPath)")
             }
         }
+        // The population file's range and source come first (schema v2): default's reaction mu is [0.13, 0.25] from
+        // Woods et al.; drift is the widest range its classes give; a share keeps the table's (files give weights).
+        let shipped = try Make.library.loadPopulation("default")
+        let reaction = try #require(BehaviourAssumptions.all.first { $0.keyPath == "deliberate.reaction.mu" })
+        let fromFile = try #require(reaction.plausibleRange(in: shipped))
+        let fileParameter = try #require(shipped.parameters.first { $0.keyPath == "deliberate.reaction.mu" })
+        #expect(fromFile.range == fileParameter.evidence.range && fromFile.source == fileParameter.evidence.source)
+        let driftRanges = shipped.parameters.filter { $0.keyPath.hasSuffix(".movement.drift") }.compactMap(\.evidence.range)
+        let driftVaried = try #require(drift.plausibleRange(in: shipped))
+        #expect(!driftRanges.isEmpty && driftVaried.range.lowerBound == driftRanges.map(\.lowerBound).min()
+                && driftVaried.range.upperBound == driftRanges.map(\.upperBound).max())
+        #expect(share.plausibleRange(in: shipped)?.range == share.range(for: "default"))
+        // A file without ranges falls back to the table.
+        let bare = try Make.population("  - {name: deliberate, weight: 1, intent: confirm, behavior: react, reaction: {dist: exgaussian, mu: 0.2, sigma: 0.02, tau: 0.04}, patience: {dist: lognormal, median: 2, sigma: 0.5}}\n")
+        #expect(reaction.plausibleRange(in: bare)?.range == reaction.range(for: bare.name))
     }
 
     @Test func defaultQuestionReadsAsASentence() {

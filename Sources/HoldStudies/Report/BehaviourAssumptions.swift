@@ -38,10 +38,26 @@ public struct BehaviourAssumption: Sendable, Equatable {
     public func range(for population: String) -> ClosedRange<Double>? { ranges[population] ?? ranges["*"] }
 
     /// The range a review varies the assumption over in `population`, and its source: the one place the robustness
-    /// section asks. Today from this table; once population files carry `{value, range, source}` (schema v2), the
-    /// population's own range and source for `keyPath` come first and this table is the fallback.
+    /// section asks. The population file's own `{value, range, source}` for `keyPath` comes first (schema v2; for
+    /// `*.key`, the widest range its classes give); this table is the fallback, for a file without ranges and for
+    /// the shares, which a file gives as raw class weights rather than shares.
     public func plausibleRange(in population: Population) -> (range: ClosedRange<Double>, source: String)? {
-        range(for: population.name).map { ($0, source) }
+        if !isShare {
+            let (className, key) = parts
+            let suffix = "." + key.joined(separator: ".")
+            let given = population.parameters.filter { parameter in
+                parameter.evidence.range != nil
+                    && (className == "*" ? parameter.keyPath.hasSuffix(suffix) : parameter.keyPath == keyPath)
+            }
+            if let first = given.first, let firstRange = first.evidence.range {
+                let range = given.dropFirst().reduce(firstRange) { widest, parameter in
+                    guard let next = parameter.evidence.range else { return widest }
+                    return Swift.min(widest.lowerBound, next.lowerBound)...Swift.max(widest.upperBound, next.upperBound)
+                }
+                return (range, first.evidence.source ?? source)
+            }
+        }
+        return range(for: population.name).map { ($0, source) }
     }
 
     /// The class name (or `*`) and the key inside the class.
@@ -53,9 +69,10 @@ public struct BehaviourAssumption: Sendable, Equatable {
 
 /// The behaviour assumptions a review varies, with their plausible ranges and sources.
 ///
-/// Until population files carry their own ranges (schema v2: `{value, range, source}` beside each number), the
-/// ranges are the ones proposed, with their sources, in the evidence review of the shipped populations
-/// (`docs/DOMAIN.md` §7 and the populations evidence notes): wide where the evidence is thin. Each range is the
+/// A population file's own ranges (schema v2: `{value, range, source}` beside each number) come first
+/// (`plausibleRange(in:)`); these are the fallback, for a file without ranges and for the class shares: the ones
+/// proposed, with their sources, in the evidence review of the shipped populations (`docs/POPULATIONS.md`): wide
+/// where the evidence is thin. Each range is the
 /// value's, not its mean's: `reaction.mu` is the ex-Gaussian's normal part (mean = mu + tau).
 public enum BehaviourAssumptions {
     public static let all: [BehaviourAssumption] = [
