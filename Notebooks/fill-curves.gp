@@ -11,8 +11,11 @@
 # Variables: data (trace CSVs separated by spaces), out (.png or .svg), progress (the column drawn:
 # 'model_progress', the default, or 'displayed_progress'), titles (optional: one title per file, space-separated). Each curve is titled by the profile named on the file's
 # '# profile:' line, plus any simple --set overrides from its '# command:' line; the file's name without .csv if
-# it has no profile line.
+# it has no profile line. style: 'classic' (the default, HoldLab 0.1.0's figure) or 'slide' (1920×1080 on white,
+# each curve named where its action fires instead of a legend); headline (slide: the title, a takeaway sentence).
 if (!exists("data")) data = 'trace.csv'
+if (!exists("style")) style = 'classic'
+slide = style eq 'slide'
 if (!exists("out")) out = 'fill-curves.png'
 if (!exists("progress")) progress = 'model_progress'
 # Check the data before drawing anything: one line naming the missing columns (or rows) and the command that
@@ -31,9 +34,9 @@ do for [_f in data] {
     if (_rows == 0) { print sprintf("%s: no data rows; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
 }
 if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
-    set terminal svg size 1120,560 dynamic noenhanced font 'Sans,12'
+    if (slide) { set terminal svg size 1920,1080 dynamic noenhanced font 'Sans,22' background rgb 'white' } else { set terminal svg size 1120,560 dynamic noenhanced font 'Sans,12' }
 } else {
-    set terminal pngcairo size 1120,560 noenhanced font 'Sans,11'
+    if (slide) { set terminal pngcairo size 1920,1080 noenhanced font 'Sans,20' background rgb 'white' } else { set terminal pngcairo size 1120,560 noenhanced font 'Sans,11' }
 }
 set output out
 # The provenance footer: footer.gpi beside this script.
@@ -82,6 +85,26 @@ set grid
 set key outside right top Left reverse spacing 1.15
 set arrow from 0, 1 to tmax, 1 nohead dt 3 lc rgb '#888888'
 
+if (slide) {
+    # Each curve named at the dot where its action fires (or at its end), the markers explained in the title.
+    unset key
+    set yrange [pmin - 0.05:pmax + 0.1 + 0.07 * n]
+    set title (exists("headline") ? headline : 'Fill curves') . "\n" . '(a dot: the action fires; a square: the bar first looks full)' font ',26'
+    series = ''
+    do for [i = 1:n] {
+        f = word(data, i)
+        series = series . sprintf("'%s' using 't_ms':progress with lines lw 4 lc rgb '%s' notitle, ", f, colour(i))
+        if (triggers[i] > 0) {
+            series = series . sprintf("'%s' using 't_ms':(is('trigger') ? column(progress) : NaN) with points pt 7 ps 2.4 lc rgb '%s' notitle, ", f, colour(i))
+            series = series . sprintf("'%s' using 't_ms':(is('trigger') ? column(progress) : NaN):(sprintf('%%s: action at %%.0f ms', \"%s\", column('t_ms'))) with labels left offset char 1.5, %.1f font ',20' tc rgb '%s' notitle, ", f, title_of(f, i), -1.3 * i, colour(i))
+        }
+        if (fulls[i] > 0) {
+            series = series . sprintf("'%s' using 't_ms':(is('displayed_full') ? column(progress) : NaN) with points pt 4 ps 3 lw 3 lc rgb '%s' notitle, ", f, colour(i))
+            series = series . sprintf("'%s' using 't_ms':(is('displayed_full') ? column(progress) : NaN):(sprintf('full at %%.0f ms', column('t_ms'))) with labels right offset char -1.5, %.1f font ',18' tc rgb '%s' notitle, ", f, 1.3 * i, colour(i))
+        }
+    }
+    eval 'plot ' . series[1:strlen(series)-2]
+} else {
 series = ''
 do for [i = 1:n] {
     f = word(data, i)
@@ -96,3 +119,4 @@ do for [i = 1:n] {
 series = series . "keyentry with points pt 7 ps 1.1 lc rgb 'black' title 'action fires', "
 series = series . "keyentry with points pt 4 ps 1.8 lw 2 lc rgb 'black' title 'first frame full'"
 eval 'plot ' . series
+}

@@ -7,8 +7,12 @@
 #   gnuplot -e "data='rates.csv'; out='rates-vs-duration.png'" Notebooks/rates-vs-duration.gp
 #
 # Variables: data (the sweep CSV), out (.png or .svg), x (the swept column on the x axis; default
-# 'param_gesture_minimumDuration'), xlabel (default: the key path and its unit).
+# 'param_gesture_minimumDuration'), xlabel (default: the key path and its unit), style ('classic', the default:
+# HoldLab 0.1.0's figure; 'slide': 1920×1080 on white, points with their intervals and no joining lines, so a cliff
+# between two points is not drawn as a slope, each completion rate printed at its point), headline (slide: the title).
 if (!exists("data")) data = 'rates.csv'
+if (!exists("style")) style = 'classic'
+slide = style eq 'slide'
 if (!exists("out")) out = 'rates-vs-duration.png'
 if (!exists("x")) x = 'param_gesture_minimumDuration'
 # Inside plot commands `x` is gnuplot's dummy variable, so the column name is kept under another name.
@@ -29,9 +33,9 @@ do for [_f in data] {
     if (_rows == 0) { print sprintf("%s: no data rows; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
 }
 if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
-    set terminal svg size 960,540 dynamic noenhanced font 'Sans,12'
+    if (slide) { set terminal svg size 1920,1080 dynamic noenhanced font 'Sans,22' background rgb 'white' } else { set terminal svg size 960,540 dynamic noenhanced font 'Sans,12' }
 } else {
-    set terminal pngcairo size 960,540 noenhanced font 'Sans,11'
+    if (slide) { set terminal pngcairo size 1920,1080 noenhanced font 'Sans,20' background rgb 'white' } else { set terminal pngcairo size 960,540 noenhanced font 'Sans,11' }
 }
 set output out
 # The provenance footer: footer.gpi beside this script.
@@ -81,6 +85,18 @@ set grid xtics ytics
 set key outside bottom center horizontal
 set style fill transparent solid 0.2 noborder
 
+if (slide) {
+    # Points with their 95 % intervals, never joined: the sweep says nothing about the values between its points.
+    set title (exists("headline") ? headline : 'Completion and false activations against ' . key(xcol)) . (subtitle ne '' ? "\n" . subtitle : '') font ',26'
+    set key outside bottom center horizontal font ',20'
+    set yrange [0:108]
+    series = ''
+    if (CB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate')):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with yerrorbars lw 3 pt 7 ps 2 lc rgb completion title 'completion rate (95 % Wilson interval)', " }
+    if (C_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate')):(sprintf('%.1f %%', 100 * column('completion_rate'))) with labels offset char 0, 1.4 font ',18' tc rgb completion notitle, " }
+    if (FB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('false_activation_rate')):(100 * column('false_activation_rate_lo')):(100 * column('false_activation_rate_hi')) axes x1y2 with yerrorbars lw 3 pt 5 ps 2 lc rgb falseActivation title 'false activation rate, right axis (95 % Wilson interval)', " }
+    if (series eq '') { series = "NaN notitle, "; unset key; set label 1 'no completion or false activation data' at graph 0.5, graph 0.62 center front }
+    eval 'plot ' . series[1:strlen(series)-2]
+} else {
 series = ''
 if (CB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with filledcurves lc rgb completion title 'completion, 95 % Wilson band', " }
 if (C_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate')) with linespoints lw 2 pt 7 ps 0.8 lc rgb completion title 'completion rate', " }
@@ -88,3 +104,4 @@ if (FB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('fa
 if (F_sum > 0) { series = series . "data using (column(xcol)):(100 * column('false_activation_rate')) axes x1y2 with linespoints lw 2 pt 5 ps 0.8 lc rgb falseActivation title 'false activation rate (right axis)', " }
 if (series eq '') { series = "NaN notitle, "; unset key; set label 1 'no completion or false activation data' at graph 0.5, graph 0.62 center front }
 eval 'plot ' . series[1:strlen(series)-2]
+}

@@ -16,25 +16,30 @@ struct CheckCommandTests {
         let bad = try CLI.run(["check", "--users", "2000", "hig-linear-bar", "--set", "retract.duration=1.5",
                                "--min-impaired-completion", "0.99"])
         #expect(bad.status == 1, "\(bad.stderr)")
-        #expect(bad.stderr.contains("2 rule(s) failed: hig-linear-bar pointer-cancellation, hig-linear-bar motor-impaired-completion"),
+        #expect(bad.stderr.contains("2 rule(s) failed: hig-linear-bar retract-time, hig-linear-bar motor-impaired-completion"),
                 "\(bad.stderr)")
-        #expect(Self.status(bad.stdout, rule: "pointer-cancellation")?.status == "fail")
+        #expect(Self.status(bad.stdout, rule: "retract-time")?.status == "fail")
+        #expect(Self.status(bad.stdout, rule: "pointer-cancellation")?.status == "pass")
+        // --rules 1: 0.1.0's rules, where the retract limit was part of pointer-cancellation.
+        let old = try CLI.run(["check", "--users", "2000", "hig-linear-bar", "--set", "retract.duration=1.5", "--rules", "1"])
+        #expect(old.status == 1 && Self.status(old.stdout, rule: "pointer-cancellation")?.status == "fail", "\(old.stderr)")
+        #expect(CLI.dataLines(old.stdout)[0] == "profile,rule,status,measured,threshold,detail,source")
     }
 
-    @Test("exit 0 when no rule fails (warnings allowed); the table has every rule per profile; README has the rules")
+    @Test("exit 0 when no rule fails (warnings allowed); the table has every rule per profile; docs/REPORT.md has the rules")
     func exitStatusAndTable() throws {
         let result = try CLI.run(["check", "hig-linear-bar", "hig-linear-ring", "--users", "4000"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = CLI.dataLines(result.stdout)
-        #expect(lines[0] == "profile,rule,status,measured,threshold,detail,source")
-        #expect(lines.count == 1 + 2 * 6)
+        #expect(lines[0] == "profile,rule,status,measured,threshold,detail,fix,basis,source")
+        #expect(lines.count == 1 + 2 * 7)
         let warned = try CLI.run(["check", "kikocard-accelerating", "--users", "4000", "--feedback-ms", "600", "--max-pulse-rate", "120"])
         #expect(warned.status == 0, "\(warned.stderr)")
         #expect(Self.status(warned.stdout, rule: "timing-adjustable")?.status == "warn")
         let rules = try CLI.run(["check", "--list-rules"])
         #expect(rules.status == 0)
-        let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(rules.stdout), "README.md must hold `holdlab check --list-rules` as is")
+        let page = try String(contentsOf: CLI.root.appendingPathComponent("docs/REPORT.md"), encoding: .utf8)
+        #expect(page.contains(rules.stdout), "docs/REPORT.md must hold `holdlab check --list-rules` as is")
     }
 
     @Test("bad thresholds and no profile are usage errors; a missing profile is 66", arguments: [

@@ -37,6 +37,23 @@ struct CompareCommandTests {
         #expect(result.stdout.contains("--set 'fill.timer.latency={dist: exponential, mean: 0.004}'"))
     }
 
+    @Test("--per-user rows start with the run's provenance, as simulate's do")
+    func perUserProvenance() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let users = directory.appendingPathComponent("users.csv")
+        let out = directory.appendingPathComponent("d.csv")
+        let result = try CLI.run(["compare", "--variant", "slow=gesture.minimumDuration=1.2", "--users", "300",
+                                  "--per-user", users.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: users, encoding: .utf8)
+        let comments = text.split(separator: "\n").prefix { $0.hasPrefix("#") }
+        let differences = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").prefix { $0.hasPrefix("#") }
+        #expect(!comments.isEmpty && comments == differences, "\(comments)")
+        #expect(comments.contains { $0.hasPrefix("# design: slow = hig-linear-bar fnv1a64:") })
+        #expect(text.split(separator: "\n").dropFirst(comments.count).first?.hasPrefix("population,") == true)
+    }
+
     @Test("a missing profile is 66 and no output file appears")
     func missingProfile() throws {
         let directory = try CLI.temporaryDirectory()

@@ -264,7 +264,7 @@ struct NotebookTests {
         let folder = CLI.root.appendingPathComponent("Notebooks")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gp") }.sorted()
         #expect(names == ["design-rates.gp", "fill-curves.gp", "heatmap.gp", "mismatch-vs-duration.gp", "pulses-vs-threshold.gp",
-                          "rates-vs-duration.gp", "retract-rules.gp", "sensitivity.gp", "trace.gp"])
+                          "rates-vs-duration.gp", "retract-rules.gp", "robustness-margin.gp", "scorecard.gp", "sensitivity.gp", "trace.gp"])
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
         for name in names {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)

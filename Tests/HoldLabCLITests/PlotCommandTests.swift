@@ -32,7 +32,7 @@ struct PlotCommandTests {
         #expect(try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--out", with.path]).status == 0)
         #expect(try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--out", without.path, "--no-footer"]).status == 0)
         let svg = try String(contentsOf: with, encoding: .utf8)
-        #expect(svg.contains(">holdlab 0.2.0 sweep · hig-linear-bar fnv1a64:13fde7832bbb8234 · population default · users 500 per point · seed 4<"),
+        #expect(svg.contains(">holdlab \(HoldLabVersion.current) sweep · hig-linear-bar fnv1a64:13fde7832bbb8234 · population default · users 500 per point · seed 4<"),
                 "\(svg.split(separator: "\n").filter { $0.contains("holdlab") })")
         #expect(!(try String(contentsOf: without, encoding: .utf8)).contains(">holdlab "))
         let refused = try CLI.run(["plot", "rates-vs-duration", "--data", csv.path, "--var", "footer=0"])
@@ -110,7 +110,7 @@ struct PlotCommandTests {
         let unknown = try CLI.run(["plot", "rates-vs-durations", "--data", fixtures.path("rates.csv"), "--out", out])
         #expect(unknown.status == 66)
         #expect(unknown.stderr.hasPrefix("holdlab: error: no notebook 'rates-vs-durations' in "))
-        #expect(unknown.stderr.contains("known: design-rates, fill-curves, heatmap, mismatch-vs-duration, pulses-vs-threshold, rates-vs-duration, retract-rules, sensitivity, trace"))
+        #expect(unknown.stderr.contains("known: design-rates, fill-curves, heatmap, mismatch-vs-duration, pulses-vs-threshold, rates-vs-duration, retract-rules, robustness-margin, scorecard, sensitivity, trace"))
         let noScript = try CLI.run(["plot", directory.appendingPathComponent("gone.gp").path, "--data", fixtures.path("rates.csv"), "--out", out])
         #expect(noScript.status == 66 && noScript.stderr.contains("gone.gp: no such notebook file"))
         let missing = try CLI.run(["plot", "rates-vs-duration", "--data", fixtures.path("rates.csv"),

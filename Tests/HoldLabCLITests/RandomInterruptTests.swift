@@ -22,8 +22,10 @@ struct RandomInterruptTests {
     static let subjects: [Subject] = [
         Subject(
             name: "report",
+            // Small: a few seconds a run, most of it in gnuplot (figures for the comparison, the sweep, the slides).
             arguments: ["report", "--profile", "hig-linear-bar", "--profile", "kikocard-accelerating", "--users", "200",
-                        "--sweep", "gesture.minimumDuration=0.5,1", "--sweep", "fill.duration=0.4,0.8", "--out", "rev"],
+                        "--robustness-users", "100", "--robustness-points", "2", "--sweep", "gesture.minimumDuration=0.5,1",
+                        "--out", "rev"],
             outputs: { directory in try files(in: directory.appendingPathComponent("rev")) },
             setUp: { directory in
                 let folder = directory.appendingPathComponent("rev")
@@ -49,8 +51,11 @@ struct RandomInterruptTests {
 
     static func files(in folder: URL) throws -> [String: Data] {
         var found: [String: Data] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        for name in (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? [] {
+            var isDirectory: ObjCBool = false
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
+            found[name] = isDirectory.boolValue ? Data() : try Data(contentsOf: url)
         }
         return found
     }
@@ -108,8 +113,11 @@ struct RandomInterruptTests {
                 try subject.setUp(directory)
                 let previous = try subject.outputs(directory)
                 let signal = Self.signals[Int(random.next() % 3)]
-                // Moments spread over the whole run, a few right at the start.
-                let delay = round < 2 ? Double(round) * 0.01 : Double(random.next() % 10_000) / 10_000 * duration * 1.05
+                // Moments spread over the whole run, a few right at the start, and every other one in its last 40 %
+                // (where report draws its figures and preview encodes its MP4).
+                let fraction = Double(random.next() % 10_000) / 10_000
+                let delay = round < 2 ? Double(round) * 0.01
+                    : (round % 2 == 0 ? fraction * 1.05 : 0.6 + fraction * 0.4) * duration
                 let process = Process()
                 process.executableURL = try CLI.executable
                 process.arguments = subject.arguments

@@ -9,13 +9,23 @@ struct ReportCommandTests {
                            "fast=fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8",
                            "--population", "default,motor-impaired", "--users", "3000", "--seed", "2"]
 
+    /// Every file in the folder and its subfolders, by its path in the folder (`inputs/profiles/x.yaml`).
     static func files(_ folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-            result[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            var isDirectory: ObjCBool = false
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            result[name] = try Data(contentsOf: url)
         }
         return result
     }
+
+    /// The files a review of `question` carries under inputs/.
+    static let carried: Set<String> = [
+        "inputs/manifest.tsv", "inputs/profiles/hig-linear-bar.yaml", "inputs/populations/default.yaml",
+        "inputs/populations/motor-impaired.yaml", "inputs/DOMAIN.md",
+    ]
 
     /// Runs a report folder's reproduce.sh with the built holdlab first on PATH; its exit status.
     static func reproduce(_ folder: URL, _ arguments: [String], in directory: URL) throws -> Int32 {
@@ -33,10 +43,15 @@ struct ReportCommandTests {
         let result = try CLI.run(["report"] + Self.question + ["--out", folder.path, "--threads", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try Self.files(folder)
-        #expect(Set(written.keys) == [
+        let made: Set<String> = [
             "report.md", "designs.csv", "differences.csv", "checks.csv", "trace-hig-linear-bar.csv", "trace-fast.csv",
             "fill-curves.svg", "fill-curves.png", "design-rates.svg", "design-rates.png", "reproduce.sh",
-        ])
+            "scorecard.csv", "scorecard.svg", "scorecard.png",
+            "knob-shares.csv", "robustness.csv", "robustness-margin.svg", "robustness-margin.png",
+        ]
+        #expect(Set(written.keys) == made.union(Self.carried))
+        // The inputs are the library's files, byte for byte.
+        #expect(written["inputs/profiles/hig-linear-bar.yaml"] == (try Data(contentsOf: CLI.root.appendingPathComponent("Profiles/hig-linear-bar.yaml"))))
         // Nothing but the folder was left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["review"])
         let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
@@ -49,10 +64,27 @@ struct ReportCommandTests {
         let sentence = "**fast** completes \(String(format: "%.1f", -diff * 100)) points less often than **hig-linear-bar** "
             + "(95 % CI \(String(format: "%.1f", -upper * 100)) to \(String(format: "%.1f", -lower * 100)) points) for motor-impaired users"
         #expect(report.contains(sentence), "report.md lacks: \(sentence)")
+        // The answer first: the question, then the recommendation under its stated rule.
+        let lines = report.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[2] == "**Question.** Should we ship **hig-linear-bar** or **fast** for `default` and `motor-impaired` users?")
+        #expect(lines[4] == "## Recommendation")
+        #expect(lines[6].hasPrefix("**Keep hig-linear-bar.** With **fast**, "), "\(lines[6])")
+        #expect(report.contains("*Decision rule:* a design wins on a higher `completion_rate`"))
+        for section in ["## Each knob's share", "### fast: `completion_rate`", "## How far the answer rests on the assumed people",
+                        "## What the numbers stand on", "intent users (people who mean to confirm)", "(robustness-margin.svg)",
+                        "Woods et al. 2015"] {
+            #expect(report.contains(section), "report.md lacks \(section)")
+        }
         for section in ["## Designs", "## Findings", "### default", "### motor-impaired", "## Guideline checks", "## Figures",
                         "## Limitations", "## Reproduce", "![", "(fill-curves.svg)", "(design-rates.svg)", "| `pointer-cancellation` |"] {
             #expect(report.contains(section), "report.md lacks \(section)")
         }
+        // The variant's parameters carry its own name, not its profile's.
+        #expect(report.contains("### fast\n\nThe profile `hig-linear-bar` with `fill.curve=easeIn` `fill.duration=0.6` `gesture.minimumDuration=0.8`"))
+        #expect(report.contains("```yaml\nversion: 1\nname: fast\ndescription: \"hig-linear-bar with fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8\""))
+        // Every source can be followed from the folder: the domain reference the profiles cite is in it.
+        #expect(report.contains("`inputs/DOMAIN.md`") && written["inputs/DOMAIN.md"] != nil)
+        #expect(!report.contains("docs/DOMAIN.md"))
         // Which population numbers are assumptions: each population's own source text.
         #expect(report.contains("Reaction, patience, movement and weights are assumptions (U)"))
         // No path and no time: the folder does not know where or when it was written.
@@ -62,7 +94,7 @@ struct ReportCommandTests {
             #expect(!text.contains("--threads"), "\(name) records --threads")
         }
         // The footer is in both figures.
-        #expect(String(decoding: written["design-rates.svg"] ?? Data(), as: UTF8.self).contains(">holdlab 0.2.0 report · "))
+        #expect(String(decoding: written["design-rates.svg"] ?? Data(), as: UTF8.self).contains(">holdlab \(HoldLabVersion.current) report · "))
 
         // reproduce.sh, with holdlab from PATH, at another path and at its own.
         let copy = directory.appendingPathComponent("copy")
@@ -71,6 +103,206 @@ struct ReportCommandTests {
         }
         #expect(try Self.files(copy) == written, "reproduce.sh into another folder is not byte-identical")
         #expect(try Self.files(folder) == written, "reproduce.sh in place is not byte-identical")
+    }
+
+    /// A stand-in for holdlab on PATH that reports another version and runs the real one otherwise.
+    static func otherVersion(in directory: URL) throws -> URL {
+        let bin = directory.appendingPathComponent("other-holdlab")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let wrapper = bin.appendingPathComponent("holdlab")
+        try """
+            #!/bin/sh
+            if [ "${1-}" = --version ]; then echo 9.9.9; exit 0; fi
+            exec '\(try CLI.executable.path)' "$@"
+
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        return bin
+    }
+
+    static func sh(_ script: URL, _ arguments: [String], path first: String, in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+        let path = first + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try runProcess("/usr/bin/env", ["PATH=\(path)", "sh", script.path] + arguments, in: directory)
+        return (result.status, result.stdout, result.stderr)
+    }
+
+    @Test("--out with spaces and quotes; reproduce.sh --check passes from a copy elsewhere and names an altered figure; it refuses to overwrite on another version or input")
+    func reproduceWithoutDamage() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reviews = directory.appendingPathComponent("Design Reviews/it's \"final\"")
+        try FileManager.default.createDirectory(at: reviews, withIntermediateDirectories: true)
+        let folder = reviews.appendingPathComponent("fast vs bar")
+        let made = try CLI.run(["report"] + Self.question + ["--out", folder.path, "--threads", "2"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let written = try Self.files(folder)
+        let script = String(decoding: written["reproduce.sh"] ?? Data(), as: UTF8.self)
+        #expect(!script.contains(directory.path) && !script.contains(CLI.root.path), "reproduce.sh bakes in a path")
+
+        // A copy in another directory, also with spaces, checked from a third directory.
+        let elsewhere = directory.appendingPathComponent("another place/copy of it")
+        try FileManager.default.createDirectory(at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder, to: elsewhere)
+        let binary = try CLI.executable.deletingLastPathComponent().path
+        let script2 = elsewhere.appendingPathComponent("reproduce.sh")
+        let passed = try Self.sh(script2, ["--check"], path: binary, in: directory)
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        #expect(passed.stdout.contains("all \(written.count) files regenerate byte for byte"), "\(passed.stdout)")
+        #expect(try Self.files(elsewhere) == written, "--check wrote into the folder")
+
+        // One figure altered: exit 1, that file named, no other.
+        let figure = elsewhere.appendingPathComponent("design-rates.png")
+        var bytes = try Data(contentsOf: figure)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: figure)
+        let failed = try Self.sh(script2, ["--check"], path: binary, in: directory)
+        #expect(failed.status == 1)
+        #expect(failed.stdout == "differs: design-rates.png\n", "\(failed.stdout)")
+
+        // Without --check: another holdlab version is refused, naming both versions; nothing is written.
+        let other = try Self.otherVersion(in: directory)
+        let refused = try Self.sh(script2, [], path: other.path, in: directory)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("made with holdlab \(HoldLabVersion.current); holdlab on PATH is 9.9.9"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("not overwriting"))
+        // A changed input is refused, naming it.
+        let profile = elsewhere.appendingPathComponent("inputs/profiles/hig-linear-bar.yaml")
+        let original = String(decoding: try Data(contentsOf: profile), as: UTF8.self)
+        try #require(original.contains("minimumDuration: 1.0,"))
+        try original.replacingOccurrences(of: "minimumDuration: 1.0,", with: "minimumDuration: 1.1,")
+            .write(to: profile, atomically: true, encoding: .utf8)
+        let changed = try Self.sh(script2, [], path: binary, in: directory)
+        #expect(changed.status == 1)
+        #expect(changed.stderr.contains("inputs/profiles/hig-linear-bar.yaml is not the file this review was made with"), "\(changed.stderr)")
+        #expect(try Data(contentsOf: figure) == bytes, "a refused reproduce.sh wrote")
+        // --check with the changed input names what moves: the numbers, and the script's record of its inputs.
+        let moved = try Self.sh(script2, ["--check"], path: binary, in: directory)
+        #expect(moved.status == 1, "\(moved.stderr)")
+        for name in ["designs.csv", "checks.csv", "reproduce.sh"] {
+            #expect(moved.stdout.contains("differs: \(name)\n"), "\(moved.stdout)")
+        }
+    }
+
+    @Test("--inputs: a missing manifest and an argument the folder does not carry are usage errors")
+    func inputsErrors() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let none = try CLI.run(["report", "--variant", "slow=gesture.minimumDuration=1.2", "--users", "100",
+                                "--inputs", directory.path, "--out", directory.appendingPathComponent("r").path])
+        #expect(none.status == 64 && none.stderr.contains("manifest.tsv"), "\(none.stderr)")
+        let folder = directory.appendingPathComponent("r")
+        #expect(try CLI.run(["report"] + Self.question + ["--out", folder.path]).status == 0)
+        let other = try CLI.run(["report", "--profile", "mismatched-fill", "--variant", "slow=gesture.minimumDuration=1.2",
+                                 "--users", "100", "--inputs", folder.appendingPathComponent("inputs").path,
+                                 "--out", directory.appendingPathComponent("s").path])
+        #expect(other.status == 64 && other.stderr.contains("the profile 'mismatched-fill' is not among its inputs"), "\(other.stderr)")
+    }
+
+    /// Each figure of a folder: its PNG 1920×1080 with an opaque white top-left pixel (decoded, not assumed), its
+    /// SVG 1920×1080 with a white rectangle under everything.
+    static func checkSlideFigures(_ written: [String: Data], stems: [String]) throws {
+        for stem in stems {
+            let png = try PNGImage(try #require(written[stem + ".png"], "\(stem).png"))
+            #expect(png.width == 1920 && png.height == 1080, "\(stem).png is \(png.width)×\(png.height)")
+            let pixel = try png.topLeftPixel()
+            #expect(pixel.prefix(3) == [255, 255, 255], "\(stem).png's corner is \(pixel)")
+            #expect(!png.hasAlpha || pixel.last == 255, "\(stem).png's corner is not opaque: \(pixel)")
+            let svg = String(decoding: try #require(written[stem + ".svg"], "\(stem).svg"), as: UTF8.self)
+            #expect(svg.contains("viewBox=\"0 0 1920 1080\""), "\(stem).svg is not 1920×1080")
+            let firstRect = svg.range(of: "<rect").map { String(svg[$0.lowerBound...].prefix(80)) } ?? ""
+            #expect(firstRect.hasPrefix("<rect x=\"0\" y=\"0\" width=\"1920\" height=\"1080\" fill=\"#ffffff\""),
+                    "\(stem).svg has no opaque background: \(firstRect)")
+        }
+    }
+
+    @Test("the PNG check reads real pixels: a coloured background and a transparent one are told apart")
+    func pngCheck() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (terminal, expected, alpha) in [("background rgb '#102030'", [UInt8(0x10), 0x20, 0x30], false),
+                                            ("transparent", [UInt8](), true)] {
+            let out = directory.appendingPathComponent("t.png")
+            let run = try runProcess("/usr/bin/env", ["gnuplot", "-e",
+                                                      "set terminal pngcairo size 64,32 \(terminal); set output '\(out.path)'; plot x"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let png = try PNGImage(try Data(contentsOf: out))
+            #expect(png.width == 64 && png.height == 32)
+            let pixel = try png.topLeftPixel()
+            if alpha {
+                #expect(png.hasAlpha && pixel.last == 0, "\(pixel)")
+            } else {
+                #expect(Array(pixel.prefix(3)) == expected, "\(pixel)")
+            }
+        }
+    }
+
+    @Test("slide figures: every figure 1920×1080 on white, titled by its takeaway; the scorecard; classic keeps 0.1.0's figures")
+    func slideFigures() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let made = try CLI.run(["report"] + Self.question + ["--sweep", "fill.duration=0.4:1.4:0.1", "--out", folder.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let written = try Self.files(folder)
+        try Self.checkSlideFigures(written, stems: ["fill-curves", "design-rates", "sweep-fill.duration-rates", "scorecard"])
+        let rates = String(decoding: written["design-rates.svg"] ?? Data(), as: UTF8.self)
+        // The takeaway, the values on the points, the designs named under them, no legend entries.
+        #expect(rates.contains("fast completes ") && rates.contains(" points less often than hig-linear-bar for default users"), "design-rates has no takeaway title")
+        let designs = CSVRecords.records(String(decoding: written["designs.csv"] ?? Data(), as: UTF8.self))
+        let fastDefault = try #require(designs.first { $0["design"] == "fast" && $0["population"] == "default" })
+        let completion = try #require(Double(fastDefault["completion_rate"] ?? ""))
+        #expect(rates.contains(">\(String(format: "%.1f", completion * 100)) %<"), "design-rates does not print its values")
+        #expect(!rates.contains("keyentry") && rates.contains(">motor-impaired users<"))
+        let fill = String(decoding: written["fill-curves.svg"] ?? Data(), as: UTF8.self)
+        #expect(fill.contains("fast looks full 200 ms before its action fires"), "fill-curves has no takeaway title")
+        // The sweep draws points, not a line through the cliff between 0.7 and 0.8 s.
+        let sweep = String(decoding: written["sweep-fill.duration-rates.svg"] ?? Data(), as: UTF8.self)
+        #expect(sweep.contains("Completion rises ") && sweep.contains("(points are not joined"), "the sweep has no takeaway title")
+        // The scorecard: a row per design and population, the rules of each design.
+        let card = CSVRecords.records(String(decoding: written["scorecard.csv"] ?? Data(), as: UTF8.self))
+        #expect(card.map { "\($0["design"] ?? "") \($0["population"] ?? "")" }
+                == ["hig-linear-bar default", "hig-linear-bar motor-impaired", "fast default", "fast motor-impaired"])
+        #expect(card[2]["rules"]?.hasPrefix("1 FAIL") == true && card[3]["rules"] == "fails: fill-matches-action", "\(card)")
+        let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
+        #expect(report.contains("(scorecard.svg)"))
+
+        // Classic: 0.1.0's figure, as holdlab plot draws it, and no scorecard.
+        let classic = directory.appendingPathComponent("classic")
+        #expect(try CLI.run(["report"] + Self.question + ["--figure-style", "classic", "--out", classic.path]).status == 0)
+        let old = try Self.files(classic)
+        #expect(old["scorecard.png"] == nil)
+        let png = try PNGImage(try #require(old["design-rates.png"]))
+        #expect(png.width == 1120 && png.height == 560)
+        let plotted = directory.appendingPathComponent("plotted.png")
+        #expect(try CLI.run(["plot", "design-rates", "--data", classic.appendingPathComponent("designs.csv").path,
+                             "--out", plotted.path]).status == 0)
+        #expect(try Data(contentsOf: plotted) == old["design-rates.png"], "classic is not the plot notebook's figure")
+    }
+
+    @Test("--prefer and --guard are checked, in options and in a review file; --robustness-users 0 leaves the section out")
+    func decisionRuleOptions() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let bad = try CLI.run(["report", "--variant", "a=fill.curve=easeIn", "--guard", "false_activation_rate<=0.5",
+                               "--users", "100", "--out", folder.path])
+        #expect(bad.status == 64 && bad.stderr.contains("--guard false_activation_rate<=0.5: the bound needs a unit"), "\(bad.stderr)")
+        let prefer = try CLI.run(["report", "--variant", "a=fill.curve=easeIn", "--prefer", "completion", "--users", "100", "--out", folder.path])
+        #expect(prefer.status == 64 && prefer.stderr.contains("did you mean"), "\(prefer.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        let review = directory.appendingPathComponent("review.yaml")
+        try "variants: {a: {fill.curve: easeIn, gesture.minimumDuration: 0.8}}\nusers: 200\nguard:\n  - completion_rate>=-1pt\n  - false_activation_rate<=+5ms\n"
+            .write(to: review, atomically: true, encoding: .utf8)
+        let located = try CLI.run(["report", "--review", review.path, "--out", folder.path])
+        #expect(located.status == 65 && located.stderr.contains("review.yaml:5:5: guard[1]:") && located.stderr.contains("is a rate"),
+                "\(located.stderr)")
+        let plain = try CLI.run(["report", "--variant", "a=fill.curve=easeIn gesture.minimumDuration=0.8", "--guard", "none",
+                                 "--robustness-users", "0", "--users", "300", "--out", folder.path])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let written = try Self.files(folder)
+        #expect(written["robustness.csv"] == nil && written["knob-shares.csv"] != nil)
+        let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
+        #expect(!report.contains("## How far the answer rests") && report.contains("; no guardrails."))
     }
 
     @Test("--sweep draws the baseline over a key: its CSV equals holdlab sweep's rows, with the figure and a line in report.md")
@@ -90,7 +322,7 @@ struct ReportCommandTests {
         #expect(CLI.dataLines(String(decoding: written["sweep-fill.duration.csv"] ?? Data(), as: UTF8.self))
                 == CLI.dataLines(sweep.stdout))
         let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
-        #expect(report.contains("![Completion and false activation rates of slow against fill.duration, for default users, 95 % Wilson bands](sweep-fill.duration-rates.svg)"))
+        #expect(report.contains("![Completion and false activation rates of slow against fill.duration, for default users, 95 % Wilson intervals](sweep-fill.duration-rates.svg)"))
         let bad = try CLI.run(["report", "--variant", "a=fill.curve=easeIn", "--sweep", "fill.duration", "--users", "100",
                                "--out", folder.path])
         #expect(bad.status == 64, "\(bad.stderr)")
@@ -153,9 +385,16 @@ struct ReportCommandTests {
         #expect(options.status == 0, "\(options.stderr)")
         let written = try Self.files(fromFile)
         #expect(written["sweep-fill.duration.csv"] != nil && written["trace-fast.csv"] != nil)
-        #expect(written == (try Self.files(fromOptions)), "the review file's report differs from the options'")
+        // The same folder but for the review file it carries (and the lists that name it).
+        let reviewText = try Data(contentsOf: review)
+        #expect(written["inputs/review.yaml"] == reviewText)
+        let naming: Set<String> = ["inputs/review.yaml", "inputs/manifest.tsv", "reproduce.sh", "report.md"]
+        let fromOptionsFiles = try Self.files(fromOptions)
+        #expect(written.filter { !naming.contains($0.key) } == fromOptionsFiles.filter { !naming.contains($0.key) },
+                "the review file's report differs from the options'")
         let script = String(decoding: written["reproduce.sh"] ?? Data(), as: UTF8.self)
-        #expect(script.contains("--variant 'fast=fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8'") && !script.contains("review.yaml"),
+        let exec = script.split(separator: "\n").last { $0.hasPrefix("exec ") } ?? ""
+        #expect(exec.contains("--variant 'fast=fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8'") && !exec.contains("--review"),
                 "reproduce.sh does not run the equivalent options: \(script)")
 
         // The folder does not need the review file: reproduce.sh regenerates it after the file is gone.

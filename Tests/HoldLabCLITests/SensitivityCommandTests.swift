@@ -1,4 +1,5 @@
 import Foundation
+import HoldLabIO
 import Testing
 
 @Suite("holdlab sensitivity")
@@ -85,7 +86,7 @@ struct SensitivityCommandTests {
         #expect(plot.status == 0 && plot.stderr.isEmpty, "\(plot.stderr)")
         let svg = try String(contentsOfFile: figure, encoding: .utf8)
         for text in [">completion_rate<", ">false_activation_rate<", ">gesture.minimumDuration<", ">trigger.offset<", ">S1<", ">ST<",
-                     "hig-linear-bar × default population, 300 users per point, 32 simulations", "holdlab 0.2.0 sensitivity ",
+                     "hig-linear-bar × default population, 300 users per point, 32 simulations", "holdlab \(HoldLabVersion.current) sensitivity ",
                      "population default"] {
             #expect(svg.contains(text), "the figure lacks \(text)")
         }

@@ -15,7 +15,14 @@ struct ProfileCommandsTests {
     func listGolden() throws {
         let document = ProfileListRequest(library: fixture).result()
         #expect(Golden.relative(document.csv) == (try Golden.text("profiles-list.csv")))
-        #expect(Golden.relative(try document.rendered(as: .table)) == (try Golden.text("profiles-list.table")))
+        // The table pads each column to its widest cell, and the invalid profile's message holds the fixture's absolute
+        // path, whose length depends on the checkout: compare with runs of padding made one width (the renderer's
+        // widths are ResultRenderingTests' to check).
+        func unpadded(_ text: String) -> String {
+            text.replacingOccurrences(of: " {2,}", with: "  ", options: .regularExpression)
+                .replacingOccurrences(of: " +\n", with: "\n", options: .regularExpression)
+        }
+        #expect(unpadded(Golden.relative(try document.rendered(as: .table))) == unpadded(try Golden.text("profiles-list.table")))
         let markdown = try document.rendered(as: .markdown, columns: ["name", "description", "kind"], comments: false)
         #expect(Golden.relative(markdown) == (try Golden.text("profiles-list.md")))
     }

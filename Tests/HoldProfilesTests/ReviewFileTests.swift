@@ -49,10 +49,21 @@ struct ReviewFileTests {
         #expect(try ReviewFile.parse("{}", path: "review.yaml").arguments.isEmpty)
     }
 
+    @Test("the decision rule: prefer and guard (a text, a list, or [] for none) become --prefer and --guard")
+    func decisionRule() throws {
+        let one = try ReviewFile.parse("prefer: false_activation_rate\nguard: completion_rate>=-1pt\n", path: "review.yaml")
+        #expect(one.arguments == ["--prefer", "false_activation_rate", "--guard", "completion_rate>=-1pt"])
+        #expect(one.prefer?.origin.description.hasPrefix("review.yaml:1:") == true)
+        let list = try ReviewFile.parse("guard: [a<=1pt, b<=2%]\n", path: "review.yaml")
+        #expect(list.arguments == ["--guard", "a<=1pt", "--guard", "b<=2%"])
+        #expect(try ReviewFile.parse("guard: []\n", path: "review.yaml").arguments == ["--guard", "none"])
+        #expect(failure("guard: {a: 1}\n").hasPrefix("review.yaml:1:8: guard: must be a name or a list of names"))
+    }
+
     @Test("bad input names the file, line, column and key path, and what is allowed")
     func errors() {
         #expect(failure("profiles: [a]\nusers: 100\nuser: 3\n")
-                == "review.yaml:3:7: user: unknown key (did you mean 'users'?); allowed here: baseline, populations, profiles, question, seed, set, sweeps, users, variants")
+                == "review.yaml:3:7: user: unknown key (did you mean 'users'?); allowed here: baseline, guard, populations, prefer, profiles, question, seed, set, sweeps, users, variants")
         #expect(failure("users: lots\n") == "review.yaml:1:8: users: must be a whole number from 1 to 10000000000 (got 'lots')")
         #expect(failure("users: 0\n").hasPrefix("review.yaml:1:8: users: must be a whole number"))
         #expect(failure("seed: -1\n").hasPrefix("review.yaml:1:7: seed: must be a whole number from 0 to 18446744073709551615"))

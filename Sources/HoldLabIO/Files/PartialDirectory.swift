@@ -57,6 +57,14 @@ public final class PartialDirectory {
         return file
     }
 
+    /// Creates a subfolder (`inputs`, `inputs/profiles`), registered for deletion like the folder itself.
+    public func makeFolder(_ name: String) throws(OutputError) {
+        let folder = reserve(name)
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
+            throw OutputError(path: path + "/" + name, message: "cannot create the folder: \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Writes a file into the folder.
     public func write(_ name: String, _ text: String, executable: Bool = false) throws(OutputError) {
         let file = reserve(name)

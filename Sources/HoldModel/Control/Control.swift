@@ -160,11 +160,21 @@ public struct Haptics: Sendable, Hashable {
     public var minIntervalSeconds: Double
     /// One more pulse when the action fires.
     public var onComplete: Bool
+    /// Seconds: the shortest interval at which the device's actuator renders two separate pulses. A played pulse
+    /// closer than this to the last rendered one merges into it (felt as one), so no pulse rate above
+    /// 1 / actuatorMinInterval is ever reported. An assumption (U): no platform documents one (DOMAIN §6); 0 renders
+    /// every played pulse, as HoldLab 0.1.0 did.
+    public var actuatorMinIntervalSeconds: Double
 
-    public init(threshold: Double = 0, minIntervalSeconds: Double = 0, onComplete: Bool = false) {
+    /// The default actuator limit, 0.01 s (100 Hz): an assumption, not a documented figure.
+    public static let defaultActuatorMinIntervalSeconds = 0.01
+
+    public init(threshold: Double = 0, minIntervalSeconds: Double = 0, onComplete: Bool = false,
+                actuatorMinIntervalSeconds: Double = Haptics.defaultActuatorMinIntervalSeconds) {
         self.threshold = threshold
         self.minIntervalSeconds = minIntervalSeconds
         self.onComplete = onComplete
+        self.actuatorMinIntervalSeconds = actuatorMinIntervalSeconds
     }
 }
 

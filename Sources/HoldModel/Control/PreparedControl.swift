@@ -136,6 +136,9 @@ public struct PreparedControl: Sendable {
                     "must be a progress step from 0 to 1 (0 = no progress pulses; got \(haptics.threshold))")
         try require(finite(haptics.minIntervalSeconds) && haptics.minIntervalSeconds >= 0, "haptics.minInterval",
                     "must be a number of seconds ≥ 0 (got \(haptics.minIntervalSeconds))")
+        try require(finite(haptics.actuatorMinIntervalSeconds) && haptics.actuatorMinIntervalSeconds >= 0
+                    && haptics.actuatorMinIntervalSeconds <= 1, "haptics.actuatorMinInterval",
+                    "must be a number of seconds from 0 to 1 (got \(haptics.actuatorMinIntervalSeconds))")
         let display = control.display
         try require(finite(display.refreshRateHz) && display.refreshRateHz >= 1 && display.refreshRateHz <= 1000,
                     "display.refreshRate", "must be frames per second from 1 to 1000 (got \(display.refreshRateHz))")

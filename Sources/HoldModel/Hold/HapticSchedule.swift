@@ -4,8 +4,10 @@
 /// One rule for every pulse: requests (a progress step on a frame or tick, the completion pulse at the trigger) are
 /// taken in time order, the completion pulse first at an instant it shares with a progress request; a request at the
 /// same instant as the previous one is the same pulse (felt once, counted once); any other request plays when at least
-/// `minInterval` has passed since the last played pulse and is dropped otherwise. So `1 / shortest gap ≤ 1 /
-/// minInterval` whenever minInterval > 0.
+/// `minInterval` has passed since the last played pulse and is dropped otherwise. The actuator then renders the
+/// played pulses: one closer than `actuatorMinInterval` to the last rendered pulse merges into it (felt as one), so
+/// the shortest gap between rendered pulses is at least `actuatorMinInterval` and no pulse rate above
+/// `1 / actuatorMinInterval` is ever reported (nor above `1 / minInterval` whenever minInterval > 0).
 struct HapticSchedule {
     /// A pulse is requested when progress ≥ the last request's progress + threshold; 0 means no progress pulses.
     let threshold: Double
@@ -13,11 +15,14 @@ struct HapticSchedule {
     let minInterval: Int64
     /// One more pulse when the action fires.
     let onComplete: Bool
+    /// A played pulse closer than this (nanoseconds) to the last rendered one merges into it.
+    let actuatorMinInterval: Int64
 
     init(_ haptics: Haptics) {
         threshold = haptics.threshold
         minInterval = Instant.nanoseconds(haptics.minIntervalSeconds)
         onComplete = haptics.onComplete
+        actuatorMinInterval = Instant.nanoseconds(haptics.actuatorMinIntervalSeconds)
     }
 
     /// How far below a haptic step a frame's progress may be and still reach it (rounding of `last + threshold`).
@@ -61,20 +66,25 @@ struct HapticSchedule {
     }
 
     /// Counts the pulses felt while the finger was down into `summary`: played and dropped, and the shortest gap
-    /// between two played ones. The schedule assumed the finger stays down; requests up to the end of the press did
+    /// between two rendered ones (a played pulse closer than `actuatorMinInterval` to the last rendered one merges
+    /// into it and starts no gap). The schedule assumed the finger stays down; requests up to the end of the press did
     /// not depend on that (the completion request is at the trigger, so it is in only if the action fired, and it
     /// changes only what follows it).
     @inline(__always)
     static func count(_ pulses: ReusedArray<PulseRequest>, pressEnd end: Int64, onTicks: Bool,
-                      into summary: inout HoldSummary) {
-        var previousPlayed: Int64?
+                      actuatorMinInterval: Int64, into summary: inout HoldSummary) {
+        var previousRendered: Int64?
         var shortestGap = Int64.max
         for request in pulses {
             guard countsWhileDown(request.time, kind: request.kind, end: end, onTicks: onTicks) else { break }
             guard request.status == .played else { summary.droppedPulses += 1; continue }
-            if let previous = previousPlayed { shortestGap = min(shortestGap, request.time - previous) }
-            previousPlayed = request.time
             summary.pulses += 1
+            if let previous = previousRendered {
+                let gap = request.time - previous
+                if gap < actuatorMinInterval { continue }
+                shortestGap = min(shortestGap, gap)
+            }
+            previousRendered = request.time
         }
         summary.shortestPulseGap = shortestGap
     }

@@ -288,7 +288,8 @@ public final class HoldEvaluator {
             // The completion pulse alone, at the trigger: the first request, so played, and felt if the action fired.
             if completed && haptics.onComplete { summary.pulses = 1 }
         } else {
-            HapticSchedule.count(pulseRequests, pressEnd: end, onTicks: Fill.advancesOnTicks, into: &summary)
+            HapticSchedule.count(pulseRequests, pressEnd: end, onTicks: Fill.advancesOnTicks,
+                                 actuatorMinInterval: haptics.actuatorMinInterval, into: &summary)
         }
         // Feedback felt while the finger was down: a frame at the release instant renders after the release.
         var feedback = Int64.max

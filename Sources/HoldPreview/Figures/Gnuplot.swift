@@ -112,32 +112,49 @@ public enum Gnuplot {
     /// Runs `gnuplot -e ASSIGNMENTS SCRIPT` with `out` replaced by a temporary name; gnuplot's messages go to standard
     /// error as they are (with the temporary name shown as `out`).
     ///
-    /// - Throws: `PlotFailure` 69 without gnuplot, 65 when gnuplot fails or writes nothing, 71 when it cannot run
-    ///   or is killed, 73 when the figure cannot be moved into place. No figure, whole or partial, is left behind.
-    public static func render(script: String, assignments: [(String, String)], out: String) throws(PlotFailure) {
+    /// gnuplot cannot be given every path: `data` is a space-separated list and the notebooks quote paths in single
+    /// quotes for the shell. With `directory`, gnuplot runs in it and `out` and the data are bare names there, so the
+    /// directory's own path (`Design Reviews/it's final`) never reaches gnuplot; without it, a path gnuplot cannot take
+    /// is refused with a message rather than failing inside gnuplot. (`render(script:data:assignments:out:)` takes
+    /// any data and figure paths: it makes such a directory itself.)
+    ///
+    /// - Throws: `PlotFailure` 69 without gnuplot, 64 for a path gnuplot cannot be given, 65 when gnuplot fails or
+    ///   writes nothing, 71 when it cannot run or is killed, 73 when the figure cannot be moved into place. No
+    ///   figure, whole or partial, is left behind.
+    public static func render(script: String, assignments: [(String, String)], out: String,
+                              in directory: String? = nil) throws(PlotFailure) {
         guard let gnuplot = executable() else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
-        let directory = (out as NSString).deletingLastPathComponent
+        if script.contains("'") {
+            throw PlotFailure(status: 64, message: "\(script): the notebook's path contains a quote, which its shell commands cannot take; move or link the notebooks (HOLDLAB_NOTEBOOKS)")
+        }
+        if let problem = GnuplotAssignment.problem(with: out) {
+            throw PlotFailure(status: 64, message: "\(out): the figure's name \(problem); gnuplot cannot be given it")
+        }
+        let target = directory.map { $0 + "/" + out } ?? out
+        let folder = (out as NSString).deletingLastPathComponent
         let name = (out as NSString).lastPathComponent
         let fileExtension = (name as NSString).pathExtension.lowercased()
-        let temporary = (directory.isEmpty ? "" : directory + "/")
+        let temporaryName = (folder.isEmpty ? "" : folder + "/")
             + ".\(name).\(ProcessInfo.processInfo.processIdentifier).tmp.\(fileExtension)"
+        let temporary = directory.map { $0 + "/" + temporaryName } ?? temporaryName
         let token = Temporaries.shared.register(temporary)
         defer {
             unlink(temporary)
             Temporaries.shared.unregister(token)
         }
 
-        let variables = ([("out", temporary)] + assignments).map { GnuplotAssignment.text($0.0, $0.1) }
+        let variables = ([("out", temporaryName)] + assignments).map { GnuplotAssignment.text($0.0, $0.1) }
         let outcome: ChildProcess.Outcome
         do {
-            outcome = try ChildProcess.run(gnuplot, arguments: ["-e", variables.joined(separator: "; "), script])
+            outcome = try ChildProcess.run(gnuplot, arguments: ["-e", variables.joined(separator: "; "), script],
+                                           currentDirectory: directory)
         } catch {
             throw PlotFailure(status: childFailed, message: "cannot run \(gnuplot): \(error.description)")
         }
         if !outcome.messages.isEmpty {
-            StandardError.write(outcome.messages.replacingOccurrences(of: temporary, with: out))
+            StandardError.write(outcome.messages.replacingOccurrences(of: temporaryName, with: out))
         }
 
         let shown = "gnuplot on \(script)"
@@ -153,8 +170,8 @@ public enum Gnuplot {
         guard let size = attributes?[.size] as? Int, size > 0 else {
             throw PlotFailure(status: 65, message: "\(shown) wrote no figure (does the notebook `set output out`?)")
         }
-        if rename(temporary, out) != 0 {
-            throw PlotFailure(status: 73, message: "\(out): cannot replace the file: \(String(cString: strerror(errno)))")
+        if rename(temporary, target) != 0 {
+            throw PlotFailure(status: 73, message: "\(target): cannot replace the file: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -8,6 +8,11 @@ import HoldLabIO
 public struct ProfileLibrary: Sendable {
     /// The directory holding control profiles.
     public let directory: String
+    /// Files that stand for profile arguments, by the argument as written (a report folder's carried inputs,
+    /// `report --inputs`): a name or path found here is read from its file instead of the library or the path.
+    public var profileFiles: [String: String] = [:]
+    /// The same for population arguments.
+    public var populationFiles: [String: String] = [:]
 
     public init(directory: String) {
         self.directory = directory
@@ -67,12 +72,14 @@ public struct ProfileLibrary: Sendable {
 
     /// The file for a profile name or path.
     public func profilePath(_ nameOrPath: String) -> String {
-        Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/\(nameOrPath).yaml"
+        if let file = profileFiles[nameOrPath] { return file }
+        return Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/\(nameOrPath).yaml"
     }
 
     /// The file for a population name or path. `vN/NAME` names the population NAME as schema version N shipped it
     /// (`populations/v1/default.yaml`): what a figure cited from an earlier HoldLab was simulated with.
     public func populationPath(_ nameOrPath: String) -> String {
+        if let file = populationFiles[nameOrPath] { return file }
         if Self.isArchivedPopulation(nameOrPath) { return "\(directory)/populations/\(nameOrPath).yaml" }
         return Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/populations/\(nameOrPath).yaml"
     }
@@ -120,7 +127,7 @@ public struct ProfileLibrary: Sendable {
     /// Loads a profile by name or path, applying overrides.
     public func loadProfile(_ nameOrPath: String, overrides: [Override] = []) throws(ProfileError) -> Profile {
         let path = profilePath(nameOrPath)
-        if !Self.isPath(nameOrPath), !FileManager.default.fileExists(atPath: path) {
+        if !Self.isPath(nameOrPath), profileFiles[nameOrPath] == nil, !FileManager.default.fileExists(atPath: path) {
             let names = profileNames()
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",

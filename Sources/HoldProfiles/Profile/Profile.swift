@@ -166,6 +166,9 @@ extension Profile {
             control.haptics.minIntervalSeconds = try h.number(
                 "minInterval", default: 0, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
             control.haptics.onComplete = try h.bool("onComplete", default: false)
+            control.haptics.actuatorMinIntervalSeconds = try h.number(
+                "actuatorMinInterval", default: Haptics.defaultActuatorMinIntervalSeconds,
+                requirement: "a number of seconds from 0 to 1 (an assumption about the device)", where: { $0 >= 0 && $0 <= 1 })
             try h.finish()
         }
         if let node = top.node("display") {

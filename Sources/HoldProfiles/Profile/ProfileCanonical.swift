@@ -24,7 +24,11 @@ extension Profile {
         let retractDuration = r.durationSeconds.map(\.shortText) ?? "match"
         lines.append("retract: {mode: \(r.mode.rawValue), curve: \(r.curve), duration: \(retractDuration), interruption: \(r.interruption.rawValue), afterTrigger: \(r.afterTrigger.rawValue)}")
         let h = c.haptics
-        lines.append("haptics: {threshold: \(h.threshold.shortText), minInterval: \(h.minIntervalSeconds.shortText), onComplete: \(h.onComplete)}")
+        // `actuatorMinInterval` is written only when it is not the default, so adding the key left every profile's
+        // hash as it was.
+        let actuator = h.actuatorMinIntervalSeconds == Haptics.defaultActuatorMinIntervalSeconds
+            ? "" : ", actuatorMinInterval: \(h.actuatorMinIntervalSeconds.shortText)"
+        lines.append("haptics: {threshold: \(h.threshold.shortText), minInterval: \(h.minIntervalSeconds.shortText), onComplete: \(h.onComplete)\(actuator)}")
         // `indicator` is written only when it is not the default bar, so adding the key left the hash of every bar
         // profile as it was.
         let shape = indicator == .bar ? "" : ", indicator: \(indicator.rawValue)"

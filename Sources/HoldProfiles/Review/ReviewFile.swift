@@ -12,6 +12,8 @@
 /// users: 20000
 /// seed: 1
 /// sweeps: ["fill.duration=0.6:1.4:0.2"] # key=values, as holdlab sweep --vary
+/// prefer: completion_rate              # the decision rule: --prefer
+/// guard: ["false_activation_rate<=+0.5pt"] # --guard (a text or a list; [] for none)
 /// ```
 ///
 /// Every key is optional; an unknown key, a wrong type or an invalid label is refused with the file, line and key
@@ -39,6 +41,9 @@ public struct ReviewFile: Sendable, Equatable {
     public var users: Int?
     public var seed: UInt64?
     public var sweeps: [Located] = []
+    /// The decision rule: `--prefer`, and `--guard` (nil: the default guardrails; empty: none).
+    public var prefer: Located?
+    public var guards: [Located]?
 
 
     /// The most users a review may ask for (as `--users`).
@@ -96,6 +101,10 @@ public struct ReviewFile: Sendable, Equatable {
             throw ProfileError(origin: sweep.origin, keyPath: sweep.keyPath,
                                message: "a sweep is key=values, e.g. fill.duration=0.6:1.4:0.2 (got '\(sweep.text)')")
         }
+        review.prefer = try reader.scalar("prefer").map { Located(text: $0.text, origin: $0.origin, keyPath: "prefer") }
+        if let node = reader.node("guard") {
+            if case .sequence(let items, _) = node, items.isEmpty { review.guards = [] } else { review.guards = try names(&reader, "guard") }
+        }
         try reader.finish()
         return review
     }
@@ -112,6 +121,8 @@ public struct ReviewFile: Sendable, Equatable {
         if let users { arguments += ["--users", "\(users)"] }
         if let seed { arguments += ["--seed", "\(seed)"] }
         arguments += sweeps.flatMap { ["--sweep", $0.text] }
+        if let prefer { arguments += ["--prefer", prefer.text] }
+        if let guards { arguments += guards.isEmpty ? ["--guard", "none"] : guards.flatMap { ["--guard", $0.text] } }
         return arguments
     }
 

@@ -18,17 +18,14 @@ public struct ComparedMetric: Sendable {
     /// Decimals in the CSV (as the `simulate` column).
     public let decimals: Int
 
-    /// The method column's value: how the paired interval is computed.
-    public var method: String {
-        if case .rate = kind { return ComparedMetric.rateMethod }
-        return ComparedMetric.meanMethod
+    /// The method column's value: how the paired interval is computed under `rules`.
+    public func method(_ rules: IntervalRules = .current) -> String {
+        switch kind {
+        case .rate: return rules.rateMethod
+        case .ratio: return rules.ratioMethod
+        case .mean: return rules.meanMethod
+        }
     }
-
-    /// Newcombe's paired hybrid score interval (rates over the same people).
-    public static let rateMethod = "newcombe-paired-score"
-    /// The delta-method interval for two ratio means over the same people (Wald on the per-person linearised
-    /// differences).
-    public static let meanMethod = "paired-delta"
 
     /// In `simulate` column order: every rate and mean of the registry.
     public static let all: [ComparedMetric] = Metric.all.compactMap { metric in
@@ -114,11 +111,12 @@ struct PairTally: Sendable {
         for index in ratios.indices { ratios[index].merge(other.ratios[index]) }
     }
 
-    func difference(_ metric: ComparedMetric) -> PairedStatistics.Difference {
+    func difference(_ metric: ComparedMetric, rules: IntervalRules = .current) -> PairedStatistics.Difference {
         switch metric.kind {
-        case .rate(let event, _): return rates[event.rawValue].difference()
-        case .ratio(let event, _): return ratios[event.rawValue].difference(scale: 1)
-        case .mean(let value): return means[value.rawValue].difference(scale: value.scale)
+        case .rate(let event, _): return rates[event.rawValue].difference(rules: rules)
+        case .ratio(let event, _) where rules != .v0_1: return ratios[event.rawValue].adjustedRateDifference()
+        case .ratio(let event, _): return ratios[event.rawValue].difference(scale: 1, rules: rules)
+        case .mean(let value): return means[value.rawValue].difference(scale: value.scale, rules: rules)
         }
     }
 }

@@ -37,10 +37,14 @@ public enum ComparisonCSV {
         Column(name: "diff_lo", unit: "as the metric", definition: "95 % paired interval for diff, lower bound (method)", value: number(\.lower)),
         Column(name: "diff_hi", unit: "as the metric", definition: "95 % paired interval for diff, upper bound", value: number(\.upper)),
         Column(name: "unpaired_lo", unit: "as the metric",
-               definition: "95 % interval as if the designs had seen different people, lower bound", value: number(\.unpairedLower)),
+               definition: "95 % interval as if the designs had seen different people (never narrower than the paired one), lower bound",
+               value: number(\.unpairedLower)),
         Column(name: "unpaired_hi", unit: "as the metric", definition: "the same, upper bound", value: number(\.unpairedUpper)),
-        Column(name: "method", unit: "", definition: "how diff_lo and diff_hi were computed: `\(ComparedMetric.rateMethod)` or `\(ComparedMetric.meanMethod)`",
-               value: { .text($0.metric.method) }),
+        Column(name: "method", unit: "",
+               definition: "how diff_lo and diff_hi were computed: `\(IntervalRules.current.rateMethod)`, "
+                   + "`\(IntervalRules.current.ratioMethod)` or `\(IntervalRules.current.meanMethod)` "
+                   + "(`--intervals 0.1`: `\(IntervalRules.v0_1.rateMethod)` or `\(IntervalRules.v0_1.meanMethod)`)",
+               value: { .text($0.method) }),
     ]
 
     /// The differences of every population's comparison, populations in order, under `provenance`.

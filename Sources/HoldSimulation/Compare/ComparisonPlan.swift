@@ -11,13 +11,17 @@ public struct ComparisonPlan: Sendable {
     public var paths: [String]
     public var baseline: Int
     public var populations: [Population]
+    /// The formulas of the intervals (`--intervals`).
+    public var intervals: IntervalRules
 
-    public init(designs: [Design], sets: [[String]], paths: [String], baseline: Int, populations: [Population]) {
+    public init(designs: [Design], sets: [[String]], paths: [String], baseline: Int, populations: [Population],
+                intervals: IntervalRules = .current) {
         self.designs = designs
         self.sets = sets
         self.paths = paths
         self.baseline = baseline
         self.populations = populations
+        self.intervals = intervals
     }
 
     /// Runs every population in turn, optionally streaming per-user rows with a `population` column first.
@@ -28,12 +32,42 @@ public struct ComparisonPlan: Sendable {
         var results: [DesignComparison] = []
         for (index, population) in populations.enumerated() {
             let request = ComparisonRequest(
-                designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads)
+                designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads,
+                intervals: intervals)
             results.append(try PairedComparison.run(
                 request, perUser: perUser.map { populationRows(population.name, write: $0) },
                 progress: { progress?(index * users + $0) }))
         }
         return results
+    }
+
+    /// The note `compare` prints when a difference between two designs that are not the same profile has a paired
+    /// interval of zero width; nil when none has.
+    ///
+    /// Rates (`bonett-price-paired`, `bonett-price-delta`) never have zero width. A mean's interval has it when the
+    /// difference is the same for every person both designs count (a gesture 100 ms later, one pulse per hold under
+    /// both): the sample shows nothing that could move it. That is exact when the model makes it so, but a
+    /// difference that occurs in fewer than about 3 in N people often does not show in a sample of N, and then the
+    /// interval claims a certainty the sample cannot give (docs/INTERVALS.md). Identical designs (the same profile
+    /// hash) differ by exactly 0 for every person and are not noted.
+    public func zeroWidthNote(_ results: [DesignComparison]) -> String? {
+        let hashes = Dictionary(designs.map { ($0.label, $0.profile.contentHash) }, uniquingKeysWith: { first, _ in first })
+        let baselineHash = designs[baseline].profile.contentHash
+        var entries: [String] = []
+        var people = 0
+        for result in results {
+            for row in result.rows where hashes[row.design] != baselineHash {
+                guard let lower = row.difference.lower, let upper = row.difference.upper, lower == upper else { continue }
+                entries.append("\(row.metric.name) (\(row.design), \(row.population))")
+            }
+            people = max(people, result.summaries.first?.users ?? 0)
+        }
+        guard !entries.isEmpty else { return nil }
+        let shown = entries.prefix(4).joined(separator: ", ")
+        let more = entries.count > 4 ? " and \(entries.count - 4) more" : ""
+        return "note: a zero-width paired interval: these differences are the same for every person both designs count, "
+            + "exact if the model makes them so, but a difference that occurs in fewer than about 3 in \(people) people "
+            + "may not show in a sample of \(people) (docs/INTERVALS.md): \(shown)\(more)"
     }
 
     /// Provenance lines: populations, designs (profile, hash, the values set) and the sample.
@@ -45,8 +79,7 @@ public struct ComparisonPlan: Sendable {
         }
         lines.append("baseline", designs[baseline].label)
         lines.append("users", "\(users) per population, seed \(seed) (common random numbers)")
-        lines.append("method", "rates: \(ComparedMetric.rateMethod) (Newcombe 1998, method 10); means: \(ComparedMetric.meanMethod) "
-                     + "(delta method over the same people); unpaired: Newcombe's independent hybrid score, Welch")
+        lines.append("method", intervals.provenance)
         return lines
     }
 }

@@ -11,14 +11,18 @@ public struct ComparisonRequest: Sendable {
     public var users: Int
     public var seed: UInt64
     public var threads: Int
+    /// The formulas of the intervals (`--intervals`).
+    public var intervals: IntervalRules
 
-    public init(designs: [Design], baseline: Int, population: Population, users: Int, seed: UInt64, threads: Int) {
+    public init(designs: [Design], baseline: Int, population: Population, users: Int, seed: UInt64, threads: Int,
+                intervals: IntervalRules = .current) {
         self.designs = designs
         self.baseline = baseline
         self.population = population
         self.users = users
         self.seed = seed
         self.threads = threads
+        self.intervals = intervals
     }
 }
 
@@ -29,6 +33,8 @@ public struct ComparisonRow: Sendable {
     public var baseline: String
     public var metric: ComparedMetric
     public var difference: PairedStatistics.Difference
+    /// How the paired interval was computed (the `method` column).
+    public var method: String
 }
 
 /// The result for one population: each design's `simulate` summary and its paired differences to the baseline.
@@ -93,7 +99,8 @@ public enum PairedComparison {
             for metric in ComparedMetric.all {
                 rows.append(ComparisonRow(
                     population: request.population.name, design: design.label, baseline: baseline, metric: metric,
-                    difference: pairs[index].difference(metric)))
+                    difference: pairs[index].difference(metric, rules: request.intervals),
+                    method: metric.method(request.intervals)))
             }
         }
         return DesignComparison(summaries: summaries, rows: rows)

@@ -1,4 +1,6 @@
+import GSL
 import HoldLabIO
+
 /// Confidence intervals for the difference between two designs measured on the same people.
 ///
 /// Two kinds of statistic are compared:
@@ -90,12 +92,22 @@ struct PairedRateTally: Sendable {
         baselineOnly += other.baselineOnly
     }
 
-    /// design rate − baseline rate with Newcombe's paired and unpaired intervals.
-    func difference() -> PairedStatistics.Difference {
+    /// design rate − baseline rate with its paired and unpaired intervals: under `v0_2` Bonett and Price's
+    /// adjusted Wald interval, and Newcombe's independent hybrid score widened to it; under `v0_1` Newcombe's
+    /// paired and independent hybrid score intervals.
+    func difference(rules: IntervalRules = .current) -> PairedStatistics.Difference {
         let design = Proportion(successes: both + designOnly, trials: pairs)
         let baseline = Proportion(successes: both + baselineOnly, trials: pairs)
-        let paired = PairedStatistics.newcombePaired(both: both, firstOnly: designOnly, secondOnly: baselineOnly, pairs: pairs)
-        let unpaired = PairedStatistics.newcombeUnpaired(design, baseline)
+        let paired: (lower: Double, upper: Double)?
+        let unpaired: (lower: Double, upper: Double)?
+        switch rules {
+        case .v0_1:
+            paired = PairedStatistics.newcombePaired(both: both, firstOnly: designOnly, secondOnly: baselineOnly, pairs: pairs)
+            unpaired = PairedStatistics.newcombeUnpaired(design, baseline)
+        case .v0_2:
+            paired = PairedStatistics.bonettPricePaired(firstOnly: designOnly, secondOnly: baselineOnly, pairs: pairs)
+            unpaired = PairedStatistics.hull(PairedStatistics.newcombeUnpaired(design, baseline), paired)
+        }
         let diff = pairs == 0 ? nil : Double(designOnly - baselineOnly) / Double(pairs)
         return PairedStatistics.Difference(
             designValue: design.rate, baselineValue: baseline.rate, diff: diff, lower: paired?.lower, upper: paired?.upper,
@@ -115,6 +127,10 @@ struct PairedMeanTally: Sendable {
     var products: Int128 = 0
     var sum1WhereBoth: Int128 = 0
     var sum2WhereBoth: Int128 = 0
+    /// The smallest and largest per-person difference y₁ − y₂ among the people both designs count (intervals 0.2
+    /// put two pseudo-people there; see `adjustedMeanVariance`).
+    var smallestDifference = Int64.max
+    var largestDifference = Int64.min
 
     /// Counts one pair. Wrapping arithmetic, as `Tally.add`'s: the values are at most hours in microseconds
     /// (10¹⁰), so 10¹⁰ people make sums of squares and products of 10³⁰, far below Int128's 1.7·10³⁸, and the
@@ -136,6 +152,9 @@ struct PairedMeanTally: Sendable {
             products &+= Int128(y1) &* Int128(y2)
             sum1WhereBoth &+= Int128(y1)
             sum2WhereBoth &+= Int128(y2)
+            let difference = y1 &- y2
+            smallestDifference = min(smallestDifference, difference)
+            largestDifference = max(largestDifference, difference)
         }
     }
 
@@ -150,33 +169,67 @@ struct PairedMeanTally: Sendable {
         products += other.products
         sum1WhereBoth += other.sum1WhereBoth
         sum2WhereBoth += other.sum2WhereBoth
+        smallestDifference = min(smallestDifference, other.smallestDifference)
+        largestDifference = max(largestDifference, other.largestDifference)
     }
 
     /// design mean − baseline mean (divided by `scale`) with the delta-method paired and unpaired intervals.
-    func difference(scale: Double) -> PairedStatistics.Difference {
+    ///
+    /// `v0_1`: z quantiles, Welch's unpaired interval as is, an interval whenever both designs count someone.
+    /// `v0_2`: no interval unless both designs count at least two people (as `simulate` writes none for a mean of
+    /// one value); the centre, and the paired variance where it is the larger, with two pseudo-people at the
+    /// extremes of the per-person differences (`adjustedMeanVariance`); Student t quantiles, with min(Z₁, Z₂) − 1 degrees of freedom for the
+    /// paired interval (n − 1, the paired t interval, when both designs count the same n people) and
+    /// Welch–Satterthwaite's for the unpaired one, so a mean over a handful of completed holds gets the width it
+    /// needs; and the unpaired interval (Welch's, centred on the same point) never narrower than the paired one (see
+    /// `PairedStatistics.hull`).
+    func difference(scale: Double, rules: IntervalRules = .current) -> PairedStatistics.Difference {
         var result = PairedStatistics.Difference()
-        let z1 = Double(count1), z2 = Double(count2)
-        let r1 = count1 == 0 ? nil : Double(sum1) / z1
-        let r2 = count2 == 0 ? nil : Double(sum2) / z2
+        let r1 = count1 == 0 ? nil : Double(sum1) / Double(count1)
+        let r2 = count2 == 0 ? nil : Double(sum2) / Double(count2)
         result.designValue = r1.map { $0 / scale }
         result.baselineValue = r2.map { $0 / scale }
-        guard let r1, let r2 else { return result }
-        let diff = r1 - r2
+        guard let delta = deltaVariances() else { return result }
+        let diff = delta.centre
         result.diff = diff / scale
+        var centre = diff
+        let half: Double, unpairedHalf: Double
+        switch rules {
+        case .v0_1:
+            half = Proportion.z95 * delta.paired.squareRoot()
+            unpairedHalf = Proportion.z95 * (delta.first + delta.second).squareRoot()
+        case .v0_2:
+            guard count1 >= 2, count2 >= 2 else { return result }
+            let adjusted = adjustedMeanVariance()
+            centre = adjusted.centre
+            let variance = max(adjusted.paired, delta.paired)
+            half = StudentT.quantile(0.975, degreesOfFreedom: Double(min(count1, count2) - 1)) * variance.squareRoot()
+            // Welch–Satterthwaite: ν = (v₁ + v₂)² / (v₁²/(n₁ − 1) + v₂²/(n₂ − 1)), at least min(n₁, n₂) − 1.
+            let unpaired = delta.first + delta.second
+            let spread = delta.first * delta.first / Double(count1 - 1) + delta.second * delta.second / Double(count2 - 1)
+            let welch = spread > 0 ? unpaired * unpaired / spread : Double(min(count1, count2) - 1)
+            unpairedHalf = max(StudentT.quantile(0.975, degreesOfFreedom: welch) * unpaired.squareRoot(), half)
+        }
+        result.lower = (centre - half) / scale
+        result.upper = (centre + half) / scale
+        result.unpairedLower = (centre - unpairedHalf) / scale
+        result.unpairedUpper = (centre + unpairedHalf) / scale
+        return result
+    }
+
+    /// R₁ − R₂ in the integer unit with the delta-method variances: paired (Σu²), and each design's own,
+    /// Σ(y − Rz)²/Z² (their sum is the variance with the covariance dropped); nil when a design counts nobody.
+    func deltaVariances() -> (centre: Double, paired: Double, first: Double, second: Double)? {
+        guard count1 > 0, count2 > 0 else { return nil }
+        let z1 = Double(count1), z2 = Double(count2)
+        let r1 = Double(sum1) / z1, r2 = Double(sum2) / z2
         // Σ(y − Rz)² = Σy² − (Σy)²/Σz, exactly in integers when the product fits, and never below 0.
         let spread1 = SampleMean.centredSquares(squares: squares1, sum: sum1, count: count1)
         let spread2 = SampleMean.centredSquares(squares: squares2, sum: sum2, count: count2)
         // Σ(y₁ − R₁z₁)(y₂ − R₂z₂) = Σy₁y₂ − R₂Σy₁z₂ − R₁Σz₁y₂ + R₁R₂Σz₁z₂.
         let cross = Double(products) - r2 * Double(sum1WhereBoth) - r1 * Double(sum2WhereBoth) + r1 * r2 * Double(countBoth)
-        let unpairedVariance = spread1 / (z1 * z1) + spread2 / (z2 * z2)
-        let pairedVariance = max(0, unpairedVariance - 2 * cross / (z1 * z2))
-        let z = Proportion.z95
-        let half = z * pairedVariance.squareRoot()
-        let unpairedHalf = z * unpairedVariance.squareRoot()
-        result.lower = (diff - half) / scale
-        result.upper = (diff + half) / scale
-        result.unpairedLower = (diff - unpairedHalf) / scale
-        result.unpairedUpper = (diff + unpairedHalf) / scale
-        return result
+        let first = spread1 / (z1 * z1), second = spread2 / (z2 * z2)
+        let paired = max(0, first + second - 2 * cross / (z1 * z2))
+        return (r1 - r2, paired, first, second)
     }
 }

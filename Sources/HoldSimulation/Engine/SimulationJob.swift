@@ -66,6 +66,11 @@ public struct SimulationJob: Sendable {
     ///   - perUser: receives per-user rows (no head), in order; nil skips them.
     ///   - progress: users done so far over every population.
     public func run(perUser: ((String) throws -> Void)? = nil, progress: ((Int) -> Void)? = nil) throws -> ResultTable {
+        SimulationCSV.table(try summaries(perUser: perUser, progress: progress), provenance: provenance)
+    }
+
+    /// `run`'s summaries, before they become rows (for the notes a command prints about them).
+    public func summaries(perUser: ((String) throws -> Void)? = nil, progress: ((Int) -> Void)? = nil) throws -> [SimulationSummary] {
         var summaries: [SimulationSummary] = []
         for (index, population) in populations.enumerated() {
             summaries += try Simulator.run(
@@ -73,6 +78,6 @@ public struct SimulationJob: Sendable {
                 perUser: populations.count > 1 ? perUser.map { populationRows(population.name, write: $0) } : perUser,
                 progress: { progress?(index * users + $0) })
         }
-        return SimulationCSV.table(summaries, provenance: provenance)
+        return summaries
     }
 }

@@ -55,7 +55,8 @@ public enum HoldValue: Int, CaseIterable, Sendable {
     case retract
     /// Touch-down to the release or movement cancel, intent users (µs; only its quantiles are kept).
     case holdTime
-    /// 1 / the shortest gap between two played pulses of a completed hold (Hz; only its maximum is kept).
+    /// 1 / the shortest gap between two rendered pulses of a completed hold (Hz; only its maximum is kept): played
+    /// pulses closer than `haptics.actuatorMinInterval` merge first.
     case pulseRate
 
     /// Integer units per reported unit: 1000 µs per ms, 10⁹ billionths per 1, 1 for counts.

@@ -72,7 +72,7 @@ public struct Metric: Sendable {
         Metric("pulses_p95", "count", 0, .quantile(.pulses, percentile: 95), "95th percentile of the same"),
         Metric("pulses_max", "count", 0, .maximum(.pulses), "maximum of the same"),
         Metric("peak_pulse_rate_hz", "Hz", 3, .maximum(.pulseRate),
-               "1 / shortest gap between two played pulses, over completed holds (NaN when none had two pulses)"),
+               "1 / shortest gap between two rendered pulses, over completed holds: played pulses closer than haptics.actuatorMinInterval merge first, so it never exceeds the actuator's rate (NaN when none had two rendered pulses)"),
         Metric("dropped_pulses_mean", "count", 3, .mean(.droppedPulses),
                "pulse requests dropped by haptics.minInterval per completed hold"),
         Metric("completed_unseen_rate", "0–1", 6, .rate(.completedUnseen, over: .completedWithFill, interval: .none),

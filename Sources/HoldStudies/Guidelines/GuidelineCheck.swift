@@ -56,7 +56,9 @@ public struct GuidelineCheckRequest: Sendable {
                 users: users, seed: seed, threads: threads, thresholds: thresholds))
             progress?(index + 1)
         }
-        let table = ResultTable(provenance: provenance, columns: Guidelines.resultColumns, rows: results.map(Guidelines.cells))
+        let set = thresholds.ruleSet
+        let table = ResultTable(provenance: provenance, columns: Guidelines.resultColumns(set),
+                                rows: results.map { Guidelines.cells($0, set) })
         return GuidelineCheckResult(results: results, document: ResultDocument(table))
     }
 

@@ -1,22 +1,35 @@
+import GSL
 import HoldLabIO
 import HoldModel
 import HoldProfiles
 import HoldSimulation
 
+/// Which rules `check` and `report` run: HoldLab 0.2's (the default) or 0.1.0's, kept so that a check cited from
+/// 0.1.0 is reproducible (`--rules 1`, with `--set haptics.actuatorMinInterval=0` for its pulse rates).
+public enum GuidelineRuleSet: String, Sendable, CaseIterable {
+    /// 0.1.0: one-sided `fill-matches-action`, `first-feedback` at two phases, the retract limit inside
+    /// `pointer-cancellation`, no suggested fixes.
+    case rules1 = "1"
+    /// Two-sided `fill-matches-action`, the worst display phase, `retract-time` apart from WCAG, a fix per failure.
+    case rules2 = "2"
+}
+
 /// The thresholds of the guideline rules; each is a `holdlab check` option.
 public struct GuidelineThresholds: Sendable, Equatable {
-    /// `fill-matches-action`: the bar may look full this many frames before the action fires.
+    /// `fill-matches-action`: the bar may look full this many frames before (or, rules 2, after) the action fires.
     public var mismatchFrames: Double = 1
     /// `first-feedback`: the first feedback must come within this many milliseconds of touch-down.
     public var feedbackMs: Double = 100
-    /// `haptic-rate`: the fastest pulse rate the haptics engine plays, Hz (an assumption: no platform documents one).
+    /// `haptic-rate`: the fastest rate of rendered pulses HoldLab accepts, Hz (its judgement, not a documented limit).
     public var maxPulseRateHz: Double = 40
-    /// `pointer-cancellation`: an early release must empty the bar within this many milliseconds.
+    /// `retract-time` (rules 1: `pointer-cancellation`): an early release must empty the bar within this many ms.
     public var maxRetractMs: Double = 1000
     /// `timing-adjustable`: a required hold longer than this is flagged (informative).
     public var fixedHoldMs: Double = 1000
     /// `motor-impaired-completion`: the lowest acceptable completion rate of the motor-impaired population.
     public var minImpairedCompletion: Double = 0.80
+    /// The rules to run.
+    public var ruleSet: GuidelineRuleSet = .rules2
 
     public init() {}
 }
@@ -26,12 +39,28 @@ public enum GuidelineStatus: String, Sendable {
     case pass, warn, fail
 }
 
+/// Where a rule's line comes from: what a reader may take from it.
+public enum GuidelineBasis: String, Sendable {
+    /// A standard says it (WCAG 2.2), in the words cited.
+    case standard = "WCAG"
+    /// A published measurement or a textbook figure.
+    case research
+    /// HoldLab's own judgement, with its rationale: a default to argue with, not a standard.
+    case judgement = "HoldLab's judgement"
+    /// The rules of 0.1.0, which did not say.
+    case rules1 = "unstated (rules 1)"
+}
+
 /// A guideline rule: its id, what it checks, where it comes from, and what fails it.
 public struct GuidelineRule: Sendable {
     public let id: String
     public let checks: String
     public let source: String
-    /// The `holdlab check` option that sets the threshold.
+    /// Whether a standard says it, research measured it, or HoldLab judges it.
+    public let basis: GuidelineBasis
+    /// Why the line is drawn where it is, for a rule that is HoldLab's judgement (empty otherwise).
+    public let rationale: String
+    /// The `holdlab check` option that sets the threshold (empty when the rule has none).
     public let option: String
     /// When the rule warns and fails, with the threshold's value.
     public let criterion: @Sendable (GuidelineThresholds) -> String
@@ -47,6 +76,20 @@ public struct GuidelineResult: Sendable {
     public var threshold: String
     /// One sentence: what was measured and why the status.
     public var detail: String
+    /// For a rule that fails or warns: the key to change and a value with which the rule passes (checked by
+    /// running the rule again with it), or why none was found. Empty when it passes.
+    public var fix: String = ""
+
+    public init(profile: String, rule: GuidelineRule, status: GuidelineStatus, measured: String, threshold: String,
+                detail: String, fix: String = "") {
+        self.profile = profile
+        self.rule = rule
+        self.status = status
+        self.measured = measured
+        self.threshold = threshold
+        self.detail = detail
+        self.fix = fix
+    }
 }
 
 /// What the rules measure: a profile simulated against its own population and the motor-impaired one, and
@@ -79,215 +122,487 @@ public struct GuidelineRequest: Sendable {
     }
 }
 
-/// The guideline rules (`holdlab check`, and the report's checks). README.md has the same table.
+/// The guideline rules (`holdlab check`, and the report's checks). docs/REPORT.md has the same table.
 public enum Guidelines {
+    /// The rules of the default rule set (rules 2).
     public static let rules: [GuidelineRule] = [
         GuidelineRule(
             id: "fill-matches-action",
-            checks: "the bar looks full before the action fires (mismatch = trigger − first frame displayed full)",
-            source: "docs/DOMAIN.md §1: a bar that looks full and does nothing loses users who let go on seeing it full",
+            checks: "the bar looks full when the action fires, on both sides: not full before it (mismatch = trigger − first frame displayed full, simulated) and no action on a partly filled bar (the first full frame after the trigger, worst display phase)",
+            source: "HoldLab's judgement; the mismatch is the gap between two clocks that a hold-to-confirm control runs (the fill and the trigger)",
+            basis: .judgement,
+            rationale: "a bar that looks full and does nothing loses the people who let go on seeing it full; an action on a bar that is not yet full surprises, and whoever lets go right after it never sees the bar full",
             option: "--mismatch-frames",
-            criterion: { "fail: mismatch p95 > \(format($0.mismatchFrames)) frame(s); warn: its maximum is more" }),
+            criterion: { "fail: mismatch p95 > \(format($0.mismatchFrames)) frame(s), or the bar first looks full more than \(format($0.mismatchFrames)) frame(s) after the action at some display phase; warn: the mismatch's maximum is more than \(format($0.mismatchFrames)) frame(s)" }),
         GuidelineRule(
             id: "first-feedback",
-            checks: "the first feedback (visible fill, pulse or the action) after touch-down, worst frame phase",
-            source: "Card, Moran & Newell 1983; Nielsen 1993: 0.1 s is the limit for a response to feel instantaneous",
+            checks: "the first feedback (visible fill, pulse or the action) after touch-down, at the worst display phase: the supremum over every phase, found by a grid of 32 phases refined by bisection",
+            source: "Card, Moran & Newell, The Psychology of Human-Computer Interaction (1983); Nielsen, Usability Engineering (1993), ch. 5: 0.1 s is about the limit for a response to feel instantaneous",
+            basis: .research,
+            rationale: "",
             option: "--feedback-ms",
             criterion: { "fail: later than \(format($0.feedbackMs)) ms" }),
         GuidelineRule(
             id: "haptic-rate",
-            checks: "the peak pulse rate of completed holds against what the haptics engine plays",
-            source: "docs/DOMAIN.md §6: no platform documents a minimum interval; the threshold is an assumption (U) for your engine",
+            checks: "the peak rate of the pulses the actuator renders in completed holds: played pulses closer than haptics.actuatorMinInterval (an assumption; default 0.01 s) merge into one before the rate is computed, so no rate above the actuator's is reported",
+            source: "HoldLab's judgement; the actuator limit is an assumption, since no platform documents a minimum interval between impacts",
+            basis: .judgement,
+            rationale: "the KikoCard author found pulses on every 10 ms Timer tick numbing and stuttering and lowered their rate",
             option: "--max-pulse-rate",
             criterion: { "fail: above \(format($0.maxPulseRateHz)) Hz" }),
         GuidelineRule(
             id: "pointer-cancellation",
-            checks: "releasing before the action never fires it, and the bar retracts to empty",
-            source: "WCAG 2.2 SC 2.5.2 Pointer Cancellation (level A)",
+            checks: "lifting the finger before the action fires never fires it (traced releases at 25, 50, 75 and 90 % of the trigger time and one frame before it)",
+            source: "WCAG 2.2 SC 2.5.2 Pointer Cancellation (level A): for functionality a single pointer operates, the down-event does not execute it, or completion is on the up-event with a way to abort or undo, or the up-event reverses the outcome, or down-event completion is essential. For a hold, lifting early is the abort. https://www.w3.org/TR/WCAG22/#pointer-cancellation",
+            basis: .standard,
+            rationale: "",
+            option: "",
+            criterion: { _ in "fail: an early release fires the action" }),
+        GuidelineRule(
+            id: "retract-time",
+            checks: "after a release before the action, how long the bar goes on showing progress (the same traced releases)",
+            source: "HoldLab's judgement, not WCAG: SC 2.5.2 asks that the function can be aborted and sets no time for the indicator",
+            basis: .judgement,
+            rationale: "a bar that keeps showing progress after the finger lifted suggests that the hold still counts",
             option: "--max-retract-ms",
-            criterion: { "fail: an early release fires the action, or leaves the bar showing progress for more than \(format($0.maxRetractMs)) ms" }),
+            criterion: { "fail: an early release leaves the bar showing progress for more than \(format($0.maxRetractMs)) ms, or it never draws empty" }),
         GuidelineRule(
             id: "timing-adjustable",
             checks: "the hold the action needs; a profile cannot say the user may adjust it (informative)",
-            source: "WCAG 2.2 SC 2.2.1 Timing Adjustable (level A), informative for a hold gesture",
+            source: "WCAG 2.2 SC 2.2.1 Timing Adjustable (level A) asks that a time limit the content sets can be turned off, adjusted or extended; reading a required hold as such a limit, and the threshold, are HoldLab's (WCAG names no duration). https://www.w3.org/TR/WCAG22/#timing-adjustable",
+            basis: .judgement,
+            rationale: "a long required hold is a time limit for people who cannot keep a finger still and down",
             option: "--fixed-hold-ms",
             criterion: { "warn: the action needs a hold longer than \(format($0.fixedHoldMs)) ms (never fails)" }),
         GuidelineRule(
             id: "motor-impaired-completion",
             checks: "the completion rate of the motor-impaired population",
-            source: "docs/DOMAIN.md §7 (per-user touch times 58–1,563 ms, CHI EA 2026); the population's other numbers are assumptions (U)",
+            source: "HoldLab's judgement on a population: per-user mean touch times of motor-impaired people span 58–1,563 ms (CHI EA 2026, a measurement); the population's other numbers are assumptions",
+            basis: .judgement,
+            rationale: "a confirmation that one in five people who mean to confirm cannot complete excludes them",
             option: "--min-impaired-completion",
             criterion: { "fail: below \(format($0.minImpairedCompletion)) (the rate; its 95 % Wilson interval is shown)" }),
     ]
+
+    /// The rules a rule set runs, in order.
+    public static func rules(_ set: GuidelineRuleSet) -> [GuidelineRule] {
+        set == .rules1 ? GuidelinesRules1.rules : rules
+    }
 
     static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
-    private static func rule(_ id: String) -> GuidelineRule {
+    static func rule(_ id: String) -> GuidelineRule {
         guard let rule = rules.first(where: { $0.id == id }) else { preconditionFailure("no rule \(id)") }
         return rule
     }
 
-    /// Runs every rule on the request's profile.
+    /// The frame phases the worst-phase rules start from, before refining the worst by bisection.
+    static let phaseGrid = 32
+    /// Bisection steps towards a supremum: the phase to 2⁻⁴⁰ of a grid cell.
+    static let bisectionSteps = 40
+
+    /// The largest value of `value(phase)` over frame phases in [0, 1), nil where there is none: a grid of
+    /// ``phaseGrid`` phases, then bisection from the largest towards the next grid phase while the value keeps
+    /// growing. A frame-quantised time grows with the phase until the frame before it crosses the instant it
+    /// waits for, then drops by a frame: the bisection follows the growing side to that jump, so the result is the
+    /// supremum (approached from below), not a sample.
+    ///
+    /// - Returns: the supremum over the phases that have a value, and whether some grid phase had none.
+    static func worstOverPhases(_ value: (Double) throws -> Double?) rethrows -> (worst: Double?, someMissing: Bool) {
+        var best: Double?
+        var bestIndex = 0
+        var missing = false
+        for index in 0..<phaseGrid {
+            guard let v = try value(Double(index) / Double(phaseGrid)) else { missing = true; continue }
+            if best.map({ v > $0 }) ?? true { best = v; bestIndex = index }
+        }
+        guard var worst = best else { return (nil, missing) }
+        var low = Double(bestIndex) / Double(phaseGrid)
+        var high = Swift.min(Double(bestIndex + 1) / Double(phaseGrid), 1 - 1e-12)
+        var lowValue = worst
+        for _ in 0..<bisectionSteps {
+            let middle = (low + high) / 2
+            guard middle > low, middle < high else { break }
+            if let v = try value(middle), v >= lowValue {
+                low = middle
+                lowValue = v
+                worst = Swift.max(worst, v)
+            } else {
+                high = middle
+            }
+        }
+        return (worst, missing)
+    }
+
+    /// The timeline of a held hold of `profile` at a frame phase, its Timer latencies drawn from `seed`.
+    static func timeline(_ evaluator: HoldEvaluator, _ profile: Profile, phase: Double, seed: UInt64) -> HeldTimeline {
+        var latencies = DrawnLatencies(profile.timerLatency, generator: Generator(seed: seed))
+        return evaluator.hold(framePhase: phase, latencies: &latencies)
+    }
+
+    /// The latest first feedback over every display phase (ms), or nil when some phase gives none.
+    static func worstFirstFeedbackMs(_ profile: Profile, seed: UInt64) throws -> (worst: Double?, someMissing: Bool) {
+        let evaluator = HoldEvaluator(try profile.prepared())
+        return worstOverPhases { phase in
+            timeline(evaluator, profile, phase: phase, seed: seed).firstFeedback.map { Instant.seconds($0) * 1000 }
+        }
+    }
+
+    /// How long after the action the bar first looks full, at the worst display phase (ms; negative when it always
+    /// looks full before it), for a finger held down; nil when the action never fires or the bar never looks full.
+    static func worstLateFullMs(_ profile: Profile, seed: UInt64) throws -> Double? {
+        let evaluator = HoldEvaluator(try profile.prepared())
+        return worstOverPhases { phase in
+            let held = timeline(evaluator, profile, phase: phase, seed: seed)
+            guard let trigger = held.trigger, let full = held.firstFullFrame else { return nil }
+            return Instant.seconds(full - trigger) * 1000
+        }.worst
+    }
+
+    /// What one rule found: its status, measured figure, threshold and sentence.
+    struct Finding {
+        var status: GuidelineStatus
+        var measured: String
+        var threshold: String
+        var detail: String
+        init(_ status: GuidelineStatus, _ measured: String, _ threshold: String, _ detail: String) {
+            self.status = status
+            self.measured = measured
+            self.threshold = threshold
+            self.detail = detail
+        }
+    }
+
+    /// The simulations a rule may need, of the checked profile or of a candidate fix.
+    struct Simulations {
+        let request: GuidelineRequest
+        func own(_ profile: Profile) throws -> SimulationSummary {
+            try Simulator.run(SimulationRequest(profiles: [profile], population: request.population, users: request.users,
+                                                seed: request.seed, threads: request.threads))[0]
+        }
+        func impaired(_ profile: Profile) throws -> SimulationSummary {
+            try Simulator.run(SimulationRequest(profiles: [profile], population: request.impairedPopulation,
+                                                users: request.users, seed: request.seed, threads: request.threads))[0]
+        }
+    }
+
+    /// `profile` with one `--set` value applied, or nil when the value does not apply to it.
+    static func applying(_ set: String, to profile: Profile) -> Profile? {
+        guard let override = try? Override(parsing: set),
+              let changed = try? Profile.load(yaml: profile.canonicalYAML, path: profile.name, overrides: [override]),
+              (try? changed.prepared()) != nil else { return nil }
+        return changed
+    }
+
+    /// The first candidate `--set` value with which `passes` holds, as the result's fix; or a sentence saying that
+    /// none of them did.
+    static func fix(_ profile: Profile, candidates: [String], note: String = "",
+                    passes: (Profile) throws -> Bool) rethrows -> String {
+        var tried: [String] = []
+        for candidate in candidates where !tried.contains(candidate) {
+            tried.append(candidate)
+            guard let changed = applying(candidate, to: profile) else { continue }
+            if try passes(changed) { return "--set \(candidate)" + (note.isEmpty ? "" : " (\(note))") }
+        }
+        return tried.isEmpty ? "no single key HoldLab knows to try changes this; see the detail"
+            : "no single value HoldLab tried passes (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")"
+    }
+
+    static func isSpring(_ curve: TimingCurve) -> Bool {
+        if case .spring = curve { return true }
+        return false
+    }
+
+    /// A number of seconds as a `--set` value: at most 3 decimals, no trailing zeros.
+    static func seconds(_ value: Double) -> String {
+        var text = CSV.number(value, decimals: 3)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// Runs every rule of the request's rule set on its profile.
     public static func check(_ request: GuidelineRequest) throws -> [GuidelineResult] {
+        if request.thresholds.ruleSet == .rules1 { return try GuidelinesRules1.check(request) }
         let profile = request.profile
-        let thresholds = request.thresholds
-        let own = try request.summary ?? Simulator.run(SimulationRequest(
-            profiles: [profile], population: request.population, users: request.users, seed: request.seed,
-            threads: request.threads))[0]
-        let impaired = try request.impairedSummary
-            ?? (request.impairedPopulation.name == request.population.name ? own : Simulator.run(SimulationRequest(
-                profiles: [profile], population: request.impairedPopulation, users: request.users, seed: request.seed,
-                threads: request.threads))[0])
+        let simulations = Simulations(request: request)
+        let own = try request.summary ?? simulations.own(profile)
+        let sameImpaired = request.impairedPopulation.name == request.population.name
+            && request.impairedPopulation.contentHash == request.population.contentHash
+        let impaired = try request.impairedSummary ?? (sameImpaired ? own : simulations.impaired(profile))
         var results: [GuidelineResult] = []
-        func add(_ id: String, _ status: GuidelineStatus, _ measured: String, _ threshold: String, _ detail: String) {
-            results.append(GuidelineResult(profile: profile.name, rule: rule(id), status: status, measured: measured,
-                                           threshold: threshold, detail: detail))
+        func add(_ id: String, _ finding: Finding, fix: () throws -> String) rethrows {
+            results.append(GuidelineResult(
+                profile: profile.name, rule: rule(id), status: finding.status, measured: finding.measured,
+                threshold: finding.threshold, detail: finding.detail, fix: finding.status == .pass ? "" : try fix()))
         }
-        let frameMs = 1000 / profile.control.display.refreshRateHz
+        let t = request.thresholds
+        let seed = request.seed
 
-        // fill-matches-action
-        let limit = thresholds.mismatchFrames * frameMs
-        let limitText = CSV.number(limit, decimals: 3) + " ms"
-        if let p95 = own.value(named: "mismatch_p95_ms"), let max = own.value(named: "mismatch_max_ms") {
-            let measured = CSV.number(p95, decimals: 3) + " ms"
-            if p95 > limit {
-                add("fill-matches-action", .fail, measured, limitText,
-                    "the bar looks full \(CSV.number(p95, decimals: 1)) ms (p95) before the action fires: more than \(format(thresholds.mismatchFrames)) frame(s) of \(CSV.number(frameMs, decimals: 2)) ms")
-            } else if max > limit {
-                add("fill-matches-action", .warn, measured, limitText,
-                    "p95 within \(format(thresholds.mismatchFrames)) frame(s), but some holds look full up to \(CSV.number(max, decimals: 1)) ms early")
-            } else if max > 0 {
-                add("fill-matches-action", .pass, measured, limitText,
-                    "the bar looks full at most \(CSV.number(max, decimals: 1)) ms before the action (p95 \(CSV.number(p95, decimals: 1)) ms)")
-            } else {
-                add("fill-matches-action", .pass, measured, limitText,
-                    "the bar never looks full before the action fires (in 95 % of holds it does \(CSV.number(-p95, decimals: 1)) ms after it or later)")
+        // fill-matches-action: both sides. Its fix must pass both sides again, the simulated one simulated again.
+        let fillFinding = try fillMatchesAction(profile, own, t, seed: seed)
+        try add("fill-matches-action", fillFinding) {
+            var candidates: [String] = []
+            if profile.control.trigger.offsetSeconds != 0 { candidates.append("trigger.offset=0") }
+            if case .animation(let curve, _) = profile.control.fill.model, !isSpring(curve),
+               profile.control.trigger.source == .gesture, !profile.fillDurationMatchesGesture {
+                candidates.append("fill.duration=match")
             }
-        } else {
-            add("fill-matches-action", .pass, "NaN", limitText, "no completed hold showed a full bar (no fill, or none completed): nothing can look full early")
+            if profile.control.trigger.source == .gesture { candidates.append("trigger.source=fill") }
+            return try fix(profile, candidates: candidates) { changed in
+                try fillMatchesAction(changed, simulations.own(changed), t, seed: seed).status == .pass
+            }
         }
 
-        // first-feedback: deterministic traces at the best and worst frame phase.
-        var feedback: Double?
-        for phase in [0, 0.999_999] {
-            let trace = try TraceRequest(profile: profile, framePhase: phase, seed: request.seed).run()
-            if let time = trace.timeline.firstFeedbackTime { feedback = Swift.max(feedback ?? 0, time * 1000) }
-        }
-        let feedbackLimit = format(thresholds.feedbackMs) + " ms"
-        if let feedback {
-            let measured = CSV.number(feedback, decimals: 3) + " ms"
-            if feedback > thresholds.feedbackMs {
-                add("first-feedback", .fail, measured, feedbackLimit,
-                    "nothing shows the hold is working until \(CSV.number(feedback, decimals: 1)) ms after touch-down")
-            } else {
-                add("first-feedback", .pass, measured, feedbackLimit,
-                    "the first feedback comes \(CSV.number(feedback, decimals: 1)) ms after touch-down at the latest")
+        // first-feedback: the supremum over display phases.
+        let feedbackFinding = try firstFeedback(profile, t, seed: seed)
+        try add("first-feedback", feedbackFinding) {
+            var candidates: [String] = []
+            if profile.control.fill.delaySeconds > 0 { candidates.append("fill.delay=0") }
+            if profile.control.fill.start != .touchDown { candidates.append("fill.start=touchDown") }
+            if case .none = profile.control.fill.model {
+                candidates.append("fill.model=animation")
+            } else if case .animation(let curve, _) = profile.control.fill.model, !isSpring(curve), curve != .linear {
+                candidates.append("fill.curve=linear")
             }
-        } else {
-            add("first-feedback", .fail, "NaN", feedbackLimit, "the hold gives no feedback at all")
+            return try fix(profile, candidates: candidates) { changed in
+                try firstFeedback(changed, t, seed: seed).status == .pass
+            }
         }
 
-        // haptic-rate
-        let rateLimit = format(thresholds.maxPulseRateHz) + " Hz"
-        if let peak = own.value(named: "peak_pulse_rate_hz") {
-            let measured = CSV.number(peak, decimals: 3) + " Hz"
-            if peak > thresholds.maxPulseRateHz {
-                add("haptic-rate", .fail, measured, rateLimit,
-                    "pulses come up to \(CSV.number(peak, decimals: 1)) per second; set haptics.minInterval ≥ \(CSV.number(1 / thresholds.maxPulseRateHz, decimals: 3)) s or raise haptics.threshold")
-            } else {
-                add("haptic-rate", .pass, measured, rateLimit, "the fastest pulses come \(CSV.number(peak, decimals: 1)) per second")
-            }
-        } else {
-            add("haptic-rate", .pass, "NaN", rateLimit, "no completed hold played two pulses")
+        // haptic-rate: a throttle at the accepted rate passes by construction (rendered gaps ≥ played gaps ≥ it).
+        let rateFinding = hapticRate(profile, own, t)
+        add("haptic-rate", rateFinding) {
+            guard t.maxPulseRateHz > 0 else { return "--set haptics.threshold=0 (no progress pulses: at most one pulse, at the action)" }
+            let interval = (1000 / t.maxPulseRateHz).rounded(.up) / 1000
+            return "--set haptics.minInterval=\(seconds(interval)) (played pulses at least that far apart: the rendered rate cannot exceed \(format(t.maxPulseRateHz)) Hz)"
         }
 
-        // pointer-cancellation and timing-adjustable: traced releases before the action.
-        let full = try TraceRequest(profile: profile, seed: request.seed).run()
-        let retractLimit = format(thresholds.maxRetractMs) + " ms"
-        if let trigger = full.timeline.triggerTime {
-            let hasFill: Bool
-            if case .none = profile.control.fill.model { hasFill = false } else { hasFill = true }
-            let resolution = profile.control.display.resolution
-            var releases = [0.25, 0.5, 0.75, 0.9].map { trigger * $0 }
-            if trigger - frameMs / 1000 > 0 { releases.append(trigger - frameMs / 1000) }
-            var fired: Double?
-            var stuck: Double?
-            var slowest = 0.0
-            for release in releases {
-                let trace = try TraceRequest(profile: profile, releaseAtSeconds: release, seed: request.seed).run()
-                if trace.outcome.completed { fired = fired ?? release; continue }
-                guard hasFill else { continue }
-                let shown = trace.rows.contains { $0.displayedProgress >= resolution }
-                guard shown else { continue }
-                if let retract = trace.outcome.retractSeconds {
-                    slowest = Swift.max(slowest, retract * 1000)
-                } else {
-                    stuck = stuck ?? release
-                }
+        // pointer-cancellation and retract-time: traced releases before the action.
+        let (cancelFinding, retractFinding) = try earlyReleases(profile, t, seed: seed)
+        try add("pointer-cancellation", cancelFinding) {
+            var candidates: [String] = []
+            if profile.control.trigger.offsetSeconds != 0 { candidates.append("trigger.offset=0") }
+            candidates.append(profile.control.trigger.source == .gesture ? "trigger.source=fill" : "trigger.source=gesture")
+            return try fix(profile, candidates: candidates) { changed in
+                try earlyReleases(changed, t, seed: seed).cancellation.status == .pass
             }
-            let measured = CSV.number(slowest, decimals: 3) + " ms"
-            if let fired {
-                add("pointer-cancellation", .fail, measured, retractLimit,
-                    "a release at \(CSV.number(fired * 1000, decimals: 1)) ms, before the action at \(CSV.number(trigger * 1000, decimals: 1)) ms, fires it")
-            } else if let stuck {
-                add("pointer-cancellation", .fail, "NaN", retractLimit,
-                    "after a release at \(CSV.number(stuck * 1000, decimals: 1)) ms the bar never draws empty")
-            } else if slowest > thresholds.maxRetractMs {
-                add("pointer-cancellation", .fail, measured, retractLimit,
-                    "an early release leaves the bar showing progress for \(CSV.number(slowest, decimals: 1)) ms")
-            } else if !hasFill {
-                add("pointer-cancellation", .pass, "NaN", retractLimit,
-                    "\(releases.count) releases before the action fired nothing (no fill to retract)")
-            } else {
-                add("pointer-cancellation", .pass, measured, retractLimit,
-                    "\(releases.count) releases before the action fired nothing; the bar drew empty within \(CSV.number(slowest, decimals: 1)) ms")
+        }
+        try add("retract-time", retractFinding) {
+            var candidates = ["retract.duration=0.2", "retract.mode=instant"]
+            if profile.control.retract.mode != .animation { candidates.insert("retract.mode=animation", at: 0) }
+            return try fix(profile, candidates: candidates) { changed in
+                try earlyReleases(changed, t, seed: seed).retract.status == .pass
             }
-            let hold = trigger * 1000
-            let holdLimit = format(thresholds.fixedHoldMs) + " ms"
-            if hold > thresholds.fixedHoldMs {
-                add("timing-adjustable", .warn, CSV.number(hold, decimals: 3) + " ms", holdLimit,
-                    "the action needs a \(CSV.number(hold, decimals: 0)) ms hold; let users adjust it or offer a way without a time limit")
-            } else {
-                add("timing-adjustable", .pass, CSV.number(hold, decimals: 3) + " ms", holdLimit,
-                    "the action needs a \(CSV.number(hold, decimals: 0)) ms hold")
-            }
-        } else {
-            add("pointer-cancellation", .pass, "NaN", retractLimit, "the action never fires")
-            add("timing-adjustable", .pass, "NaN", format(thresholds.fixedHoldMs) + " ms", "the action never fires")
         }
 
-        // motor-impaired-completion
-        let minimum = format(thresholds.minImpairedCompletion)
-        if let rate = impaired.completion.rate, let interval = impaired.completion.wilson95 {
-            let measured = CSV.number(rate, decimals: 6)
-            let text = "\(CSV.number(rate * 100, decimals: 1) ) % of \(request.impairedPopulation.name) users complete "
-                + "(95 % CI \(CSV.number(interval.lower * 100, decimals: 1)) to \(CSV.number(interval.upper * 100, decimals: 1)) %)"
-            add("motor-impaired-completion", rate < thresholds.minImpairedCompletion ? .fail : .pass, measured, minimum, text)
-        } else {
-            add("motor-impaired-completion", .fail, "NaN", minimum, "\(request.impairedPopulation.name) has no intent users")
+        // timing-adjustable (informative).
+        let timingFinding = try timingAdjustable(profile, t, seed: seed)
+        try add("timing-adjustable", timingFinding) {
+            let target = seconds(t.fixedHoldMs / 1000)
+            var candidates = ["gesture.minimumDuration=\(target)"]
+            if profile.control.trigger.source == .fill, case .animation(let curve, _) = profile.control.fill.model, !isSpring(curve) {
+                candidates.append("fill.duration=\(target)")
+            }
+            return try fix(profile, candidates: candidates) { changed in
+                try timingAdjustable(changed, t, seed: seed).status == .pass
+            }
+        }
+
+        // motor-impaired-completion: a shorter hold, simulated against the impaired population again.
+        let impairedFinding = motorImpairedCompletion(impaired, request.impairedPopulation.name, t)
+        try add("motor-impaired-completion", impairedFinding) {
+            let current = profile.control.gesture.minimumDurationSeconds
+            var candidates = [0.8, 0.6, 0.5, 0.4].map { "gesture.minimumDuration=\(seconds(Swift.max(0.05, (current * $0 * 20).rounded() / 20)))" }
+            if profile.control.trigger.source == .fill, case .animation(let curve, let duration) = profile.control.fill.model,
+               !isSpring(curve) {
+                candidates += [0.8, 0.6].map { "fill.duration=\(seconds(Swift.max(0.05, (duration * $0 * 20).rounded() / 20)))" }
+            }
+            return try fix(profile, candidates: candidates) { changed in
+                motorImpairedCompletion(try simulations.impaired(changed), request.impairedPopulation.name, t).status == .pass
+            }
         }
         return results
     }
 
-    /// The columns of `holdlab check`'s result, all text: the profile, the rule, pass, warn or fail, the measured
-    /// figure with its unit (`NaN` when there is nothing to measure), the threshold, a sentence on why, the rule's
-    /// source.
-    public static let resultColumns = ["profile", "rule", "status", "measured", "threshold", "detail", "source"]
-        .map { ResultColumn($0, .text) }
+    // MARK: - The rules, each a function of what it measures
 
-    /// One rule's result for one profile as a row of ``resultColumns``.
-    public static func cells(_ result: GuidelineResult) -> [ResultCell] {
-        [result.profile, result.rule.id, result.status.rawValue, result.measured, result.threshold, result.detail,
-         result.rule.source].map(ResultCell.text)
+    static func fillMatchesAction(_ profile: Profile, _ own: SimulationSummary, _ t: GuidelineThresholds,
+                                  seed: UInt64) throws -> Finding {
+        let frameMs = 1000 / profile.control.display.refreshRateHz
+        let limit = t.mismatchFrames * frameMs
+        let limitText = CSV.number(limit, decimals: 3) + " ms"
+        let frames = "\(format(t.mismatchFrames)) frame(s) of \(CSV.number(frameMs, decimals: 2)) ms"
+        let late = try worstLateFullMs(profile, seed: seed)
+        let unseen = own.value(named: "completed_unseen_rate")
+        let progress = own.value(named: "progress_at_trigger_min")
+        var lateNote = ""
+        if let unseen, unseen > 0 {
+            lateNote = "; in \(CSV.number(unseen * 100, decimals: 1)) % of completed holds the bar never looked full"
+        }
+        // The late side first: an action on a partly filled bar.
+        if let late, late > limit {
+            let shown = progress.map { ", showing as little as \(CSV.number($0 * 100, decimals: 1)) % of the bar" } ?? ""
+            return Finding(.fail, CSV.number(late, decimals: 3) + " ms late", limitText,
+                           "the action fires on a partly filled bar\(shown): the bar first looks full up to \(CSV.number(late, decimals: 1)) ms after it (worst display phase), more than \(frames)\(lateNote)")
+        }
+        guard let p95 = own.value(named: "mismatch_p95_ms"), let max = own.value(named: "mismatch_max_ms") else {
+            return Finding(.pass, "NaN", limitText, "no completed hold showed a full bar (no fill, or none completed): nothing can look full early")
+        }
+        let measured = CSV.number(p95, decimals: 3) + " ms"
+        let lateText = late.map { "; it looks full at most \(CSV.number(Swift.max(0, $0), decimals: 1)) ms after the action" } ?? ""
+        if p95 > limit {
+            return Finding(.fail, measured, limitText,
+                           "the bar looks full \(CSV.number(p95, decimals: 1)) ms (p95) before the action fires: more than \(frames)")
+        }
+        if max > limit {
+            return Finding(.warn, measured, limitText,
+                           "p95 within \(frames), but some holds look full up to \(CSV.number(max, decimals: 1)) ms early\(lateText)")
+        }
+        if max > 0 {
+            return Finding(.pass, measured, limitText,
+                           "the bar looks full at most \(CSV.number(max, decimals: 1)) ms before the action (p95 \(CSV.number(p95, decimals: 1)) ms)\(lateText)\(lateNote)")
+        }
+        return Finding(.pass, measured, limitText,
+                       "the bar never looks full before the action fires\(lateText)\(lateNote)")
     }
 
-    /// The rules as a Markdown table (README.md and the report).
+    static func firstFeedback(_ profile: Profile, _ t: GuidelineThresholds, seed: UInt64) throws -> Finding {
+        let limit = format(t.feedbackMs) + " ms"
+        let (worst, missing) = try worstFirstFeedbackMs(profile, seed: seed)
+        guard let worst, !missing else {
+            return Finding(.fail, "NaN", limit, "at some display phase the hold gives no feedback at all while the finger is down")
+        }
+        let measured = CSV.number(worst, decimals: 3) + " ms"
+        if worst > t.feedbackMs {
+            return Finding(.fail, measured, limit,
+                           "at the worst display phase nothing shows the hold is working until \(CSV.number(worst, decimals: 1)) ms after touch-down")
+        }
+        return Finding(.pass, measured, limit,
+                       "the first feedback comes \(CSV.number(worst, decimals: 1)) ms after touch-down at the latest (worst display phase)")
+    }
+
+    static func hapticRate(_ profile: Profile, _ own: SimulationSummary, _ t: GuidelineThresholds) -> Finding {
+        let limit = format(t.maxPulseRateHz) + " Hz"
+        let actuator = profile.control.haptics.actuatorMinIntervalSeconds
+        let assumption = actuator > 0
+            ? "the actuator renders pulses at most \(CSV.number(1 / actuator, decimals: 1)) per second (haptics.actuatorMinInterval \(seconds(actuator)) s, an assumption)"
+            : "haptics.actuatorMinInterval is 0: every played pulse counts as rendered"
+        guard let peak = own.value(named: "peak_pulse_rate_hz") else {
+            return Finding(.pass, "NaN", limit, "no completed hold rendered two pulses")
+        }
+        let measured = CSV.number(peak, decimals: 3) + " Hz"
+        if peak > t.maxPulseRateHz {
+            return Finding(.fail, measured, limit, "rendered pulses come up to \(CSV.number(peak, decimals: 1)) per second; \(assumption)")
+        }
+        return Finding(.pass, measured, limit, "the fastest rendered pulses come \(CSV.number(peak, decimals: 1)) per second; \(assumption)")
+    }
+
+    /// Traced releases before the action: whether one fires it (`pointer-cancellation`) and how long the bar goes
+    /// on showing progress (`retract-time`).
+    ///
+    /// - Parameter fractions: the releases, as fractions of the trigger time (one frame before it is added). The
+    ///   model never fires the action after the finger lifted, so a test reaches the failing branch with a release
+    ///   at the trigger's own instant (1), where the action fires first.
+    static func earlyReleases(_ profile: Profile, _ t: GuidelineThresholds, seed: UInt64,
+                              fractions: [Double] = [0.25, 0.5, 0.75, 0.9]) throws
+        -> (cancellation: Finding, retract: Finding)
+    {
+        let retractLimit = format(t.maxRetractMs) + " ms"
+        let full = try TraceRequest(profile: profile, seed: seed).run()
+        guard let trigger = full.timeline.triggerTime else {
+            return (Finding(.pass, "NaN", "", "the action never fires"), Finding(.pass, "NaN", retractLimit, "the action never fires"))
+        }
+        let frame = 1 / profile.control.display.refreshRateHz
+        let hasFill: Bool
+        if case .none = profile.control.fill.model { hasFill = false } else { hasFill = true }
+        let resolution = profile.control.display.resolution
+        var releases = fractions.map { trigger * $0 }
+        if trigger - frame > 0 { releases.append(trigger - frame) }
+        var fired: Double?
+        var stuck: Double?
+        var slowest = 0.0
+        for release in releases {
+            let trace = try TraceRequest(profile: profile, releaseAtSeconds: release, seed: seed).run()
+            if trace.outcome.completed { fired = fired ?? release; continue }
+            guard hasFill, trace.rows.contains(where: { $0.displayedProgress >= resolution }) else { continue }
+            if let retract = trace.outcome.retractSeconds {
+                slowest = Swift.max(slowest, retract * 1000)
+            } else {
+                stuck = stuck ?? release
+            }
+        }
+        let cancellation = fired.map {
+            Finding(.fail, "fires", "", "a release at \(CSV.number($0 * 1000, decimals: 1)) ms, before the action at \(CSV.number(trigger * 1000, decimals: 1)) ms, fires it")
+        } ?? Finding(.pass, "fires nothing", "", "\(releases.count) releases before the action fired nothing")
+        let measured = CSV.number(slowest, decimals: 3) + " ms"
+        let retract: Finding
+        if let stuck {
+            retract = Finding(.fail, "NaN", retractLimit, "after a release at \(CSV.number(stuck * 1000, decimals: 1)) ms the bar never draws empty")
+        } else if slowest > t.maxRetractMs {
+            retract = Finding(.fail, measured, retractLimit, "an early release leaves the bar showing progress for \(CSV.number(slowest, decimals: 1)) ms")
+        } else if !hasFill {
+            retract = Finding(.pass, "NaN", retractLimit, "no fill to retract")
+        } else {
+            retract = Finding(.pass, measured, retractLimit, "after an early release the bar draws empty within \(CSV.number(slowest, decimals: 1)) ms")
+        }
+        return (cancellation, retract)
+    }
+
+    static func timingAdjustable(_ profile: Profile, _ t: GuidelineThresholds, seed: UInt64) throws -> Finding {
+        let limit = format(t.fixedHoldMs) + " ms"
+        guard let trigger = try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime else {
+            return Finding(.pass, "NaN", limit, "the action never fires")
+        }
+        let hold = trigger * 1000
+        let measured = CSV.number(hold, decimals: 3) + " ms"
+        if hold > t.fixedHoldMs {
+            return Finding(.warn, measured, limit,
+                           "the action needs a \(CSV.number(hold, decimals: 0)) ms hold; let users adjust it or offer a way without a time limit")
+        }
+        return Finding(.pass, measured, limit, "the action needs a \(CSV.number(hold, decimals: 0)) ms hold")
+    }
+
+    static func motorImpairedCompletion(_ impaired: SimulationSummary, _ population: String, _ t: GuidelineThresholds) -> Finding {
+        let minimum = format(t.minImpairedCompletion)
+        guard let rate = impaired.completion.rate, let interval = impaired.completion.wilson95 else {
+            return Finding(.fail, "NaN", minimum, "\(population) has no intent users")
+        }
+        let text = "\(CSV.number(rate * 100, decimals: 1)) % of \(population) users complete "
+            + "(95 % CI \(CSV.number(interval.lower * 100, decimals: 1)) to \(CSV.number(interval.upper * 100, decimals: 1)) %)"
+        return Finding(rate < t.minImpairedCompletion ? .fail : .pass, CSV.number(rate, decimals: 6), minimum, text)
+    }
+
+    // MARK: - Results as rows
+
+    /// The columns of `holdlab check`'s result, all text: the profile, the rule, pass, warn or fail, the measured
+    /// figure with its unit (`NaN` when there is nothing to measure), the threshold, a sentence on why, the fix
+    /// (the key to change and a value that passes; empty when the rule passes), the rule's basis and its source.
+    public static let resultColumns = ["profile", "rule", "status", "measured", "threshold", "detail", "fix", "basis", "source"]
+        .map { ResultColumn($0, .text) }
+
+    /// The columns of a rule set's results (rules 1: 0.1.0's, without `fix` and `basis`).
+    public static func resultColumns(_ set: GuidelineRuleSet) -> [ResultColumn] {
+        set == .rules1 ? GuidelinesRules1.resultColumns : resultColumns
+    }
+
+    /// One rule's result for one profile as a row of ``resultColumns(_:)``.
+    public static func cells(_ result: GuidelineResult, _ set: GuidelineRuleSet = .rules2) -> [ResultCell] {
+        if set == .rules1 { return GuidelinesRules1.cells(result) }
+        return [result.profile, result.rule.id, result.status.rawValue, result.measured, result.threshold, result.detail,
+                result.fix, result.rule.basis.rawValue, result.rule.source].map(ResultCell.text)
+    }
+
+    /// The rules as a Markdown table (docs/REPORT.md and `check --list-rules`).
     public static func markdownTable(_ thresholds: GuidelineThresholds = GuidelineThresholds()) -> String {
-        var text = "| rule | checks | source | option | criterion (default) |\n|---|---|---|---|---|\n"
+        if thresholds.ruleSet == .rules1 { return GuidelinesRules1.markdownTable(thresholds) }
+        var text = "| rule | checks | basis | source and rationale | option | criterion (default) |\n|---|---|---|---|---|---|\n"
         for rule in rules {
-            text += "| `\(rule.id)` | \(rule.checks) | \(rule.source) | `\(rule.option)` | \(rule.criterion(thresholds)) |\n"
+            let why = rule.rationale.isEmpty ? rule.source : "\(rule.source). Rationale: \(rule.rationale)"
+            text += "| `\(rule.id)` | \(rule.checks) | \(rule.basis.rawValue) | \(why) | "
+                + (rule.option.isEmpty ? "–" : "`\(rule.option)`") + " | \(rule.criterion(thresholds)) |\n"
         }
         return text
     }

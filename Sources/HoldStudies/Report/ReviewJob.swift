@@ -19,15 +19,33 @@ public struct ReviewRequest: Sendable {
     /// `--sweep` texts (`key=values`, as `sweep --vary`): the baseline design over one key, against the first population.
     public var sweeps: [String]
     public var notebooks: NotebookFolder
-    /// The arguments that make this review (without `--out` and `--threads`): what every CSV records and
-    /// `reproduce.sh` runs.
+    /// The arguments that make this review (without `--out`, `--threads` and `--inputs`): what every CSV records
+    /// and `reproduce.sh` runs.
     public var arguments: [String]
-    /// Where profiles named by relative paths are found from (`reproduce.sh` changes into it).
-    public var workingDirectory: String
+    /// The files the review was made from, carried in its `inputs/` folder: `reproduce.sh` reads them back
+    /// (`report --inputs`), so it needs neither the library nor the paths of the machine that made it.
+    public var inputs: [ReviewInputFile]
+    /// How the figures are drawn: for slides (the default) or as HoldLab 0.1.0 drew them.
+    public var figureStyle: ReviewFigureStyle
+    /// The recommendation in one line, when the review states one: the scorecard's title (without it the scorecard
+    /// is titled by its question).
+    public var recommendation: String?
+
+    /// What the review maximises and the guardrails it holds (`--prefer`, `--guard`).
+    public var rule: DecisionRule
+    /// Users per comparison when varying the behaviour assumptions (0: no robustness section), and values per
+    /// assumption (`--robustness-users`, `--robustness-points`).
+    public var robustnessUsers: Int
+    public var robustnessPoints: Int
+    /// The assumptions varied, with their plausible ranges.
+    public var assumptions: [BehaviourAssumption]
 
     public init(plan: ComparisonPlan, users: Int, seed: UInt64, threads: Int, thresholds: GuidelineThresholds,
                 impairedPopulation: Population, question: String?, sweeps: [String], notebooks: NotebookFolder,
-                arguments: [String], workingDirectory: String) {
+                arguments: [String], inputs: [ReviewInputFile] = [], figureStyle: ReviewFigureStyle = .slide,
+                rule: DecisionRule = DecisionRule.standard, robustnessUsers: Int = 0,
+                robustnessPoints: Int = RobustnessRequest.defaultGridPoints,
+                assumptions: [BehaviourAssumption] = BehaviourAssumptions.all) {
         self.plan = plan
         self.users = users
         self.seed = seed
@@ -38,7 +56,12 @@ public struct ReviewRequest: Sendable {
         self.sweeps = sweeps
         self.notebooks = notebooks
         self.arguments = arguments
-        self.workingDirectory = workingDirectory
+        self.inputs = inputs
+        self.figureStyle = figureStyle
+        self.rule = rule
+        self.robustnessUsers = robustnessUsers
+        self.robustnessPoints = robustnessPoints
+        self.assumptions = assumptions
     }
 }
 
@@ -55,6 +78,7 @@ public enum ReviewJob {
         let fillScript = try request.notebooks.script("fill-curves")
         let ratesScript = try request.notebooks.script("design-rates")
         let ratesSweepScript = try request.notebooks.script("rates-vs-duration")
+        let marginScript = request.robustnessUsers > 0 ? try request.notebooks.script("robustness-margin") : nil
         let plan = request.plan
         let (users, seed, threads) = (request.users, request.seed, request.threads)
         let directory = try PartialDirectory(path: out, marker: "report.md")
@@ -87,8 +111,9 @@ public enum ReviewJob {
         var checkProvenance = Provenance(head.entries.filter { $0.key != "method" })
         checkProvenance.append("checked_against", "\(checkPopulation.name) fnv1a64:\(checkPopulation.contentHash)")
         checkProvenance.append("impaired_population", "\(impaired.name) fnv1a64:\(impaired.contentHash)")
-        try write("checks.csv", ResultTable(provenance: checkProvenance, columns: Guidelines.resultColumns,
-                                            rows: checks.joined().map(Guidelines.cells)))
+        let ruleSet = request.thresholds.ruleSet
+        try write("checks.csv", ResultTable(provenance: checkProvenance, columns: Guidelines.resultColumns(ruleSet),
+                                            rows: checks.joined().map { Guidelines.cells($0, ruleSet) }))
 
         // One traced hold per design, and the figures.
         var designs: [ReviewInput.Design] = []
@@ -106,14 +131,20 @@ public enum ReviewJob {
                 fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }))
         }
         let labels = plan.designs.map(\.label).joined(separator: " ")
+        let slide = request.figureStyle == .slide
+        // Slides: each figure titled by its takeaway (`headline`); classic: 0.1.0's notebooks as they were called.
+        func styled(_ headline: String) -> [(String, String)] {
+            slide ? [("style", "slide"), ("headline", ReviewFigures.gnuplotText(headline))] : []
+        }
         for (stem, script, data, extra) in [
-            ("fill-curves", fillScript, traces, [("titles", labels)]),
-            ("design-rates", ratesScript, ["designs.csv"], []),
+            ("fill-curves", fillScript, traces, [("titles", labels)] + styled(ReviewFigures.fillHeadline(designs))),
+            ("design-rates", ratesScript, ["designs.csv"], styled(ReviewFigures.ratesHeadline(results))),
         ] {
             for kind in Gnuplot.extensions {
-                let figure = directory.reserve("\(stem).\(kind)")
-                let files = data.map { directory.temporary + "/" + $0 }.joined(separator: " ")
-                try Gnuplot.render(script: script, assignments: [("data", files)] + extra, out: figure)
+                // gnuplot runs in the folder and gets bare names: the folder's own path may hold spaces or quotes.
+                _ = directory.reserve("\(stem).\(kind)")
+                try Gnuplot.render(script: script, assignments: [("data", data.joined(separator: " "))] + extra,
+                                   out: "\(stem).\(kind)", in: directory.temporary)
             }
         }
 
@@ -140,18 +171,40 @@ public enum ReviewJob {
             try write(stem + ".csv", Sweep.table(sweepPlan, rows: rows, provenance: Provenance.made(by: "report", commandLine: command)
                 + Provenance(Sweep.identity(sweep, baseProfile: baselineDesign.profile))))
             for kind in Gnuplot.extensions {
-                try Gnuplot.render(script: ratesSweepScript, assignments: [
-                    ("data", directory.temporary + "/" + stem + ".csv"), ("x", parameter.column),
-                ], out: directory.reserve("\(stem)-rates.\(kind)"))
+                _ = directory.reserve("\(stem)-rates.\(kind)")
+                let headline = ReviewFigures.sweepHeadline(key: parameter.keyPath, columns: Sweep.columns(sweepPlan), rows: rows)
+                try Gnuplot.render(script: ratesSweepScript,
+                                   assignments: [("data", stem + ".csv"), ("x", parameter.column)] + styled(headline),
+                                   out: "\(stem)-rates.\(kind)", in: directory.temporary)
             }
             sweepFiles.append((stem + ".csv", "a sweep of \(baselineDesign.label) over `\(parameter.keyPath)` (`\(text)`) against `\(checkPopulation.name)`: the `holdlab sweep` columns"))
             sweepFiles.append((stem + "-rates.svg", "completion and false activation against `\(parameter.keyPath)` (also .png)"))
-            sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson bands"))
+            sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson " + (slide ? "intervals" : "bands")))
         }
 
+        // The argument: the decision (which the scorecard states), each knob's share, the robustness to the assumed people.
         let populations = plan.populations.map(\.name)
-        let defaultQuestion = "Which design should ship: " + plan.designs.map { "**\($0.label)**" }.joined(separator: ", ")
-            + ", for " + (populations.count == 1 ? "`\(populations[0])` users" : populations.map { "`\($0)`" }.joined(separator: " and ") + " users") + "?"
+        let labelList = plan.designs.map(\.label)
+        let decision = request.rule.decide(labels: labelList, baseline: plan.baseline, populations: populations, results: results)
+        let decompositions = try ReviewJob.knobShares(request, users: users)
+
+        // The scorecard (slides): every design × population on one 16:9 page, with the recommendation when the review
+        // states one.
+        if slide {
+            try write("scorecard.csv", ReviewFigures.scorecard(designs: plan.designs.map(\.label), results: results,
+                                                              checks: checks, provenance: head))
+            let scorecardScript = try request.notebooks.script("scorecard")
+            var assignments = [("data", "scorecard.csv")]
+            if let recommendation = request.recommendation ?? ReviewArgument.headline(decision, labels: labelList) {
+                assignments.append(("recommendation", ReviewFigures.gnuplotText(recommendation)))
+            }
+            for kind in Gnuplot.extensions {
+                _ = directory.reserve("scorecard.\(kind)")
+                try Gnuplot.render(script: scorecardScript, assignments: assignments, out: "scorecard.\(kind)", in: directory.temporary)
+            }
+        }
+
+        let defaultQuestion = ReviewArgumentText.defaultQuestion(designs: plan.designs.map(\.label), populations: populations)
         var files: [(String, String)] = [
             ("report.md", "this report"),
             ("designs.csv", "each design's `holdlab simulate` row per population (a `design` column first)"),
@@ -160,35 +213,164 @@ public enum ReviewJob {
         ]
         files += traces.map { ($0, "one hold of the design, frame by frame (`holdlab trace`), behind the fill-curves figure") }
         files += [("fill-curves.svg", "the designs' fill curves (also .png)"), ("design-rates.svg", "rates with intervals per population (also .png)"),
-                  ("reproduce.sh", "regenerates this folder byte for byte")]
-        files.insert(contentsOf: sweepFiles, at: files.count - 1)
+                  ("reproduce.sh", "regenerates this folder byte for byte from its inputs; `--check` compares instead of writing")]
+        if !request.inputs.isEmpty {
+            files.append((ReviewInputs.folder + "/" + ReviewInputs.manifestName, "the files this review was made from, each carried under `inputs/`: "
+                + request.inputs.map { "`\($0.name)` (\($0.kind.rawValue) `\($0.argument)`)" }.joined(separator: ", ")))
+        }
+        let script = files.firstIndex { $0.0 == "reproduce.sh" } ?? files.count
+        files.insert(contentsOf: sweepFiles + (slide ? [
+            ("scorecard.csv", "the scorecard's rows: each design's rates, time to confirm and rule results per population"),
+            ("scorecard.svg", "the scorecard: one 16:9 page for a slide (also .png)"),
+        ] : []), at: script)
+        var argumentFiles: [(String, String)] = []
+        if !decompositions.isEmpty {
+            try write("knob-shares.csv", KnobShares.table(decompositions, provenance: head))
+            argumentFiles.append(("knob-shares.csv", "each key's part of every variant that sets several: alone, removed, Shapley share, interaction, with paired intervals"))
+        }
+        var findings: [RobustnessFinding] = []
+        var marginFigure: String?
+        if request.robustnessUsers > 0, let marginScript {
+            let robustnessRequest = RobustnessRequest(
+                plan: plan, rule: request.rule, assumptions: request.assumptions, gridPoints: request.robustnessPoints,
+                users: request.robustnessUsers, seed: seed, threads: threads)
+            findings = try Robustness.run(robustnessRequest, assumed: request.robustnessUsers == users ? results : nil)
+            var provenance = head
+            provenance.append("robustness", "\(request.robustnessUsers) users per comparison, \(request.robustnessPoints) values per assumption")
+            try write("robustness.csv", Robustness.table(findings, labels: labelList, provenance: provenance))
+            argumentFiles.append(("robustness.csv", "each behaviour assumption's values, the verdict and its margin at each"))
+            if !findings.isEmpty {
+                for kind in Gnuplot.extensions {
+                    _ = directory.reserve("robustness-margin.\(kind)")
+                    try Gnuplot.render(script: marginScript, assignments: [("data", "robustness.csv")],
+                                       out: "robustness-margin.\(kind)", in: directory.temporary)
+                }
+                marginFigure = "robustness-margin"
+                argumentFiles.append(("robustness-margin.svg", "the decision's margin against each assumption (also .png)"))
+            }
+        }
+        files.insert(contentsOf: argumentFiles, at: files.firstIndex { $0.0 == "reproduce.sh" } ?? files.count)
+        let argument = ReviewArgument(
+            rule: request.rule, decision: decision, decompositions: decompositions, robustness: findings,
+            robustnessUsers: request.robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure)
         let input = ReviewInput(
             question: request.question ?? defaultQuestion, designs: designs, baseline: plan.baseline,
             populations: plan.populations, users: users, seed: seed, results: results,
             checks: checks, checkPopulation: checkPopulation.name, impairedPopulation: impaired.name,
             thresholds: request.thresholds,
             figures: [("fill-curves", "Fill curves: one traced hold per design; a dot where the action fires, a square at the first full frame"),
-                      ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures,
-            files: files)
+                      ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures
+                + (slide ? [("scorecard", "Scorecard for a slide: each design's completion, false activation and time to confirm per population, and its guideline results")] : []),
+            files: files, argument: argument)
         try directory.write("report.md", ReviewReport.markdown(input, version: HoldLabVersion.current))
-        try directory.write("reproduce.sh", reproduceScript(arguments: request.arguments, workingDirectory: request.workingDirectory),
-                            executable: true)
+        for folder in ReviewInputs.folders(request.inputs) { try directory.makeFolder(folder) }
+        for file in request.inputs { try directory.write(file.name, file.text) }
+        if !request.inputs.isEmpty {
+            try directory.write(ReviewInputs.folder + "/" + ReviewInputs.manifestName, ReviewInputs.manifest(request.inputs))
+        }
+        try directory.write("reproduce.sh", reproduceScript(arguments: request.arguments, inputs: request.inputs,
+                                                            version: HoldLabVersion.current), executable: true)
         try directory.commit()
     }
 
-    /// The script that runs the same report again, into its own folder or the one given.
-    public static func reproduceScript(arguments: [String], workingDirectory: String) -> String {
-        """
+    /// Each knob's share of every variant that sets more than one key, for the preferred metric and the guarded rates.
+    static func knobShares(_ request: ReviewRequest, users: Int) throws -> [KnobDecomposition] {
+        let plan = request.plan
+        let metrics = ([request.rule.prefer.metric] + request.rule.guards.map(\.metric) + ["completion_rate", "false_activation_rate"])
+            .reduce(into: [String]()) { list, metric in
+                if ContrastComparison.metrics.contains(metric), !list.contains(metric) { list.append(metric) }
+            }
+        var result: [KnobDecomposition] = []
+        for variant in plan.variants where variant.keys.count > 1 {
+            let common: [Override]
+            do {
+                common = try plan.sets[0].map { text throws(ProfileError) in try Override(parsing: text) }
+            } catch {
+                throw SweepError("\(error)")
+            }
+            result += try KnobShares.run(
+                KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
+                            profileText: try ProfileLibrary.read(plan.paths[0], what: "profile"), common: common, keys: variant.keys),
+                populations: plan.populations, metrics: metrics, users: users, seed: request.seed, threads: request.threads)
+        }
+        return result
+    }
+
+    /// The script that runs the same report again from the folder's own inputs, into its own folder or the one
+    /// given, or (`--check`) into a temporary folder it compares file by file. Nothing in it names a path of the
+    /// machine that wrote it; every path it builds is quoted, so the folder may sit anywhere (spaces and quotes
+    /// included). Before it overwrites a review it checks that holdlab's version and every carried input are the
+    /// ones the review was made with (the inputs by POSIX `cksum`), and refuses, naming which, when they are not.
+    public static func reproduceScript(arguments: [String], inputs: [ReviewInputFile], version: String) -> String {
+        let command = CSV.commandLine(["holdlab", "report"] + arguments.dropFirst())
+        let inputsOption = inputs.isEmpty ? "" : " --inputs \"$here/\(ReviewInputs.folder)\""
+        let sums = inputs.map { "\(POSIXChecksum.line($0.text)) \($0.name)\n" }.joined()
+            + (inputs.isEmpty ? "" : "\(POSIXChecksum.line(ReviewInputs.manifest(inputs))) \(ReviewInputs.folder)/\(ReviewInputs.manifestName)\n")
+        return """
         #!/bin/sh
-        # Regenerates this design review byte for byte: sh reproduce.sh [FOLDER]
-        # FOLDER defaults to the folder this script is in. Needs holdlab and gnuplot on PATH.
+        # Regenerates this design review byte for byte from the files in inputs/ beside it:
+        #   sh reproduce.sh            regenerate this folder in place
+        #   sh reproduce.sh FOLDER     write the review into FOLDER instead
+        #   sh reproduce.sh --check    regenerate into a temporary folder and compare file by file: exit 0 when every
+        #                              file is the same, 1 naming each file that differs, 2 when it cannot regenerate
+        # Needs holdlab \(version) and gnuplot on PATH; runs from any folder. It will not overwrite a review when holdlab's
+        # version or a carried input differs from what the review was made with: it says which and exits 1.
         set -eu
+        version=\(CSV.commandLine([version]))
         here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+        check=0
+        if [ "${1-}" = --check ]; then check=1; shift; fi
+        if [ "$check" = 1 ]; then
+            tmp=$(mktemp -d "${TMPDIR:-/tmp}/holdlab-check.XXXXXX")
+            trap 'rm -rf "$tmp"' EXIT
+            trap 'exit 130' INT
+            trap 'exit 143' TERM
+            if ! \(command)\(inputsOption) --out "$tmp/review" >"$tmp/log" 2>&1; then
+                cat "$tmp/log" >&2
+                echo "reproduce.sh: holdlab report failed; nothing compared" >&2
+                exit 2
+            fi
+            (cd "$here" && find . -type f | LC_ALL=C sort) >"$tmp/here.list"
+            (cd "$tmp/review" && find . -type f | LC_ALL=C sort) >"$tmp/new.list"
+            status=0
+            count=0
+            while IFS= read -r file; do
+                count=$((count + 1))
+                if [ ! -f "$tmp/review/$file" ]; then
+                    echo "not regenerated: ${file#./}"; status=1
+                elif ! cmp -s "$here/$file" "$tmp/review/$file"; then
+                    echo "differs: ${file#./}"; status=1
+                fi
+            done <"$tmp/here.list"
+            while IFS= read -r file; do
+                if [ ! -f "$here/$file" ]; then echo "only in the regenerated review: ${file#./}"; status=1; fi
+            done <"$tmp/new.list"
+            if [ "$status" = 0 ]; then echo "reproduce.sh: all $count files regenerate byte for byte"; fi
+            exit "$status"
+        fi
         out=${1:-$here}
         case $out in /*) ;; *) out=$(pwd)/$out ;; esac
-        # Profiles and populations named by relative paths are found from where the report was first made.
-        cd \(CSV.commandLine([workingDirectory])) 2>/dev/null || true
-        exec \(CSV.commandLine(["holdlab", "report"] + arguments.dropFirst())) --out "$out"
+        if [ -f "$out/report.md" ]; then
+            refuse=0
+            now=$(holdlab --version 2>/dev/null || echo none)
+            if [ "$now" != "$version" ]; then
+                echo "reproduce.sh: this review was made with holdlab $version; holdlab on PATH is $now" >&2
+                refuse=1
+            fi
+            while read -r sum size file; do
+                now=$( [ -f "$here/$file" ] && cksum <"$here/$file" || echo missing )
+                if [ "$now" != "$sum $size" ]; then
+                    echo "reproduce.sh: $file is not the file this review was made with (cksum $sum $size, now $now)" >&2
+                    refuse=1
+                fi
+            done <<'SUMS'
+        \(sums)SUMS
+            if [ "$refuse" = 1 ]; then
+                echo "reproduce.sh: not overwriting $out; sh reproduce.sh --check compares without writing, sh reproduce.sh FOLDER writes elsewhere" >&2
+                exit 1
+            fi
+        fi
+        exec \(command)\(inputsOption) --out "$out"
 
         """
     }

@@ -40,10 +40,13 @@ public struct ReviewInput: Sendable {
     public var figures: [(stem: String, caption: String)]
     /// Files (name, what it holds), in the order listed.
     public var files: [(name: String, about: String)]
+    /// The decision, each knob's share and the robustness (`ReviewArgumentText`); nil: none of those sections.
+    public var argument: ReviewArgument?
 
     public init(question: String, designs: [Design], baseline: Int, populations: [Population], users: Int, seed: UInt64,
                 results: [DesignComparison], checks: [[GuidelineResult]], checkPopulation: String, impairedPopulation: String,
-                thresholds: GuidelineThresholds, figures: [(stem: String, caption: String)], files: [(name: String, about: String)]) {
+                thresholds: GuidelineThresholds, figures: [(stem: String, caption: String)], files: [(name: String, about: String)],
+                argument: ReviewArgument? = nil) {
         self.question = question
         self.designs = designs
         self.baseline = baseline
@@ -57,6 +60,7 @@ public struct ReviewInput: Sendable {
         self.thresholds = thresholds
         self.figures = figures
         self.files = files
+        self.argument = argument
     }
 }
 
@@ -98,7 +102,7 @@ public enum ReviewReport {
         // Enough decimals to show the interval, none for an exact whole number of ms.
         let decimals = width == 0 && !phrase.isRate && diff == diff.rounded() ? 0 : width < 0.2 ? 2 : width < 2 || phrase.isRate ? 1 : 0
         let values = phrase.isRate
-            ? "\(number(value * 100, max(1, decimals))) % against \(number(base * 100, max(1, decimals))) %"
+            ? "\(percent(value)) against \(percent(base))"
             : "\(number(value, decimals)) ms against \(number(base, decimals)) ms"
         let users = "for \(row.population) users"
         if lower > 0 || upper < 0 {
@@ -122,18 +126,52 @@ public enum ReviewReport {
         text.replacingOccurrences(of: "|", with: "\\|").split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
+    /// A rate in per cent, the one way the report, its tables and its figures print a rate: one decimal, two below
+    /// 1 % (so a rate of 0.05 % reads 0.05 % everywhere, never 0.1 % in one place and 0.05 % in another).
+    static func percent(_ rate: Double) -> String {
+        let value = rate * 100
+        return number(value, value != 0 && abs(value) < 1 ? 2 : 1) + " %"
+    }
+
     static func rate(_ proportion: Proportion) -> String {
         guard let rate = proportion.rate, let interval = proportion.wilson95 else { return "–" }
-        return "\(number(rate * 100, 1)) % (\(number(interval.lower * 100, 1))–\(number(interval.upper * 100, 1)))"
+        let bounds = [interval.lower, interval.upper].map { percent($0).dropLast(2) }
+        return "\(percent(rate)) (\(bounds[0])–\(bounds[1]))"
     }
 
     static func milliseconds(_ value: Double?) -> String { value.map { number($0, 0) + " ms" } ?? "–" }
+
+    /// Whether a design is its profile with values set (a variant, or any design with `--set` values).
+    static func isVariant(_ design: ReviewInput.Design) -> Bool {
+        design.design.label != design.design.profile.name || !design.sets.isEmpty
+    }
+
+    /// The sentence above a design's parameters: for a variant, what it is made of.
+    static func parametersIntroduction(_ design: ReviewInput.Design) -> String {
+        let profile = design.design.profile
+        guard isVariant(design) else { return "" }
+        return "The profile `\(profile.name)` with " + design.sets.map { "`\(cell($0))`" }.joined(separator: " ")
+            + ", every value resolved; its name and description are this design's (the hash in *Designs*, "
+            + "fnv1a64:\(profile.contentHash), is of the profile as loaded, under its own name).\n\n"
+    }
+
+    /// A design's resolved profile as YAML, named and described as the design: a variant is labelled with its own
+    /// name and says what it changes, never with its profile's name and description.
+    static func parametersYAML(_ design: ReviewInput.Design) -> String {
+        let profile = design.design.profile
+        guard isVariant(design) else { return profile.canonicalYAML }
+        var variant = profile
+        variant.name = design.design.label
+        variant.description = "\(profile.name) with " + design.sets.joined(separator: " ")
+        return variant.canonicalYAML
+    }
 
     public static func markdown(_ input: ReviewInput, version: String) -> String {
         let labels = input.designs.map(\.design.label)
         let baseline = labels[input.baseline]
         var text = "# Design review: \(labels.joined(separator: " vs "))\n\n"
         text += "**Question.** \(input.question)\n\n"
+        if let argument = input.argument { text += ReviewArgumentText.recommendation(input, argument) }
         text += "Simulated with holdlab \(version): \(input.users) synthetic users per population (seed \(input.seed)); "
             + "every design saw the same people (common random numbers), so each difference to the baseline, "
             + "**\(baseline)**, has a paired 95 % confidence interval. Populations: "
@@ -158,7 +196,8 @@ public enum ReviewReport {
             for row in result.rows {
                 guard let phrase = phrases.first(where: { $0.metric == row.metric.name }),
                       let sentence = finding(row, phrase) else { continue }
-                text += "- \(sentence)\n"
+                text += "- \(sentence)"
+                    + (input.argument == nil ? "" : ReviewArgumentText.standsOn(row, result: result, labels: labels, baselineIndex: input.baseline)) + "\n"
                 said += 1
             }
             if said == 0 { text += "- No design differs from **\(baseline)** in completion, false activation or timing.\n" }
@@ -171,26 +210,38 @@ public enum ReviewReport {
             }
             text += "\n"
         }
+        let methods = input.results.lazy.flatMap(\.rows).first { $0.method == IntervalRules.v0_1.rateMethod } != nil
+            ? "Newcombe's hybrid score for rates, the delta method for means"
+            : "Bonett and Price's adjusted Wald interval for rates, the delta method with the same adjustment for means"
         text += "Rates are in per cent with 95 % Wilson intervals; differences are in percentage points with paired "
-            + "intervals (Newcombe's hybrid score for rates, the delta method for means). Every difference, with its "
+            + "intervals (\(methods)). Every difference, with its "
             + "unpaired interval for comparison, is in `differences.csv`; every statistic of every design in `designs.csv`.\n\n"
+
+        if let argument = input.argument {
+            text += ReviewArgumentText.knobShares(argument)
+            text += ReviewArgumentText.robustness(input, argument)
+            text += ReviewArgumentText.numbersStandOn(input)
+        }
 
         text += "## Guideline checks\n\n"
         text += "Simulated rules against `\(input.checkPopulation)`; `motor-impaired-completion` against "
             + "`\(input.impairedPopulation)`. `holdlab check` runs the same rules.\n\n"
-        text += "| rule | source | " + labels.map(cell).joined(separator: " | ") + " |\n|---|---|"
+        let rules = Guidelines.rules(input.thresholds.ruleSet)
+        text += "| rule | basis and source | " + labels.map(cell).joined(separator: " | ") + " |\n|---|---|"
             + String(repeating: "---|", count: labels.count) + "\n"
-        for (index, rule) in Guidelines.rules.enumerated() {
-            text += "| `\(rule.id)` | \(cell(rule.source)) |"
+        for (index, rule) in rules.enumerated() {
+            let why = rule.rationale.isEmpty ? "" : " Rationale: \(rule.rationale)."
+            text += "| `\(rule.id)` | \(rule.basis == .rules1 ? "" : "*\(rule.basis.rawValue)*: ")\(cell(rule.source + why)) |"
             for checks in input.checks {
                 guard index < checks.count else { text += " – |"; continue }
                 let result = checks[index]
                 let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
-                text += " \(mark): \(cell(result.detail)) |"
+                let fix = result.fix.isEmpty ? "" : result.fix.hasPrefix("--set ") ? " Fix: `\(cell(result.fix))`." : " \(cell(result.fix))."
+                text += " \(mark): \(cell(result.detail))\(fix) |"
             }
             text += "\n"
         }
-        text += "\nThresholds: " + Guidelines.rules.map { "`\($0.option)` \(cell($0.criterion(input.thresholds)))" }
+        text += "\nThresholds: " + rules.map { ($0.option.isEmpty ? "`\($0.id)`" : "`\($0.option)`") + " \(cell($0.criterion(input.thresholds)))" }
             .joined(separator: "; ") + ".\n\n"
 
         text += "## Figures\n\n"
@@ -206,6 +257,12 @@ public enum ReviewReport {
                 + (population.source.isEmpty ? " No sources given: treat every number as an assumption." : " \(cell(population.source))")
                 + "\n"
         }
+        if let argument = input.argument {
+            text += "- The findings rest on assumed behaviour (how fast people who react let go, how early those who anticipate "
+                + "do, how long accidental and hesitant touches last, how far fingers drift): "
+                + (argument.robustnessUsers > 0 ? "*How far the answer rests on the assumed people* varies each over its plausible range.\n"
+                    : "not varied in this review (`--robustness-users 0`).\n")
+        }
         text += "- Intervals are Monte Carlo sampling intervals: they say how precisely these populations were simulated, "
             + "not how well they describe real people.\n"
         text += "- Timer tick latencies are the device's, not the person's: each design draws its own in sequence, so they "
@@ -216,13 +273,16 @@ public enum ReviewReport {
 
         text += "## Files\n\n| file | contents |\n|---|---|\n"
         for file in input.files { text += "| [`\(file.name)`](\(file.name)) | \(cell(file.about)) |\n" }
-        text += "\n## Reproduce\n\n`sh reproduce.sh` regenerates every file of this folder byte for byte, here or in the "
-            + "folder given as its argument (`sh reproduce.sh /tmp/review`), with `holdlab` and `gnuplot` from PATH. "
-            + "Nothing in it depends on the time or on where it was written.\n\n"
+        text += "\n## Reproduce\n\n`sh reproduce.sh` regenerates every file of this folder byte for byte from the profiles "
+            + "and populations it carries in `inputs/`, here or in the folder given as its argument (`sh reproduce.sh /tmp/review`), "
+            + "with `holdlab` and `gnuplot` from PATH, from any folder. `sh reproduce.sh --check` regenerates into a temporary "
+            + "folder and compares file by file (exit 0, or 1 naming each file that differs). It will not overwrite this "
+            + "review with another holdlab version or changed inputs. Nothing in it depends on the time or on where it was "
+            + "written. A source that cites `DOMAIN §N` means a section of `inputs/DOMAIN.md` when the folder carries it.\n\n"
 
         text += "## Design parameters\n\n"
         for design in input.designs {
-            text += "### \(design.design.label)\n\n```yaml\n\(design.design.profile.canonicalYAML)```\n\n"
+            text += "### \(design.design.label)\n\n" + parametersIntroduction(design) + "```yaml\n\(parametersYAML(design))```\n\n"
         }
         return text
     }

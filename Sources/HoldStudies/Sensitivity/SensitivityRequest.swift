@@ -55,6 +55,26 @@ public struct SensitivityRequest: Sendable {
         return provenance
     }
 
+    /// Fewer trajectories than this: mu_star's bootstrap interval (SALib's `mu_star_conf`, estimate ± 1.96 bootstrap
+    /// standard deviations of the r effects) is known to cover less than 95 %. HoldLab's coverage study
+    /// (`.ci/coverage`, docs/INTERVALS.md) measured about 0.89 at the default 20 trajectories for an effect whose
+    /// |elementary effects| are skewed (a quarter of them 0); resampling those effects gives 0.90 at 20, 0.935 at 60
+    /// and 0.94 at 200.
+    public static let morrisTrajectoriesThatCover = 100
+
+    /// The note a Morris run with bootstrap intervals and fewer than `morrisTrajectoriesThatCover` trajectories
+    /// prints: its mu_star intervals are in the regime where they undercover. Nil otherwise (Sobol' intervals have
+    /// no coverage over seeds to measure: the design is the same for every seed).
+    public var coverageNote: String? {
+        guard bootstrap.resamples > 0, let morris = plan.morris, morris.trajectories < Self.morrisTrajectoriesThatCover else {
+            return nil
+        }
+        let enough = Self.morrisTrajectoriesThatCover
+        return "note: mu_star intervals from \(morris.trajectories) trajectories are SALib's (estimate ± 1.96 bootstrap "
+            + "standard deviations), which can cover as little as 89 % with fewer than \(enough) (docs/INTERVALS.md); "
+            + "read them as approximate, or use --points \(enough)"
+    }
+
     /// Simulates every point of the design in memory, then analyses them (`analyze(rows:)`) as the samples file
     /// holds them.
     ///

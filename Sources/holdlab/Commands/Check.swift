@@ -12,10 +12,10 @@ struct GuidelineOptions: ParsableArguments {
     @Option(name: .customLong("feedback-ms"), help: "first-feedback: the latest first feedback after touch-down, ms (default 100).")
     var feedbackMs: Double = GuidelineThresholds().feedbackMs
 
-    @Option(name: .customLong("max-pulse-rate"), help: "haptic-rate: the fastest pulse rate your haptics engine plays, Hz (default 40, an assumption).")
+    @Option(name: .customLong("max-pulse-rate"), help: "haptic-rate: the fastest rate of rendered pulses to accept, Hz (default 40, HoldLab's judgement; the actuator's own limit is the profile key haptics.actuatorMinInterval).")
     var maxPulseRate: Double = GuidelineThresholds().maxPulseRateHz
 
-    @Option(name: .customLong("max-retract-ms"), help: "pointer-cancellation: the longest an early release may leave progress showing, ms (default 1000).")
+    @Option(name: .customLong("max-retract-ms"), help: "retract-time (rules 1: pointer-cancellation): the longest an early release may leave progress showing, ms (default 1000).")
     var maxRetractMs: Double = GuidelineThresholds().maxRetractMs
 
     @Option(name: .customLong("fixed-hold-ms"), help: "timing-adjustable: warn when the action needs a longer hold, ms (default 1000).")
@@ -28,6 +28,11 @@ struct GuidelineOptions: ParsableArguments {
         "motor-impaired-completion: the population to check (default motor-impaired).", valueName: "name|file"))
     var impairedPopulation = "motor-impaired"
 
+    @Option(name: .customLong("rules"), help: ArgumentHelp(
+        "The rule set: 2 (default) or 1, HoldLab 0.1.0's rules, for a check cited from 0.1.0 (with --set haptics.actuatorMinInterval=0 for its pulse rates).",
+        valueName: "1|2"))
+    var ruleSet: String = GuidelineRuleSet.rules2.rawValue
+
     func validate() throws {
         for (option, value) in [("--mismatch-frames", mismatchFrames), ("--feedback-ms", feedbackMs),
                                 ("--max-pulse-rate", maxPulseRate), ("--max-retract-ms", maxRetractMs),
@@ -36,6 +41,9 @@ struct GuidelineOptions: ParsableArguments {
         }
         guard (0...1).contains(minImpairedCompletion) else {
             throw ValidationError("--min-impaired-completion must be from 0 to 1 (got \(minImpairedCompletion))")
+        }
+        guard GuidelineRuleSet(rawValue: ruleSet) != nil else {
+            throw ValidationError("--rules must be 1 (HoldLab 0.1.0's rules) or 2 (got \(ruleSet))")
         }
     }
 
@@ -47,6 +55,7 @@ struct GuidelineOptions: ParsableArguments {
         thresholds.maxRetractMs = maxRetractMs
         thresholds.fixedHoldMs = fixedHoldMs
         thresholds.minImpairedCompletion = minImpairedCompletion
+        thresholds.ruleSet = GuidelineRuleSet(rawValue: ruleSet) ?? .rules2
         return thresholds
     }
 }
@@ -56,10 +65,13 @@ struct GuidelineCheck: ParsableCommand {
         commandName: "check",
         abstract: "Check profiles against design guidelines: one CSV row per profile and rule; exit 1 when a rule fails.",
         discussion: """
-            Rules (README.md has the table with sources; --list-rules prints it): fill-matches-action, first-feedback, \
-            haptic-rate, pointer-cancellation, timing-adjustable (informative: warns, never fails), \
-            motor-impaired-completion. Each row says pass, warn or fail with the measured figure. Exit status 0 when \
-            no rule fails (warnings allowed), 1 when one does, so a build can be gated on it.
+            Rules (docs/REPORT.md has the table with sources; --list-rules prints it): fill-matches-action (both \
+            sides), first-feedback (worst display phase), haptic-rate (rendered pulses), pointer-cancellation (WCAG \
+            2.5.2), retract-time, timing-adjustable (informative: warns, never fails), motor-impaired-completion. \
+            Each row says pass, warn or fail with the measured figure, whether a standard, research or HoldLab's own \
+            judgement draws the line, and for a failure the key to change with a value that passes (checked by \
+            running the rule again). Exit status 0 when no rule fails (warnings allowed), 1 when one does, so a \
+            build can be gated on it. --rules 1 runs HoldLab 0.1.0's rules.
 
             Examples:
               holdlab check hig-linear-bar

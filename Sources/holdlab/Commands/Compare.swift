@@ -10,10 +10,14 @@ struct Compare: ParsableCommand {
         discussion: """
             Designs are profiles (--profile) and labelled --set variants of the first profile (--variant). Every \
             design sees the same people (common random numbers) in every population, so each difference to the \
-            baseline has a paired 95 % interval, much narrower than the unpaired one also written. Rates use \
-            Newcombe's paired hybrid score interval (method newcombe-paired-score), means the delta method over the \
-            same people (paired-delta). Standard output is one row per population, design and metric; \
-            --summaries writes each design's simulate row. Byte-identical for any --threads.
+            baseline has a paired 95 % interval, usually much narrower than the unpaired one also written. Rates \
+            use Bonett and Price's adjusted Wald interval for paired proportions (method bonett-price-paired), \
+            completed_unseen_rate the same adjustment in the delta method (bonett-price-delta), means the delta \
+            method over the same people with pseudo-people at the extreme differences (paired-delta-adjusted); \
+            unpaired intervals are never narrower than paired ones. --intervals 0.1 gives the intervals of holdlab \
+            0.1 (Newcombe's paired score), to reproduce figures cited from it. Standard output is one row per \
+            population, design and metric; --summaries writes each design's simulate row. Byte-identical for any \
+            --threads.
 
             Examples:
               holdlab compare --profile hig-linear-bar \\
@@ -67,15 +71,17 @@ struct Compare: ParsableCommand {
             try view.checkColumns(known: ComparisonCSV.columns.map(\.name))
             try out.checkWritable()
             let summaryFile = try summaries.map { path throws -> PartialFile in try PartialFile(path: path) }
+            // The provenance depends on the command and the designs only: the per-user rows start with it, as
+            // simulate's do, so they can be traced to the run that made them.
+            let provenance = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+                + resolved.provenance(users: comparison.users, seed: comparison.seed)
             let perUserFile = try perUser.map { path throws -> PartialFile in try PartialFile(path: path) }
-            try perUserFile?.write((["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
+            try perUserFile?.write(provenance.lines + (["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
             let bar = ProgressBar(label: "compare", total: comparison.users * resolved.populations.count, unit: "users")
             let results = try resolved.run(
                 users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads,
                 perUser: perUserFile.map { file in { try file.write($0) } }, progress: { bar.update($0) })
             bar.finish()
-            let provenance = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
-                + resolved.provenance(users: comparison.users, seed: comparison.seed)
             let differences = ComparisonCSV.differences(results, provenance: provenance)
             if let summaryFile {
                 try summaryFile.write(try ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: provenance))
@@ -88,6 +94,10 @@ struct Compare: ParsableCommand {
             for file in [summaryFile, perUserFile].compactMap({ $0 }) { outputs.add(file) }
             try outputs.write(out, view.render(ResultDocument(differences), for: out))
             try outputs.commit()
+            if let note = resolved.zeroWidthNote(results) { printNote(note) }
+            if summaryFile != nil, let note = SimulationSummary.fewEventsNote(results.flatMap { result in
+                zip(resolved.designs, result.summaries).map { (label: "\($0.label), \($1.population)", summary: $1) }
+            }) { printNote(note) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HoldLabIO
+import HoldModel
 import HoldPreview
 import HoldProfiles
 import HoldSimulation
@@ -99,10 +100,8 @@ struct Haptics: ParsableCommand {
             let request = TraceRequest(profile: loaded, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
             let (trace, pulses) = try HapticPattern.pulses(request)
             guard !pulses.isEmpty else {
-                let h = loaded.control.haptics
-                throw ExportRefusal(message: "\(loaded.name): this hold plays no haptic pulse (haptics.threshold \(h.threshold.shortText), "
-                    + "onComplete \(h.onComplete), completed \(trace.outcome.completed)); nothing to export; "
-                    + "try --set haptics.onComplete=true or --set haptics.threshold=0.05")
+                throw ExportRefusal(message: "\(loaded.name): this hold plays no haptic pulse: " + Self.noPulseReason(loaded, trace)
+                    + "; nothing to export")
             }
             let style = HapticStyle(
                 intensity: intensity, sharpness: sharpness, completionIntensity: completionIntensity,
@@ -111,6 +110,49 @@ struct Haptics: ParsableCommand {
             try output.write(HapticPattern.text(
                 chosenFormat, pulses: pulses, style: style, request: request, trace: trace, commandLine: CommandRecord.line()))
         }
+    }
+}
+
+extension Haptics {
+    /// Why a traced hold played no pulse, and what would make it play one: only changes that apply (never a value the
+    /// profile already has), the release first when it came before what would have pulsed.
+    static func noPulseReason(_ profile: Profile, _ trace: HoldTrace) -> String {
+        let h = profile.control.haptics
+        let release = trace.outcome.pressEndTime
+        let trigger = trace.timeline.triggerTime
+        var reasons: [String] = []
+        var fixes: [String] = []
+        if h.onComplete {
+            if let trigger, !trace.outcome.completed {
+                reasons.append("the finger lifts at \(ms(release)), before the action fires at \(ms(trigger)), so the completion pulse (haptics.onComplete) never plays")
+                fixes.append("hold past the action: --release-at \(Self.seconds(trigger + 0.25)) (or leave --release-at out)")
+            } else if trigger == nil {
+                reasons.append("the action never fires, so the completion pulse (haptics.onComplete) never plays")
+            }
+        } else {
+            reasons.append("haptics.onComplete is false")
+            fixes.append("--set haptics.onComplete=true")
+        }
+        if h.threshold > 0 {
+            if let first = trace.timeline.firstPlayedPulseTime, first >= release {
+                reasons.append("the first progress pulse would come at \(ms(first)), after the finger lifts")
+            } else if trace.timeline.firstPlayedPulseTime == nil {
+                reasons.append("the fill requests no progress pulse")
+            }
+        } else {
+            reasons.append("haptics.threshold is 0 (no progress pulses)")
+            fixes.append("--set haptics.threshold=0.05")
+        }
+        return reasons.joined(separator: "; ") + (fixes.isEmpty ? "" : "; try " + fixes.joined(separator: " or "))
+    }
+
+    private static func ms(_ seconds: Double) -> String { CSV.number(seconds * 1000, decimals: 0) + " ms" }
+
+    private static func seconds(_ value: Double) -> String {
+        var text = CSV.number(value, decimals: 3)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
 

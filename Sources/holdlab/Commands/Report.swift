@@ -46,6 +46,25 @@ struct Report: ParsableCommand {
         valueName: "key=values"))
     var sweep: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "The metric the review improves: completion_rate (default), or a rate or mean where lower is better, e.g. false_activation_rate.",
+        valueName: "metric"))
+    var prefer: String = DecisionRule.defaultPrefer
+
+    @Option(name: .customLong("guard"), help: ArgumentHelp(
+        "A guardrail every design must hold at the far end of its 95 % interval in every population (repeatable; default false_activation_rate<=+0.5pt; none for no guardrail).",
+        discussion: "METRIC<=+0.5pt or METRIC>=-1pt: percentage points against the baseline; METRIC<=+20ms: a mean against the baseline; METRIC<=1%: the design's own rate.",
+        valueName: "metric<=bound"))
+    var guards: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Users per comparison when each behaviour assumption is varied over its plausible range (default: --users; 0 leaves the robustness section out).",
+        valueName: "n"))
+    var robustnessUsers: Int?
+
+    @Option(help: ArgumentHelp("Values per behaviour assumption, evenly spaced over its range, ends included (2 to 51).", valueName: "n"))
+    var robustnessPoints: Int = RobustnessRequest.defaultGridPoints
+
     @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"))
     var out: String
 
@@ -54,29 +73,50 @@ struct Report: ParsableCommand {
         valueName: "file"))
     var review: String?
 
+    @Option(name: .customLong("figure-style"), help: ArgumentHelp(
+        "slide (default): 1920×1080 figures on white, titled by their takeaway, with a scorecard; classic: HoldLab 0.1.0's figures, for a review cited from 0.1.0.",
+        valueName: "slide|classic"))
+    var figureStyle: String = ReviewFigureStyle.slide.rawValue
+
+    @Option(help: ArgumentHelp(
+        "Read the profiles and populations the command line names from a review folder's inputs/ (by its manifest) instead of the library or their paths; what reproduce.sh passes. Not recorded.",
+        valueName: "dir"))
+    var inputs: String?
+
     /// The options a review file gives, refused beside `--review`.
     static let reviewOptions = ["--question", "--profile", "--set", "--variant", "--population", "--baseline", "--users",
-                                "--seed", "--sweep"]
+                                "--seed", "--sweep", "--prefer", "--guard"]
 
     func validate() throws {
         if out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
+        guard ReviewFigureStyle(rawValue: figureStyle) != nil else {
+            throw ValidationError("--figure-style must be slide or classic (got \(figureStyle))")
+        }
         try source.refuseRepeatedKeys()
         try refuseRepeatedKeys(sweep, option: "--sweep")
         for text in sweep {
             do { _ = try SweepParameter(parsing: text) } catch { throw ValidationError("--sweep \(text): \(error)") }
         }
+        _ = try decisionRule()
+        if let robustnessUsers, robustnessUsers < 0 || robustnessUsers > 10_000_000_000 {
+            throw ValidationError("--robustness-users must be from 0 (no robustness section) to 10000000000 (got \(robustnessUsers))")
+        }
+        if !(2...51).contains(robustnessPoints) {
+            throw ValidationError("--robustness-points must be from 2 to 51 (got \(robustnessPoints))")
+        }
         try refuseOutputsOverInputs([("--out", out)], inputs: comparison.inputs(source) + [("--review", review)])
     }
 
-    /// The command line without `--out DIR` and `--threads N`: what the CSVs record and reproduce.sh runs.
+    /// The command line without `--out DIR`, `--inputs DIR` and `--threads N`: what the CSVs record and
+    /// reproduce.sh runs.
     static func reproducibleArguments(_ commandLine: [String]) -> [String] {
-        CommandRecord.arguments(commandLine, dropping: CommandRecord.threads.union(["--out"]))
+        CommandRecord.arguments(commandLine, dropping: CommandRecord.threads.union(["--out", "--inputs"]))
     }
 
     func run() throws {
         try reportingErrors {
             let commandLine = Array(CommandLine.arguments.dropFirst())
-            guard let review else { return try write(arguments: Self.reproducibleArguments(commandLine)) }
+            guard let review else { return try write(arguments: Self.reproducibleArguments(commandLine), reviewFile: nil) }
             let expanded = try Self.expand(commandLine, review: ReviewFile.load(path: review))
             let report: Report
             do {
@@ -84,7 +124,7 @@ struct Report: ParsableCommand {
             } catch {
                 throw UsageError("\(review): \(Report.message(for: error))")
             }
-            try report.write(arguments: Self.reproducibleArguments(expanded))
+            try report.write(arguments: Self.reproducibleArguments(expanded), reviewFile: review)
         }
     }
 
@@ -99,6 +139,18 @@ struct Report: ParsableCommand {
         for sweep in review.sweeps {
             do { _ = try SweepParameter(parsing: sweep.text) } catch {
                 throw ProfileError(origin: sweep.origin, keyPath: sweep.keyPath, message: "\(error)")
+            }
+        }
+        // The decision rule, checked where the file writes it.
+        let prefer = review.prefer?.text ?? DecisionRule.defaultPrefer
+        if let located = review.prefer {
+            do { _ = try DecisionRule(prefer: prefer, guards: []) } catch {
+                throw ProfileError(origin: located.origin, keyPath: located.keyPath, message: error.message)
+            }
+        }
+        for located in review.guards ?? [] {
+            do { _ = try DecisionRule(prefer: prefer, guards: [located.text]) } catch {
+                throw ProfileError(origin: located.origin, keyPath: located.keyPath, message: error.message)
             }
         }
         var expanded: [String] = []
@@ -116,16 +168,68 @@ struct Report: ParsableCommand {
         return expanded
     }
 
-    private func write(arguments: [String]) throws {
+    /// `--prefer` and `--guard` as a rule; `--guard none` alone drops the default guardrail.
+    func decisionRule() throws -> DecisionRule {
+        if guards.contains("none"), guards.count > 1 {
+            throw ValidationError("--guard none means no guardrail; give it alone")
+        }
+        let texts = guards.isEmpty ? DecisionRule.defaultGuards : guards == ["none"] ? [] : guards
+        do {
+            return try DecisionRule(prefer: prefer, guards: texts)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The inputs to carry and the library that reads them: with `--inputs`, every file the folder carries (each
+    /// profile and population argument must be one of them); otherwise the files the arguments name, the review
+    /// file and the domain reference their sources cite.
+    private func carriedInputs(reviewFile: String?) throws -> (library: ProfileLibrary, inputs: [ReviewInputFile]) {
         let library = source.library
-        let plan = try comparison.resolve(source)
+        let profiles = comparison.profile.isEmpty ? ["hig-linear-bar"] : comparison.profile
+        if let inputs {
+            let carried = try usage { try ReviewInputs.read(inputs) }
+            let substituted = ReviewInputs.library(library, reading: carried, from: inputs)
+            let named = profiles.map { (ReviewInputFile.Kind.profile, $0) }
+                + (comparison.populationNames + [guidelines.impairedPopulation]).map { (ReviewInputFile.Kind.population, $0) }
+            for (kind, argument) in named where !carried.contains(where: { $0.kind == kind && $0.argument == argument }) {
+                throw UsageError("--inputs \(inputs): the \(kind.rawValue) '\(argument)' is not among its inputs; run without --inputs to read it from the library")
+            }
+            return (substituted, carried)
+        }
+        var entries: [(kind: ReviewInputFile.Kind, argument: String, text: String)] = []
+        for argument in profiles {
+            entries.append((.profile, argument, try ProfileLibrary.read(library.profilePath(argument), what: "profile")))
+        }
+        var populations = comparison.populationNames
+        if populations.isEmpty {
+            // The designs' own population, by name, as `resolve` loads it.
+            populations = [try library.loadProfile(profiles[0], overrides: try source.profileOverrides()).population]
+        }
+        for argument in populations + [guidelines.impairedPopulation] {
+            entries.append((.population, argument, try ProfileLibrary.read(library.populationPath(argument), what: "population")))
+        }
+        if let reviewFile { entries.append((.review, reviewFile, try ProfileLibrary.read(reviewFile, what: "review"))) }
+        let reference = ProfileLibrary.packageFolder("docs", environment: "HOLDLAB_DOCS",
+                                                     executablePath: ProfileSourceOptions.executablePath(),
+                                                     sourceFile: #filePath) + "/DOMAIN.md"
+        if FileManager.default.isReadableFile(atPath: reference) {
+            entries.append((.reference, "DOMAIN.md", try ProfileLibrary.read(reference, what: "reference")))
+        }
+        return (library, try usage { try ReviewInputs.carry(entries) })
+    }
+
+    private func write(arguments: [String], reviewFile: String?) throws {
+        let (library, inputs) = try carriedInputs(reviewFile: reviewFile)
+        let plan = try comparison.resolve(source, library: library)
         for text in sweep { _ = try usage { try SweepParameter(parsing: text) } }
         let request = ReviewRequest(
             plan: plan, users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads,
             thresholds: guidelines.thresholds, impairedPopulation: try library.loadPopulation(guidelines.impairedPopulation),
             question: question, sweeps: sweep,
             notebooks: NotebookFolder.discover(executablePath: ProfileSourceOptions.executablePath()),
-            arguments: arguments, workingDirectory: FileManager.default.currentDirectoryPath)
+            arguments: arguments, inputs: inputs, figureStyle: ReviewFigureStyle(rawValue: figureStyle) ?? .slide,
+            rule: try decisionRule(), robustnessUsers: robustnessUsers ?? comparison.users, robustnessPoints: robustnessPoints)
         let bar = ProgressBar(label: "compare", total: comparison.users * plan.populations.count, unit: "users")
         try ReviewJob.write(request, to: out, progress: { bar.update($0) })
         bar.finish()

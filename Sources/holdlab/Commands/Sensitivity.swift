@@ -158,6 +158,7 @@ struct SensitivityCommand: ParsableCommand {
                                label: plan.method.rawValue)
             let report = job.analyze(rows: rows)
             for note in report.notes { printNote("note: indices written as NaN: \(note)") }
+            if let note = job.coverageNote { printNote(note) }
             // The indices and the second-order indices are renamed into place together.
             let outputs = OutputGroup()
             if let secondOut, let secondOrder = report.secondOrder { try outputs.write(secondOut, secondOrder.csv) }

@@ -132,7 +132,8 @@ struct Simulate: ParsableCommand {
                 return
             }
             let bar = ProgressBar(label: "simulate", total: simulation.users * populations.count, unit: "users")
-            let table = try job.run(perUser: writeUser, progress: { bar.update($0) })
+            let summaries = try job.summaries(perUser: writeUser, progress: { bar.update($0) })
+            let table = SimulationCSV.table(summaries, provenance: job.provenance)
             bar.finish()
             // Every byte of the per-user file is written before anything is committed, and the summary and the
             // per-user file are renamed into place together: a failure or a signal leaves both as they were.
@@ -142,6 +143,7 @@ struct Simulate: ParsableCommand {
             try outputs.write(out, view.render(ResultDocument(table), for: out))
             try outputs.commit()
             noteUndefinedValues(table, subject: "profile")
+            if let note = SimulationSummary.fewEventsNote(summaries, viewIntervals: view.format(for: out) != .csv) { printNote(note) }
         }
     }
 }

@@ -157,6 +157,7 @@ struct Tune: ParsableCommand {
             try outputs.commit()
             printNote(TuneReport.summary(request, result: result))
             noteUndefinedValues(SimulationCSV.table([result.check], provenance: Provenance()), subject: "check")
+            if let note = SimulationSummary.fewEventsNote([result.check], viewIntervals: view.format(for: out) != .csv) { printNote(note) }
             guard result.feasible else {
                 // The answer is no: say which constraint fails by how much, and emit no profile to adopt.
                 if let worst = Tuner.worstViolation(request, at: result.best) {

@@ -4,6 +4,8 @@ import HoldLabIO
 import HoldProfiles
 import HoldSimulation
 
+extension IntervalRules: ExpressibleByArgument {}
+
 /// The designs, populations and sample of a comparison: shared by `compare` and `report`.
 struct ComparisonOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
@@ -25,6 +27,14 @@ struct ComparisonOptions: ParsableArguments {
     var baseline: String?
 
     @OptionGroup var sample: SampleOptions
+
+    @Option(help: ArgumentHelp(
+        "The interval formulas of this holdlab version: 0.2 (default) or 0.1, which reproduces the rows of holdlab 0.1 byte for byte.",
+        discussion: "0.1: Newcombe's paired hybrid score for rates and the delta method for every mean; its paired intervals "
+            + "collapse to zero width when a difference is rare, and its unpaired intervals of means can be too narrow. "
+            + "Use it only to reproduce a figure cited from 0.1.",
+        valueName: "version"))
+    var intervals: IntervalRules = .current
 
     var users: Int { sample.users }
     var seed: UInt64 { sample.seed }
@@ -95,8 +105,10 @@ struct ComparisonOptions: ParsableArguments {
 
     /// The designs (profiles, then variants, each with the `--set` values the run applies), the baseline's index
     /// and the populations.
-    func resolve(_ source: ProfileSourceOptions) throws -> ComparisonPlan {
-        let library = source.library
+    ///
+    /// - Parameter library: where the profiles and populations are read (default: the source's library).
+    func resolve(_ source: ProfileSourceOptions, library: ProfileLibrary? = nil) throws -> ComparisonPlan {
+        let library = library ?? source.library
         let common = try source.profileOverrides()
         let names = profile.isEmpty ? ["hig-linear-bar"] : profile
         var designs: [Design] = []
@@ -153,7 +165,8 @@ struct ComparisonOptions: ParsableArguments {
             populations.append(loaded)
         }
         populations = try source.applyingPopulationOverrides(to: populations)
-        return ComparisonPlan(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations)
+        return ComparisonPlan(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations,
+                              intervals: intervals)
     }
 
     /// The inputs the command reads, for refusing an output over one of them.

@@ -1,0 +1,266 @@
+import HoldLabIO
+import HoldSimulation
+
+/// A problem with `--prefer` or `--guard` (or a review file's `prefer:` and `guard:`), phrased for the command line.
+public struct DecisionRuleError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// How a review decides: the metric it improves (`--prefer`) and the guardrails every design must hold (`--guard`),
+/// each at the far end of its 95 % interval, in every population.
+///
+/// A design is *admissible* when it holds every guardrail in every population. An admissible design other than the
+/// baseline *beats* the baseline when the near end of its paired interval on the preferred metric is better than
+/// the baseline's value in every population, and *loses* when, in at least one population, even the far end is
+/// worse and in none is it better. The review recommends the one design that beats the baseline (several: the one
+/// whose interval lies beyond every other's in every population), or keeps the baseline when every other design
+/// loses or breaks a guardrail; anything else (no admissible design, a difference within its interval, a design
+/// better for one population and worse for another, overlapping winners) is *undecided*, with the reason.
+public struct DecisionRule: Sendable, Equatable {
+    /// The metric improved and its direction.
+    public struct Objective: Sendable, Equatable {
+        public var metric: String
+        public var higherIsBetter: Bool
+    }
+
+    /// A bound a design must respect: relative to the baseline (`+0.5pt`, `-20ms`) or an absolute rate (`1%`).
+    public struct Guardrail: Sendable, Equatable {
+        public var metric: String
+        /// `<=` (at most) or `>=` (at least).
+        public var atMost: Bool
+        /// In the metric's unit: a fraction for rates, ms for means.
+        public var bound: Double
+        /// Whether the bound is on the difference to the baseline (pt, ms) or on the design's own rate (%).
+        public var relative: Bool
+        /// As given, for the report.
+        public var text: String
+    }
+
+    public var prefer: Objective
+    public var guards: [Guardrail]
+
+    /// The rule a review uses when neither the options nor the review file give one.
+    public static let defaultPrefer = "completion_rate"
+    public static let defaultGuards = ["false_activation_rate<=+0.5pt"]
+
+    /// Whether a higher value is better, for the metrics a review may prefer or guard.
+    public static let directions: [(metric: String, higherIsBetter: Bool)] = [
+        ("completion_rate", true), ("false_activation_rate", false), ("premature_release_rate", false),
+        ("premature_impatience_rate", false), ("premature_mismatch_rate", false), ("movement_cancel_rate", false),
+        ("no_feedback_rate", false), ("completion_time_mean_ms", false), ("first_feedback_ms", false),
+    ]
+
+    static func isRate(_ metric: String) -> Bool { metric.hasSuffix("_rate") }
+
+    /// The rule of `defaultPrefer` and `defaultGuards` (a test checks they agree).
+    public static let standard = DecisionRule(
+        objective: Objective(metric: "completion_rate", higherIsBetter: true),
+        guards: [Guardrail(metric: "false_activation_rate", atMost: true, bound: 0.005, relative: true, text: "false_activation_rate<=+0.5pt")])
+
+    init(objective: Objective, guards: [Guardrail]) {
+        prefer = objective
+        self.guards = guards
+    }
+
+    public init(prefer: String = DecisionRule.defaultPrefer, guards: [String] = DecisionRule.defaultGuards) throws(DecisionRuleError) {
+        let names = Self.directions.map(\.metric)
+        guard let direction = Self.directions.first(where: { $0.metric == prefer }) else {
+            throw DecisionRuleError("--prefer \(prefer): not a metric a review can prefer\(Suggestions.didYouMean(prefer, among: names)); allowed: \(names.joined(separator: ", "))")
+        }
+        self.prefer = Objective(metric: prefer, higherIsBetter: direction.higherIsBetter)
+        var parsed: [Guardrail] = []
+        for text in guards { parsed.append(try Self.guardrail(text)) }
+        self.guards = parsed
+    }
+
+    /// Parses `METRIC<=+0.5pt`, `METRIC>=-1pt`, `METRIC<=+20ms` (differences to the baseline) or `METRIC<=1%` (the
+    /// design's own rate).
+    static func guardrail(_ text: String) throws(DecisionRuleError) -> Guardrail {
+        let names = directions.map(\.metric)
+        let usage = "write METRIC<=+0.5pt or METRIC>=-1pt (percentage points against the baseline), METRIC<=+20ms (a mean against the baseline) or METRIC<=1% (the design's own rate)"
+        let compact = text.filter { !$0.isWhitespace }
+        guard let range = compact.range(of: "<=") ?? compact.range(of: ">=") else {
+            throw DecisionRuleError("--guard \(text): \(usage)")
+        }
+        let metric = String(compact[..<range.lowerBound])
+        let atMost = compact[range] == "<="
+        var value = String(compact[range.upperBound...])
+        guard names.contains(metric) else {
+            throw DecisionRuleError("--guard \(text): '\(metric)' is not a metric a review can guard\(Suggestions.didYouMean(metric, among: names)); allowed: \(names.joined(separator: ", "))")
+        }
+        let unit: String
+        if value.hasSuffix("pt") { unit = "pt" } else if value.hasSuffix("ms") { unit = "ms" } else if value.hasSuffix("%") { unit = "%" } else {
+            throw DecisionRuleError("--guard \(text): the bound needs a unit, pt, ms or %; \(usage)")
+        }
+        value.removeLast(unit.count)
+        guard let number = Double(value), number.isFinite else {
+            throw DecisionRuleError("--guard \(text): '\(value)' is not a number; \(usage)")
+        }
+        switch unit {
+        case "pt", "%":
+            guard isRate(metric) else {
+                throw DecisionRuleError("--guard \(text): \(metric) is a mean in ms; bound it in ms against the baseline, e.g. \(metric)<=+20ms")
+            }
+            if unit == "%", !(0...100).contains(number) {
+                throw DecisionRuleError("--guard \(text): a rate is from 0 % to 100 %")
+            }
+            return Guardrail(metric: metric, atMost: atMost, bound: number / 100, relative: unit == "pt", text: compact)
+        default:
+            guard !isRate(metric) else {
+                throw DecisionRuleError("--guard \(text): \(metric) is a rate; bound it in pt (points against the baseline) or % (its own rate)")
+            }
+            return Guardrail(metric: metric, atMost: atMost, bound: number, relative: true, text: compact)
+        }
+    }
+
+    /// The `--prefer`/`--guard` options that give this rule.
+    public var arguments: [String] {
+        ["--prefer", prefer.metric] + guards.flatMap { ["--guard", $0.text] }
+    }
+}
+
+/// What a decision rule says of one comparison: the design to ship, or undecided and why.
+public struct Decision: Sendable, Equatable {
+    /// The design recommended (an index into the designs), or nil: undecided.
+    public var recommended: Int?
+    /// Whether the recommendation is to keep the baseline.
+    public var keepsBaseline: Bool
+    /// Why: each design's standing, and for an undecided review what stands in the way.
+    public var reasons: [String]
+    /// How far the deciding interval end is from changing the decision, in points (rates) or ms (means), the
+    /// smallest over designs, populations and conditions; nil when undecided.
+    public var margin: Double?
+
+    /// The verdict alone, for asking whether it changed: the design's index, or −1 for undecided.
+    public var verdict: Int { recommended ?? -1 }
+}
+
+extension DecisionRule {
+    /// The paired difference of `metric` of design `label` against the baseline in one population.
+    static func row(_ result: DesignComparison, design label: String, metric: String) -> PairedStatistics.Difference? {
+        result.rows.first { $0.design == label && $0.metric.name == metric }?.difference
+    }
+
+    /// In points for rates, ms for means.
+    static func scale(_ metric: String) -> Double { isRate(metric) ? 100 : 1 }
+
+    /// The slack of a guardrail for design `index` in one population: bound − far end (≥ 0 holds), in points or ms;
+    /// nil when the metric has no data for it (then it does not constrain).
+    func slack(_ guardrail: Guardrail, design index: Int, labels: [String], baseline: Int, result: DesignComparison) -> Double? {
+        let scale = Self.scale(guardrail.metric)
+        let far: Double
+        if guardrail.relative {
+            if index == baseline { return nil }
+            guard let difference = Self.row(result, design: labels[index], metric: guardrail.metric),
+                  let lower = difference.lower, let upper = difference.upper else { return nil }
+            far = guardrail.atMost ? upper : lower
+        } else {
+            guard let metric = Metric.named(guardrail.metric), let interval = result.summaries[index].proportion(metric)?.wilson95 else {
+                return nil
+            }
+            far = guardrail.atMost ? interval.upper : interval.lower
+        }
+        return (guardrail.atMost ? guardrail.bound - far : far - guardrail.bound) * scale
+    }
+
+    /// Applies the rule to one comparison per population (`results`, the same designs in each).
+    public func decide(labels: [String], baseline: Int, populations: [String], results: [DesignComparison]) -> Decision {
+        let metric = prefer.metric
+        let scale = Self.scale(metric)
+        var reasons: [String] = []
+        // Guardrails: the smallest slack per design over guardrails and populations.
+        var holds: [Double] = Array(repeating: .infinity, count: labels.count)
+        for index in labels.indices {
+            for guardrail in guards {
+                var broken: [String] = []
+                for (population, result) in zip(populations, results) {
+                    guard let slack = slack(guardrail, design: index, labels: labels, baseline: baseline, result: result) else { continue }
+                    if slack < 0 { broken.append("`\(population)` users by \(Self.amount(-slack, metric: guardrail.metric))") }
+                    holds[index] = min(holds[index], slack)
+                }
+                if !broken.isEmpty {
+                    reasons.append("**\(labels[index])** breaks the guardrail `\(guardrail.text)` at the far end of its interval, for "
+                        + broken.joined(separator: " and "))
+                }
+            }
+        }
+        let admissible = labels.indices.filter { holds[$0] >= 0 }
+        guard !admissible.isEmpty else {
+            return Decision(recommended: nil, keepsBaseline: false,
+                            reasons: reasons + ["no design holds every guardrail in every population"], margin: nil)
+        }
+        // The preferred metric against the baseline: near end (> 0: better) and far end (< 0: worse), per population.
+        func better(_ index: Int, _ result: DesignComparison) -> (near: Double, far: Double)? {
+            guard let d = Self.row(result, design: labels[index], metric: metric), let lower = d.lower, let upper = d.upper else { return nil }
+            return prefer.higherIsBetter ? (lower * scale, upper * scale) : (-upper * scale, -lower * scale)
+        }
+        var beats: [Int] = []
+        var loses: [Int: Double] = [:]
+        for index in admissible where index != baseline {
+            let ends = results.map { better(index, $0) }
+            guard ends.allSatisfy({ $0 != nil }) else {
+                reasons.append("**\(labels[index])** has no `\(metric)` to compare in some population")
+                continue
+            }
+            let values = ends.compactMap { $0 }
+            if values.allSatisfy({ $0.near > 0 }) {
+                beats.append(index)
+            } else if values.contains(where: { $0.far < 0 }), !values.contains(where: { $0.near > 0 }) {
+                // Loses: worse somewhere at the far end, better nowhere at the near end.
+                let worst = values.map { -$0.far }.max() ?? 0
+                let nowhereBetter = values.map { -$0.near }.min() ?? 0
+                loses[index] = min(worst, nowhereBetter)
+            } else {
+                let where_ = zip(populations, values).map { population, ends in
+                    ends.near > 0 ? "better for `\(population)`" : ends.far < 0 ? "worse for `\(population)`" : "within the interval for `\(population)`"
+                }
+                reasons.append("**\(labels[index])** against **\(labels[baseline])** on `\(metric)`: " + where_.joined(separator: ", "))
+            }
+        }
+        if beats.count == 1, let winner = beats.first {
+            // The one design that beats the baseline; others that neither beat nor lose do not stand in its way.
+            let near = results.compactMap { better(winner, $0)?.near }.min() ?? 0
+            return Decision(recommended: winner, keepsBaseline: false, reasons: reasons, margin: min(near, holds[winner]))
+        }
+        if beats.count > 1 {
+            // Several beat the baseline: one must lie beyond every other in every population.
+            for candidate in beats {
+                var gap = Double.infinity
+                for other in beats where other != candidate {
+                    for result in results {
+                        guard let mine = better(candidate, result), let theirs = better(other, result) else { gap = -1; continue }
+                        gap = min(gap, mine.near - theirs.far)
+                    }
+                }
+                if gap > 0 {
+                    return Decision(recommended: candidate, keepsBaseline: false, reasons: reasons, margin: min(gap, holds[candidate]))
+                }
+            }
+            reasons.append(beats.map { "**\(labels[$0])**" }.joined(separator: " and ") + " all beat **\(labels[baseline])**, "
+                + "but their intervals on `\(metric)` overlap")
+            return Decision(recommended: nil, keepsBaseline: false, reasons: reasons, margin: nil)
+        }
+        // None beats the baseline: keep it when every other design loses or breaks a guardrail.
+        let others = labels.indices.filter { $0 != baseline }
+        let excluded = others.allSatisfy { loses[$0] != nil || holds[$0] < 0 }
+        guard admissible.contains(baseline), excluded else {
+            if !admissible.contains(baseline) {
+                reasons.append("**\(labels[baseline])** itself breaks a guardrail")
+            }
+            return Decision(recommended: nil, keepsBaseline: false, reasons: reasons, margin: nil)
+        }
+        var margin = Double.infinity
+        for index in others {
+            // Excluded by losing, or by a guardrail: whichever holds by more.
+            margin = min(margin, max(loses[index] ?? -.infinity, -holds[index]))
+        }
+        return Decision(recommended: baseline, keepsBaseline: true, reasons: reasons, margin: margin.isFinite ? margin : nil)
+    }
+
+    /// `0.4 points` or `12 ms`.
+    static func amount(_ value: Double, metric: String) -> String {
+        isRate(metric) ? CSV.number(value, decimals: value < 0.1 ? 2 : 1) + " points" : CSV.number(value, decimals: 0) + " ms"
+    }
+}

@@ -1,0 +1,253 @@
+import HoldLabIO
+import HoldLabTestSupport
+import HoldProfiles
+import HoldSimulation
+import HoldStudies
+import Testing
+
+/// The decision rule, each knob's share and the robustness section, on constructed cases whose answers are known.
+@Suite struct ReviewArgumentTests {
+    /// A profile's YAML: a linear animated fill of `fill` seconds under a `trigger`-second gesture, 120 Hz.
+    static func profileText(name: String = "p") -> String {
+        """
+        version: 1
+        name: \(name)
+        description: test
+        gesture: {minimumDuration: 1.0}
+        fill: {model: animation, curve: linear, duration: 1.0}
+        retract: {mode: instant}
+        display: {refreshRate: 120, resolution: 0.001}
+
+        """
+    }
+
+    /// People who react `reaction` s after the first completion cue (weight 0.7) and people who hold 0.8 s whatever
+    /// happens (0.3), all meaning to confirm.
+    static func population(reaction: Double = 0.2) throws -> Population {
+        try Make.population("""
+              - {name: deliberate, weight: 0.7, intent: confirm, behavior: react, reaction: {dist: constant, value: \(reaction)}, patience: {dist: constant, value: 10}}
+              - {name: holder, weight: 0.3, intent: confirm, behavior: hold, hold: {dist: constant, value: 0.8}}
+            """)
+    }
+
+    static func design(_ label: String, _ sets: [String]) throws -> Design {
+        let overrides = try sets.map { text throws(ProfileError) in try Override(parsing: text) }
+        return Design(label: label, profile: try Profile.load(yaml: profileText(), path: "p.yaml", overrides: overrides))
+    }
+
+    /// Two keys whose interaction is known person by person. With a constant 0.2 s reaction, react users fail only
+    /// when the bar looks full (at 0.6 s) more than 0.2 s before the action: under `fill.duration=0.6` alone (action
+    /// at 1.0 s), not with `gesture.minimumDuration=0.7` too. Holders (0.8 s) complete exactly when the action comes
+    /// at 0.7 s. Per react user: ∅ 1, A 0, B 1, AB 1, an interaction of +1; per holder: 0, 0, 1, 1, none. So the
+    /// interaction is the react users' share, key A alone is minus that share, key B alone the holders' share, and
+    /// the Shapley values split the interaction evenly.
+    @Test func knobSharesOfKeysThatInteractByAKnownAmount() throws {
+        let variant = KnobVariant(label: "v", base: "p", profilePath: "p.yaml", profileText: Self.profileText(), common: [],
+                                  keys: ["fill.duration=0.6", "gesture.minimumDuration=0.7"])
+        let users = 20_000
+        let shares = try KnobShares.run(variant, populations: [try Self.population()], metrics: ["completion_rate"],
+                                        users: users, seed: 3, threads: 2)
+        #expect(shares.count == 1)
+        let d = try #require(shares.first)
+        let interaction = try #require(d.interaction)
+        let aloneA = try #require(d.terms[0].alone), aloneB = try #require(d.terms[1].alone)
+        let removedA = try #require(d.terms[0].removed), removedB = try #require(d.terms[1].removed)
+        let shapleyA = try #require(d.terms[0].shapley), shapleyB = try #require(d.terms[1].shapley)
+        let total = try #require(d.total)
+        // Exact identities of these people (1e-12: sums of exact integers divided once).
+        let tolerance = 1e-12
+        #expect(abs(interaction.estimate + aloneB.estimate - 1) < tolerance, "react share + holder share = 1")
+        #expect(abs(aloneA.estimate + interaction.estimate) < tolerance)
+        #expect(abs(total.estimate - aloneB.estimate) < tolerance)
+        #expect(abs(removedA.estimate) < tolerance, "AB − B: nobody changes")
+        #expect(abs(removedB.estimate - 1) < tolerance, "AB − A: everybody completes again")
+        #expect(abs(shapleyA.estimate + interaction.estimate / 2) < tolerance)
+        #expect(abs(shapleyB.estimate - aloneB.estimate - interaction.estimate / 2) < tolerance)
+        #expect(abs(shapleyA.estimate + shapleyB.estimate - total.estimate) < tolerance, "Shapley values sum to the total")
+        // The react share is 0.7 up to sampling: within 4 standard errors, and inside its own interval's reach.
+        #expect(withinFourStandardErrors(interaction.estimate, 0.7, n: interaction.people))
+        #expect(interaction.lower < interaction.estimate && interaction.estimate < interaction.upper)
+        // Every person's removed-B contrast is exactly 1: an interval of no width.
+        #expect(removedB.lower == removedB.upper)
+        #expect(interaction.people == total.people && total.people > 0 && total.people == users)
+    }
+
+    /// Keys acting on disjoint people interact by exactly nothing, person by person. With a 0.1 s reaction,
+    /// `fill.duration=0.6` (full at 0.600–0.608 s) fails react users whether the action comes at 1.0 s or 0.75 s, and
+    /// does nothing to holders; `gesture.minimumDuration=0.75` lets holders (0.8 s) complete and changes no react
+    /// user's outcome; `fill.curve=easeIn` changes nobody's (the bar still looks full at the fill's end).
+    @Test func keysOnDisjointPeopleDoNotInteract() throws {
+        let variant = KnobVariant(label: "v", base: "p", profilePath: "p.yaml", profileText: Self.profileText(), common: [],
+                                  keys: ["fill.duration=0.6", "gesture.minimumDuration=0.75", "fill.curve=easeIn"])
+        let d = try #require(try KnobShares.run(variant, populations: [try Self.population(reaction: 0.1)],
+                                                metrics: ["completion_rate"], users: 8192, seed: 5, threads: 2).first)
+        let interaction = try #require(d.interaction)
+        #expect(interaction.estimate == 0 && interaction.lower == 0 && interaction.upper == 0)
+        let alone = d.terms.compactMap { $0.alone?.estimate }
+        let shapley = d.terms.compactMap { $0.shapley?.estimate }
+        #expect(alone.count == 3 && shapley.count == 3)
+        #expect(alone[2] == 0 && shapley[2] == 0)
+        #expect(abs(alone[1] - alone[0] - 1) < 1e-12, "the holder share plus the react share: everyone")
+        for key in 0..<3 { #expect(abs(shapley[key] - alone[key]) < 1e-12, "without interaction a Shapley value is the key alone") }
+        #expect(abs(shapley.reduce(0, +) - (d.total?.estimate ?? .nan)) < 1e-12)
+    }
+
+    /// A two-design contrast is compare's difference, number for number (the same people, the same draws).
+    @Test func aDifferenceContrastIsComparesDifference() throws {
+        let designs = [try Self.design("p", []), try Self.design("v", ["fill.duration=0.6", "gesture.minimumDuration=0.7"])]
+        let population = try Self.population(reaction: 0.05)
+        let contrast = try ContrastComparison.run(ContrastRequest(
+            designs: designs, population: population, users: 5000, seed: 9, threads: 2,
+            contrasts: [Contrast.difference(1, 0, count: 2)]))
+        let compared = try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 0, population: population,
+                                                                  users: 5000, seed: 9, threads: 1))
+        let row = try #require(compared.rows.first { $0.metric.name == "completion_rate" })
+        #expect(contrast.estimates[0]["completion_rate"]?.estimate == row.difference.diff)
+    }
+
+    static func rule(_ guards: [String] = []) throws -> DecisionRule { try DecisionRule(prefer: "completion_rate", guards: guards) }
+
+    static func robustness(_ assumption: BehaviourAssumption) throws -> RobustnessFinding {
+        let plan = ComparisonPlan(
+            designs: [try design("p", []), try design("v", ["fill.duration=0.6", "gesture.minimumDuration=0.7"])],
+            sets: [[], ["fill.duration=0.6", "gesture.minimumDuration=0.7"]], paths: ["p.yaml", "p.yaml"], baseline: 0,
+            populations: [try population()])
+        let findings = try Robustness.run(RobustnessRequest(
+            plan: plan, rule: try rule(), assumptions: [assumption], gridPoints: 7, users: 4000, seed: 1, threads: 2))
+        #expect(findings.count == 1)
+        return try #require(findings.first)
+    }
+
+    /// Under **v** a react user completes only when the reaction outlasts the gap between the bar looking full (the
+    /// first frame at or after 0.6 s, 0.600–0.608 s at 120 Hz) and the action at 0.7 s: from a reaction of
+    /// 0.092–0.100 s on. Above it **v** wins (its holders complete too); below it **v** loses 70 % of people. Over
+    /// 0.02–0.32 s in 7 values (a step of 0.05 s) the verdict must flip between 0.07 and 0.12 s, the step that holds
+    /// the flip point.
+    @Test func robustnessFindsAFlipWithinOneGridStep() throws {
+        let assumption = BehaviourAssumption(name: "reaction", keyPath: "deliberate.reaction.value", unit: "s",
+                                             ranges: ["*": 0.02...0.32], source: "assumption: a constructed case")
+        let finding = try Self.robustness(assumption)
+        #expect(finding.assumedValue == 0.2)
+        #expect(finding.assumedVerdict == 1, "v wins at the assumed 0.2 s")
+        let below = try #require(finding.below)
+        #expect(below.holdsAt == 0.12 && below.flipsAt == 0.07)
+        #expect(below.verdict == 0, "below the flip the baseline is kept")
+        #expect(below.flipsAt < 0.092 && 0.1 < below.holdsAt, "the flip point lies inside the step")
+        #expect(finding.above == nil)
+        #expect(finding.points.count == 8, "7 values and the assumed one")
+    }
+
+    /// The holders' hold length changes nothing while it stays between **v**'s trigger (0.7 s) and the baseline's
+    /// (1.0 s): no flip over 0.75–0.95 s.
+    @Test func robustnessFindsNoFlipWhereNoneIsBuilt() throws {
+        let assumption = BehaviourAssumption(name: "hold", keyPath: "holder.hold.value", unit: "s",
+                                             ranges: ["*": 0.75...0.95], source: "assumption: a constructed case")
+        let finding = try Self.robustness(assumption)
+        #expect(finding.below == nil && finding.above == nil)
+        #expect(finding.points.allSatisfy { $0.decision.verdict == 1 })
+        #expect((finding.minimumMargin ?? 0) > 0)
+    }
+
+    @Test func gridIncludesBothEnds() {
+        #expect(Robustness.grid(0.13...0.25, count: 7) == [0.13, 0.15, 0.17, 0.19, 0.21, 0.23, 0.25])
+        #expect(Robustness.grid(1...1, count: 7) == [1])
+    }
+
+    @Test func decisionRuleParsesAndRefuses() throws {
+        #expect(try DecisionRule(prefer: DecisionRule.defaultPrefer, guards: DecisionRule.defaultGuards) == DecisionRule.standard)
+        let rule = try DecisionRule(prefer: "false_activation_rate", guards: ["completion_rate >= -1pt", "completion_time_mean_ms<=+50ms", "false_activation_rate<=2%"])
+        #expect(!rule.prefer.higherIsBetter)
+        #expect(rule.guards.map(\.bound) == [-0.01, 50, 0.02])
+        #expect(rule.guards.map(\.relative) == [true, true, false])
+        for (bad, says) in [("false_activation_rate<=0.5", "needs a unit"), ("false_activation_rate<=+5ms", "is a rate"),
+                            ("completion_time_mean_ms<=1pt", "is a mean"), ("false_activation<=1pt", "did you mean"),
+                            ("false_activation_rate=1pt", "write METRIC"), ("false_activation_rate<=x%", "not a number"),
+                            ("false_activation_rate<=120%", "0 % to 100 %")] {
+            #expect(throws: DecisionRuleError.self) { try DecisionRule(guards: [bad]) }
+            do { _ = try DecisionRule(guards: [bad]) } catch { #expect(error.message.contains(says), "\(bad): \(error.message)") }
+        }
+        #expect(throws: DecisionRuleError.self) { try DecisionRule(prefer: "completion") }
+    }
+
+    /// A design that beats the baseline on completion but breaks the guardrail is not shipped; without the
+    /// guardrail it is; a difference within its interval is undecided.
+    @Test func decisionRuleWeighsGuardrails() throws {
+        let population = try Make.population("""
+              - {name: deliberate, weight: 0.8, intent: confirm, behavior: hold, hold: {dist: uniform, min: 0.5, max: 1.5}}
+              - {name: accidental, weight: 0.2, intent: none, behavior: hold, hold: {dist: uniform, min: 0.0, max: 1.2}}
+            """)
+        let designs = [try Self.design("slow", []), try Self.design("quick", ["gesture.minimumDuration=0.7"])]
+        let result = try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 0, population: population,
+                                                                users: 20_000, seed: 4, threads: 2))
+        let labels = ["slow", "quick"]
+        let guarded = try Self.rule(["false_activation_rate<=+0.5pt"]).decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
+        #expect(guarded.recommended == 0 && guarded.keepsBaseline)
+        #expect(guarded.reasons.contains { $0.contains("breaks the guardrail") })
+        // An absolute guardrail no design holds (every one fires on far more than 1 % of accidental touches).
+        let none = try Self.rule(["false_activation_rate<=1%"]).decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
+        #expect(none.recommended == nil && none.reasons.last == "no design holds every guardrail in every population")
+        #expect(none.reasons.contains { $0.hasPrefix("**slow** breaks the guardrail `false_activation_rate<=1%`") })
+        let free = try Self.rule().decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
+        #expect(free.recommended == 1 && !free.keepsBaseline && (free.margin ?? 0) > 0)
+        // The same design against itself: no difference, undecided.
+        let same = [try Self.design("a", []), try Self.design("b", ["description=same"])]
+        let tie = try PairedComparison.run(ComparisonRequest(designs: same, baseline: 0, population: population, users: 2000, seed: 4, threads: 1))
+        let undecided = try Self.rule().decide(labels: ["a", "b"], baseline: 0, populations: ["q"], results: [tie])
+        #expect(undecided.recommended == nil && undecided.reasons.contains { $0.contains("within the interval") })
+    }
+
+    @Test func assumptionsSetSharesAndParameters() throws {
+        let population = try Make.library.loadPopulation("default")
+        let share = try #require(BehaviourAssumptions.all.first { $0.keyPath == "anticipating.weight" })
+        let edited = try share.setting(0.4, in: population)
+        #expect(abs(edited.normalizedWeights[1] - 0.4) < 1e-12)
+        // The others keep their relative weights.
+        #expect(abs(edited.normalizedWeights[0] / edited.normalizedWeights[2] - 7) < 1e-9)
+        let median = try #require(BehaviourAssumptions.all.first { $0.keyPath == "accidental.hold.median" })
+        #expect(try median.value(in: population) == 0.08)
+        #expect(try median.value(in: try median.setting(0.15, in: population)) == 0.15)
+        let drift = try #require(BehaviourAssumptions.all.first { $0.keyPath == "*.movement.drift" })
+        let still = try drift.setting(1, in: population)
+        #expect(still.classes.compactMap { $0.movement?.driftPointsPerSqrtSecond } == [1, 1])
+        #expect(throws: AssumptionError.self) { try drift.setting(-1, in: population) }
+        let hesitant = try #require(BehaviourAssumptions.all.first { $0.keyPath == "hesitant.hold.median" })
+        let hurried = try Make.library.loadPopulation("hurried")
+        #expect(!hesitant.applies(to: hurried))
+        do { _ = try hesitant.setting(0.5, in: hurried) } catch {
+            #expect(error.message.contains("has no class with hesitant.hold.median"))
+        }
+        // Every shipped range holds the shipped value it varies.
+        for name in ["default", "motor-impaired", "hurried", "hold-only"] {
+            let loaded = try Make.library.loadPopulation(name)
+            for assumption in BehaviourAssumptions.all where assumption.applies(to: loaded) {
+                let range = try #require(assumption.range(for: name))
+                #expect(range.contains(try assumption.value(in: loaded)), "\(name) \(assumption.keyPath)")
+                // What the review varies over: the file's own range where it gives one, and it holds the value too.
+                let varied = try #require(assumption.plausibleRange(in: loaded))
+                #expect(varied.range.contains(try assumption.value(in: loaded)), "\(name) \(assumption.keyPath)")
+            }
+        }
+        // The population file's range and source come first (schema v2): default's reaction mu is [0.13, 0.25] from
+        // Woods et al.; drift is the widest range its classes give; a share keeps the table's (files give weights).
+        let shipped = try Make.library.loadPopulation("default")
+        let reaction = try #require(BehaviourAssumptions.all.first { $0.keyPath == "deliberate.reaction.mu" })
+        let fromFile = try #require(reaction.plausibleRange(in: shipped))
+        let fileParameter = try #require(shipped.parameters.first { $0.keyPath == "deliberate.reaction.mu" })
+        #expect(fromFile.range == fileParameter.evidence.range && fromFile.source == fileParameter.evidence.source)
+        let driftRanges = shipped.parameters.filter { $0.keyPath.hasSuffix(".movement.drift") }.compactMap(\.evidence.range)
+        let driftVaried = try #require(drift.plausibleRange(in: shipped))
+        #expect(!driftRanges.isEmpty && driftVaried.range.lowerBound == driftRanges.map(\.lowerBound).min()
+                && driftVaried.range.upperBound == driftRanges.map(\.upperBound).max())
+        #expect(share.plausibleRange(in: shipped)?.range == share.range(for: "default"))
+        // A file without ranges falls back to the table.
+        let bare = try Make.population("  - {name: deliberate, weight: 1, intent: confirm, behavior: react, reaction: {dist: exgaussian, mu: 0.2, sigma: 0.02, tau: 0.04}, patience: {dist: lognormal, median: 2, sigma: 0.5}}\n")
+        #expect(reaction.plausibleRange(in: bare)?.range == reaction.range(for: bare.name))
+    }
+
+    @Test func defaultQuestionReadsAsASentence() {
+        #expect(ReviewArgumentText.defaultQuestion(designs: ["a", "b"], populations: ["default"])
+            == "Should we ship **a** or **b** for `default` users?")
+        #expect(ReviewArgumentText.defaultQuestion(designs: ["a", "b", "c"], populations: ["x", "y"])
+            == "Should we ship **a**, **b**, or **c** for `x` and `y` users?")
+    }
+}

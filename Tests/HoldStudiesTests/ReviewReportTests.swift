@@ -1,0 +1,44 @@
+import HoldLabIO
+import HoldLabTestSupport
+import HoldProfiles
+@testable import HoldStudies
+import Testing
+
+@Suite("report.md: formatting and the parameters section")
+struct ReviewReportTests {
+    @Test("a rate prints the same in a sentence, a table and the scorecard: two decimals below 1 %, one above")
+    func percent() {
+        #expect(ReviewReport.percent(0.0005) == "0.05 %")
+        #expect(ReviewReport.percent(0.001) == "0.10 %")
+        #expect(ReviewReport.percent(0.123456) == "12.3 %")
+        #expect(ReviewReport.percent(0) == "0.0 %")
+        // The table's cell starts with the sentence's value (0.1 % against 0.05 % was the fault).
+        let proportion = Proportion(successes: 1, trials: 2_000)
+        #expect(ReviewReport.rate(proportion).hasPrefix(ReviewReport.percent(0.0005) + " ("))
+    }
+
+    @Test("a variant's parameters carry its own name and say what it changes; a plain profile is shown as loaded")
+    func parameters() throws {
+        let library = Make.library
+        let sets = ["fill.curve=easeIn", "fill.duration=0.6"]
+        let profile = try library.loadProfile("hig-linear-bar", overrides: try sets.map { try Override(parsing: $0) })
+        let variant = ReviewInput.Design(design: Design(label: "fast", profile: profile), sets: sets, actionMs: nil, fullMs: nil)
+        let yaml = ReviewReport.parametersYAML(variant)
+        #expect(yaml.contains("\nname: fast\n"))
+        #expect(yaml.contains("description: \"hig-linear-bar with fill.curve=easeIn fill.duration=0.6\""))
+        #expect(!yaml.contains(profile.description))
+        #expect(ReviewReport.parametersIntroduction(variant).contains("fnv1a64:\(profile.contentHash)"))
+        let base = try library.loadProfile("hig-linear-bar")
+        let plain = ReviewInput.Design(design: Design(label: "hig-linear-bar", profile: base), sets: [], actionMs: nil, fullMs: nil)
+        #expect(ReviewReport.parametersYAML(plain) == base.canonicalYAML)
+        #expect(ReviewReport.parametersIntroduction(plain).isEmpty)
+    }
+
+    @Test("figure titles state the takeaway; text for gnuplot loses its quotes")
+    func headlines() {
+        #expect(ReviewFigures.sweepHeadline(key: "fill.duration", points: ["0.6", "0.7", "0.8"], completion: [0.02, 0.03, 0.31])
+                == "Completion rises 28.0 points between fill.duration = 0.7 and 0.8 (points are not joined: nothing was simulated between them)")
+        #expect(ReviewFigures.sweepHeadline(key: "k", points: ["1", "2"], completion: [0.5, 0.5]) == "Completion and false activation against k")
+        #expect(ReviewFigures.gnuplotText("it's \"x\"\nnext") == "it’s ”x” next")
+    }
+}
