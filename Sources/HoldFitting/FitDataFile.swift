@@ -121,14 +121,7 @@ public enum FitDataFile {
         guard scale.isFinite, scale > 0 else {
             throw FitError(.invalidData, path: path, "the scale must be a finite number > 0 (got \(scale))")
         }
-        func attempt<T>(_ body: () throws(CSVTableError) -> T) throws(FitError) -> T {
-            do {
-                return try body()
-            } catch {
-                throw FitError(.invalidData, path: error.path, line: error.line, error.reason)
-            }
-        }
-        guard let names = try attempt({ () throws(CSVTableError) in try reader.readHeader() }) else {
+        guard let names = try FitError.reading({ () throws(CSVTableError) in try reader.readHeader() }) else {
             throw FitError(.invalidData, path: path, "no header row (the file has no lines but # comments)")
         }
         func index(of column: String, _ role: String) throws(FitError) -> Int {
@@ -158,9 +151,9 @@ public enum FitDataFile {
         var flags: [Bool] = []
         var rowsInFile = 0
         var rowsFiltered = 0
-        while try attempt({ () throws(CSVTableError) in try reader.next() }) {
+        while try FitError.reading({ () throws(CSVTableError) in try reader.next() }) {
             rowsInFile += 1
-            try attempt { () throws(CSVTableError) in try reader.checkFieldCount() }
+            try FitError.reading { () throws(CSVTableError) in try reader.checkFieldCount() }
             if filters.contains(where: { !reader.field($0.index, equals: $0.value) }) {
                 rowsFiltered += 1
                 continue

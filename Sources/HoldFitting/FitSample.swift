@@ -1,3 +1,4 @@
+import HoldLabIO
 /// Why data could not be fitted; the description names the file and line where there is one.
 ///
 /// `kind` decides the command's exit status: ``Kind/missingInput`` 66, the others 65.
@@ -103,4 +104,16 @@ public struct FitSample: Sendable, Equatable {
     public var observedTimes: [Double] { zip(times, censored).compactMap { $1 ? nil : $0 } }
     /// The censoring times.
     public var censoringTimes: [Double] { zip(times, censored).compactMap { $1 ? $0 : nil } }
+}
+
+extension FitError {
+    /// Runs a read of a CSV file, turning a reading error into invalid data at its file and line: what every reader
+    /// of a fit's input (holds, telemetry, per-user rows) does with `CSVReader`.
+    static func reading<T>(_ body: () throws(CSVTableError) -> T) throws(FitError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw FitError(.invalidData, path: error.path, line: error.line, error.reason)
+        }
+    }
 }

@@ -21,14 +21,7 @@ public enum TelemetryExport {
     public static func telemetry(perUser text: String, path: String, triggerMilliseconds: Double,
                                  fillMilliseconds: Double?, cutAtAction: Bool) throws(FitError) -> String {
         let reader = CSVReader(bytes: Array(text.utf8), path: path)
-        func attempt<T>(_ body: () throws(CSVTableError) -> T) throws(FitError) -> T {
-            do {
-                return try body()
-            } catch {
-                throw FitError(.invalidData, path: error.path, line: error.line, error.reason)
-            }
-        }
-        guard let names = try attempt({ () throws(CSVTableError) in try reader.readHeader() }) else {
+        guard let names = try FitError.reading({ () throws(CSVTableError) in try reader.readHeader() }) else {
             throw FitError(.invalidData, path: path, "no header row")
         }
         func index(_ column: String) throws(FitError) -> Int {
@@ -43,8 +36,8 @@ public enum TelemetryExport {
         var lines = [header]
         func ms(_ value: Double) -> String { String(format: "%.3f", value) }
         let fill = fillMilliseconds.map(ms) ?? ""
-        while try attempt({ () throws(CSVTableError) in try reader.next() }) {
-            try attempt { () throws(CSVTableError) in try reader.checkFieldCount() }
+        while try FitError.reading({ () throws(CSVTableError) in try reader.next() }) {
+            try FitError.reading { () throws(CSVTableError) in try reader.checkFieldCount() }
             func number(_ index: Int, _ column: String) throws(FitError) -> Double {
                 guard let value = reader.double(index) else {
                     throw FitError(.invalidData, path: path, line: reader.line, "\(column): '\(reader.field(index))' is not a number")

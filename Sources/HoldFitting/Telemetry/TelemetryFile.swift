@@ -81,14 +81,7 @@ public enum TelemetryFile {
 
     static func parse(_ reader: CSVReader) throws(FitError) -> TelemetryData {
         let path = reader.path
-        func attempt<T>(_ body: () throws(CSVTableError) -> T) throws(FitError) -> T {
-            do {
-                return try body()
-            } catch {
-                throw FitError(.invalidData, path: error.path, line: error.line, error.reason)
-            }
-        }
-        guard let names = try attempt({ () throws(CSVTableError) in try reader.readHeader() }) else {
+        guard let names = try FitError.reading({ () throws(CSVTableError) in try reader.readHeader() }) else {
             throw FitError(.invalidData, path: path, "no header row (the file has no lines but # comments)")
         }
         func index(_ column: String, required: Bool) throws(FitError) -> Int? {
@@ -111,8 +104,8 @@ public enum TelemetryFile {
         var holds: [TelemetryHold] = []
         var settings: [TelemetrySetting] = []
         var seen: Set<TelemetrySetting> = []
-        while try attempt({ () throws(CSVTableError) in try reader.next() }) {
-            try attempt { () throws(CSVTableError) in try reader.checkFieldCount() }
+        while try FitError.reading({ () throws(CSVTableError) in try reader.next() }) {
+            try FitError.reading { () throws(CSVTableError) in try reader.checkFieldCount() }
             let line = reader.line
             func fail(_ column: String, _ message: String) -> FitError {
                 FitError(.invalidData, path: path, line: line, "\(column): \(message)")
