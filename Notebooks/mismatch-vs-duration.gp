@@ -53,8 +53,8 @@ known(c) = column(c) == column(c)
 
 # Ranges and which series have data (no completed hold, or no fill to look full, gives NaN; an empty series would
 # make gnuplot warn).
-stats data using (column(xcol)) nooutput name 'X'
-pad = X_max > X_min ? 0.03 * (X_max - X_min) : (X_min != 0 ? 0.1 * abs(X_min) : 1)
+# The x axis (numbers at their values, names and booleans one place apart): sweep-axis.gpi beside this script.
+load _notebooks . '/sweep-axis.gpi'
 array columns[3] = ['mismatch_mean_ms', 'mismatch_p50_ms', 'mismatch_p95_ms']
 array titles[3] = ['mean', 'median (p50)', '95th percentile']
 array colours[3] = ['#1f77b4', '#ff7f0e', '#d62728']
@@ -92,7 +92,7 @@ set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead lw 1.5 lc rgb 'blac
 series = ''
 do for [i = 1:3] {
     if (counts[i] > 0) {
-        series = series . sprintf("data using (column(xcol)):'%s' with linespoints %s lc rgb '%s' title '%s', ", columns[i], styles[i], colours[i], titles[i])
+        series = series . sprintf("data using (xat(0)):'%s' with %s %s lc rgb '%s' title '%s', ", columns[i], joined, styles[i], colours[i], titles[i])
     }
 }
 if (series eq '') { series = "NaN notitle, "; unset key; set label 3 'no completed hold looked full: no mismatch data' at graph 0.5, graph 0.62 center front }

@@ -52,17 +52,17 @@ provenance(f) = system("awk '/^# sweep_profile: / { p = $3 } /^# sweep_populatio
 known(c) = column(c) == column(c)
 
 # Ranges and which series have data (a series with no points would make gnuplot warn).
-stats data using (column(xcol)) nooutput name 'X'
-pad = X_max > X_min ? 0.03 * (X_max - X_min) : (X_min != 0 ? 0.1 * abs(X_min) : 1)
+# The x axis (numbers at their values, names and booleans one place apart): sweep-axis.gpi beside this script.
+load _notebooks . '/sweep-axis.gpi'
 stats data using (known('pulses_mean') ? 1 : 0) nooutput name 'P'
 stats data using (known('peak_pulse_rate_hz') ? 1 : 0) nooutput name 'R'
 # A threshold of 0 is another mode (no progress pulses), so its point is not joined to the others by a line.
-on(c) = column(xcol) > 0 ? column(c) : NaN
-off(c) = column(xcol) > 0 ? NaN : column(c)
-stats data using (known('pulses_mean') && column(xcol) > 0 ? 1 : 0) nooutput name 'PON'
-stats data using (known('pulses_mean') && column(xcol) <= 0 ? 1 : 0) nooutput name 'POFF'
-stats data using (known('peak_pulse_rate_hz') && column(xcol) > 0 ? 1 : 0) nooutput name 'RON'
-stats data using (known('peak_pulse_rate_hz') && column(xcol) <= 0 ? 1 : 0) nooutput name 'ROFF'
+on(c) = categorical || column(xcol) > 0 ? column(c) : NaN
+off(c) = categorical || column(xcol) > 0 ? NaN : column(c)
+stats data using (known('pulses_mean') && (categorical || column(xcol) > 0) ? 1 : 0) nooutput name 'PON'
+stats data using (known('pulses_mean') && !categorical && column(xcol) <= 0 ? 1 : 0) nooutput name 'POFF'
+stats data using (known('peak_pulse_rate_hz') && (categorical || column(xcol) > 0) ? 1 : 0) nooutput name 'RON'
+stats data using (known('peak_pulse_rate_hz') && !categorical && column(xcol) <= 0 ? 1 : 0) nooutput name 'ROFF'
 pmax = 0; rmax = 0
 if (P_sum > 0) { stats data using 'pulses_mean' nooutput name 'PM'; pmax = PM_max }
 if (R_sum > 0) { stats data using 'peak_pulse_rate_hz' nooutput name 'RM'; rmax = RM_max }
@@ -81,12 +81,12 @@ set y2range [0:(rmax > 0 ? 1.1 * rmax : 1)]
 set y2tics textcolor rgb rate
 set grid xtics ytics
 set key top right
-if (X_min == 0) { set label 1 'threshold 0: no progress pulses' at first 0, graph 0.04 offset 1, 0 left textcolor rgb '#555555' }
+if (!categorical && X_min == 0) { set label 1 'threshold 0: no progress pulses' at first 0, graph 0.04 offset 1, 0 left textcolor rgb '#555555' }
 
 series = ''
-if (PON_sum > 0) { series = series . "data using (column(xcol)):(on('pulses_mean')) with linespoints lw 2 pt 7 ps 0.9 lc rgb pulses title 'pulses per completed hold', " }
-if (POFF_sum > 0) { series = series . "data using (column(xcol)):(off('pulses_mean')) with points pt 7 ps 0.9 lc rgb pulses " . (PON_sum > 0 ? "notitle" : "title 'pulses per completed hold'") . ", " }
-if (RON_sum > 0) { series = series . "data using (column(xcol)):(on('peak_pulse_rate_hz')) axes x1y2 with linespoints lw 2 pt 5 ps 0.9 dt 2 lc rgb rate title 'peak pulse rate (right axis)', " }
-if (ROFF_sum > 0) { series = series . "data using (column(xcol)):(off('peak_pulse_rate_hz')) axes x1y2 with points pt 5 ps 0.9 lc rgb rate " . (RON_sum > 0 ? "notitle" : "title 'peak pulse rate (right axis)'") . ", " }
+if (PON_sum > 0) { series = series . "data using (xat(0)):(on('pulses_mean')) with " . joined . " lw 2 pt 7 ps 0.9 lc rgb pulses title 'pulses per completed hold', " }
+if (POFF_sum > 0) { series = series . "data using (xat(0)):(off('pulses_mean')) with points pt 7 ps 0.9 lc rgb pulses " . (PON_sum > 0 ? "notitle" : "title 'pulses per completed hold'") . ", " }
+if (RON_sum > 0) { series = series . "data using (xat(0)):(on('peak_pulse_rate_hz')) axes x1y2 with " . joined . " lw 2 pt 5 ps 0.9 dt 2 lc rgb rate title 'peak pulse rate (right axis)', " }
+if (ROFF_sum > 0) { series = series . "data using (xat(0)):(off('peak_pulse_rate_hz')) axes x1y2 with points pt 5 ps 0.9 lc rgb rate " . (RON_sum > 0 ? "notitle" : "title 'peak pulse rate (right axis)'") . ", " }
 if (series eq '') { series = "NaN notitle, "; unset key; set label 2 'no completed holds: no pulse data' at graph 0.5, graph 0.62 center front }
 eval 'plot ' . series[1:strlen(series)-2]

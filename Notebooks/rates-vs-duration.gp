@@ -57,8 +57,8 @@ provenance(f) = system("awk '/^# sweep_profile: / { p = $3 } /^# sweep_populatio
 known(c) = column(c) == column(c)
 
 # Ranges and which series have data (a series with no points would make gnuplot warn).
-stats data using (column(xcol)) nooutput name 'X'
-pad = X_max > X_min ? 0.03 * (X_max - X_min) : (X_min != 0 ? 0.1 * abs(X_min) : 1)
+# The x axis (numbers at their values, names and booleans one place apart): sweep-axis.gpi beside this script.
+load _notebooks . '/sweep-axis.gpi'
 stats data using (known('completion_rate') ? 1 : 0) nooutput name 'C'
 stats data using (known('completion_rate_lo') && known('completion_rate_hi') ? 1 : 0) nooutput name 'CB'
 stats data using (known('false_activation_rate') ? 1 : 0) nooutput name 'F'
@@ -91,17 +91,20 @@ if (slide) {
     set key outside bottom center horizontal font ',20'
     set yrange [0:108]
     series = ''
-    if (CB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate')):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with yerrorbars lw 3 pt 7 ps 2 lc rgb completion title 'completion rate (95 % Wilson interval)', " }
-    if (C_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate')):(sprintf('%.1f %%', 100 * column('completion_rate'))) with labels offset char 0, 1.4 font ',18' tc rgb completion notitle, " }
-    if (FB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('false_activation_rate')):(100 * column('false_activation_rate_lo')):(100 * column('false_activation_rate_hi')) axes x1y2 with yerrorbars lw 3 pt 5 ps 2 lc rgb falseActivation title 'false activation rate, right axis (95 % Wilson interval)', " }
+    if (CB_sum > 0) { series = series . "data using (xat(0)):(100 * column('completion_rate')):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with yerrorbars lw 3 pt 7 ps 2 lc rgb completion title 'completion rate (95 % Wilson interval)', " }
+    if (C_sum > 0) { series = series . "data using (xat(0)):(100 * column('completion_rate')):(sprintf('%.1f %%', 100 * column('completion_rate'))) with labels offset char 0, 1.4 font ',18' tc rgb completion notitle, " }
+    if (FB_sum > 0) { series = series . "data using (xat(0)):(100 * column('false_activation_rate')):(100 * column('false_activation_rate_lo')):(100 * column('false_activation_rate_hi')) axes x1y2 with yerrorbars lw 3 pt 5 ps 2 lc rgb falseActivation title 'false activation rate, right axis (95 % Wilson interval)', " }
     if (series eq '') { series = "NaN notitle, "; unset key; set label 1 'no completion or false activation data' at graph 0.5, graph 0.62 center front }
     eval 'plot ' . series[1:strlen(series)-2]
 } else {
 series = ''
-if (CB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with filledcurves lc rgb completion title 'completion, 95 % Wilson band', " }
-if (C_sum > 0) { series = series . "data using (column(xcol)):(100 * column('completion_rate')) with linespoints lw 2 pt 7 ps 0.8 lc rgb completion title 'completion rate', " }
-if (FB_sum > 0) { series = series . "data using (column(xcol)):(100 * column('false_activation_rate_lo')):(100 * column('false_activation_rate_hi')) axes x1y2 with filledcurves lc rgb falseActivation title 'false activation, 95 % Wilson band', " }
-if (F_sum > 0) { series = series . "data using (column(xcol)):(100 * column('false_activation_rate')) axes x1y2 with linespoints lw 2 pt 5 ps 0.8 lc rgb falseActivation title 'false activation rate (right axis)', " }
+# Categories get intervals, not bands: a band between two names says nothing.
+if (CB_sum > 0 && categorical) { series = series . "data using (xat(0)):(100 * column('completion_rate')):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with yerrorbars lw 2 pt 7 ps 0.8 lc rgb completion title 'completion rate (95 % Wilson interval)', " }
+if (CB_sum > 0 && !categorical) { series = series . "data using (xat(0)):(100 * column('completion_rate_lo')):(100 * column('completion_rate_hi')) with filledcurves lc rgb completion title 'completion, 95 % Wilson band', " }
+if (C_sum > 0 && !(categorical && CB_sum > 0)) { series = series . "data using (xat(0)):(100 * column('completion_rate')) with " . joined . " lw 2 pt 7 ps 0.8 lc rgb completion title 'completion rate', " }
+if (FB_sum > 0 && categorical) { series = series . "data using (xat(0)):(100 * column('false_activation_rate')):(100 * column('false_activation_rate_lo')):(100 * column('false_activation_rate_hi')) axes x1y2 with yerrorbars lw 2 pt 5 ps 0.8 lc rgb falseActivation title 'false activation rate, right axis (95 % Wilson interval)', " }
+if (FB_sum > 0 && !categorical) { series = series . "data using (xat(0)):(100 * column('false_activation_rate_lo')):(100 * column('false_activation_rate_hi')) axes x1y2 with filledcurves lc rgb falseActivation title 'false activation, 95 % Wilson band', " }
+if (F_sum > 0 && !(categorical && FB_sum > 0)) { series = series . "data using (xat(0)):(100 * column('false_activation_rate')) axes x1y2 with " . joined . " lw 2 pt 5 ps 0.8 lc rgb falseActivation title 'false activation rate (right axis)', " }
 if (series eq '') { series = "NaN notitle, "; unset key; set label 1 'no completion or false activation data' at graph 0.5, graph 0.62 center front }
 eval 'plot ' . series[1:strlen(series)-2]
 }

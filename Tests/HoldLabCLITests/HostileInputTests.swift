@@ -607,8 +607,66 @@ enum HostileCases {
                 "holdlab: error: t.csv: missing column(s)", files: ["t.csv": .text("a,b\n1,2\n")], absent: ["f.png"]),
     ]
 
+    /// A report's small options: two designs, few users, no robustness section.
+    static let smallReport = ["report", "--profile", "hig-linear-bar", "--variant", "f=fill.duration=0.6", "--users", "200",
+                              "--robustness-users", "0"]
+    static let curveSweep = ["sweep", "--vary", "fill.curve=linear,easeIn,bezier(0.2,0,0,1)", "--users", "200", "--out", "s.csv"]
+
+    /// Values the figure step draws: names and booleans one place apart, quoted values whole, any encoding.
+    static let figures: [Hostile] = [
+        Hostile("report --sweep over curve names draws them", smallReport + ["--sweep", "fill.curve=linear,easeIn,bezier(0.2,0,0,1)",
+                "--out", "r"], 0, present: ["r/sweep-fill.curve-rates.png", "r/sweep-fill.curve-rates.svg", "r/sweep-fill.curve.csv"]),
+        Hostile("plot rates-vs-duration of a sweep over curve names", ["plot", "rates-vs-duration", "--data", "s.csv",
+                "--var", "x=param_fill_curve", "--out", "f.png"], 0, before: [curveSweep], present: ["f.png"]),
+        Hostile("plot mismatch-vs-duration of a sweep over curve names", ["plot", "mismatch-vs-duration", "--data", "s.csv",
+                "--var", "x=param_fill_curve", "--out", "f.svg"], 0, before: [curveSweep], present: ["f.svg"]),
+        Hostile("plot pulses-vs-threshold of a sweep over curve names", ["plot", "pulses-vs-threshold", "--data", "s.csv",
+                "--var", "x=param_fill_curve", "--out", "f.png"], 0, before: [curveSweep], present: ["f.png"]),
+        Hostile("plot a sweep file with a byte-order mark and CRLF", ["plot", "rates-vs-duration", "--data", "s.csv", "--out", "f.png"], 0,
+                before: [["sweep", "--vary", "gesture.minimumDuration=0.5:1:0.25", "--users", "200", "--out", "s.csv"]],
+                tamper: [.bomAndCRLF(file: "s.csv")], present: ["f.png"]),
+        Hostile("report --sweep with a value the profile refuses stops before anything runs", smallReport + ["--sweep",
+                "fill.curve=linear,wobbly", "--out", "r"], 64, "--sweep fill.curve=linear,wobbly: point 2 (fill.curve=wobbly): fill.curve:",
+                absent: ["r"]),
+        Hostile("report --question with a newline: the folder's CSVs stay readable", ["plot", "design-rates", "--data", "r/designs.csv",
+                "--out", "f.png"], 0, before: [smallReport + ["--question", "Which one?\nThe fast one?", "--out", "r"]], present: ["f.png"]),
+    ]
+
+    static func review(_ variant: String, extra: String = "") -> Fixture {
+        .text("profiles: [hig-linear-bar]\nvariants:\n  fast:\n    \(variant)\n\(extra)users: 100\n")
+    }
+    static let reviewReport = ["report", "--review", "r.yaml", "--out", "o"]
+
+    /// Errors in a review file and a profile's references: where the file writes them, never a --set or --baseline the
+    /// user did not type.
+    static let reviewFiles: [Hostile] = [
+        Hostile("review: a variant's unknown key", reviewReport, 65,
+                "r.yaml:4:18: variants.fast.fill.wobble: unknown key; allowed here:", files: ["r.yaml": review("fill.wobble: 1")], absent: ["o"]),
+        Hostile("review: a variant's value out of range", reviewReport, 65,
+                "r.yaml:4:20: variants.fast.fill.duration: must be a number of seconds > 0", files: ["r.yaml": review("fill.duration: -3")]),
+        Hostile("review: a baseline that is no design", reviewReport, 65, "r.yaml:5:11: baseline: nosuch is none of the designs",
+                files: ["r.yaml": review("fill.duration: 0.6", extra: "baseline: nosuch\n")], absent: ["o"]),
+        Hostile("review: a sweep value the baseline refuses", reviewReport, 65,
+                "r.yaml:6:5: sweeps[0]: fill.curve=wobbly: fill.curve: timing curve 'wobbly'",
+                files: ["r.yaml": review("fill.duration: 0.6", extra: "sweeps:\n  - fill.curve=linear,wobbly\n")], absent: ["o"]),
+        Hostile("review: a set entry's unknown key", reviewReport, 65, "r.yaml:6:16: set.fill.wobbly: unknown key",
+                files: ["r.yaml": review("fill.duration: 0.6", extra: "set:\n  fill.wobbly: 2\n")], absent: ["o"]),
+        Hostile("review: profiles check names the same place", ["profiles", "check", "r.yaml"], 65,
+                "r.yaml:4:18: variants.fast.fill.wobble: unknown key", files: ["r.yaml": review("fill.wobble: 1")]),
+        Hostile("a profile naming an unknown population is reported at its line", ["simulate", "--profile", "p.yaml"] + quick, 65,
+                "p.yaml:7:13: population: no population 'nosuch' in", files: ["p.yaml": F.profile(replacing: "population: default",
+                with: "population: nosuch")]),
+        Hostile("profiles check reports a profile's unknown population", ["profiles", "check", "p.yaml"], 65,
+                "p.yaml:7:13: population: no population 'nosuch'", files: ["p.yaml": F.profile(replacing: "population: default",
+                with: "population: nosuch")]),
+        Hostile("--set population=NAME that is unknown suggests one", ["simulate", "--set", "population=hurrid"] + quick, 64,
+                "--set population=hurrid: population: no population 'hurrid' in"),
+        Hostile("sweep names the point's key, not a --set", ["sweep", "--vary", "fill.wobble=1,2"] + quick, 64,
+                "point 1 (fill.wobble=1): fill.wobble: unknown key"),
+    ]
+
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals
-        + gnuplotNames + children + hostileShards + encodings + jsonTypes + standardInput
+        + gnuplotNames + children + hostileShards + encodings + jsonTypes + standardInput + figures + reviewFiles
 }
 
 extension Fixture {

@@ -175,6 +175,22 @@ public enum Gnuplot {
         }
     }
 
+    /// The file's bytes without a leading UTF-8 byte-order mark and with CRLF line ends as LF, or nil when it has
+    /// neither (or cannot be read: gnuplot then says so itself).
+    static func withoutByteOrderMarkOrCR(_ path: String) -> Data? {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+        let bom = data.starts(with: [0xEF, 0xBB, 0xBF])
+        guard bom || data.contains(0x0D) else { return nil }
+        var copy = Data(capacity: data.count)
+        var previous: UInt8?
+        for byte in data.dropFirst(bom ? 3 : 0) {
+            if let held = previous { if !(held == 0x0D && byte == 0x0A) { copy.append(held) } }
+            previous = byte
+        }
+        if let held = previous { copy.append(held) }
+        return copy
+    }
+
     /// Draws `script` over the data files `data` into `out`, whatever characters the paths hold.
     ///
     /// gnuplot cannot be given every path: `data` is a space-separated list, `set output` and `plot` treat a leading
@@ -232,7 +248,18 @@ public enum Gnuplot {
             var name = Self.plainName((file as NSString).lastPathComponent)
             if name.hasPrefix("figure.") || used.contains(name) { name = "\(index + 1)-" + name }
             used.insert(name)
-            try link(name, to: absolute(file))
+            // gnuplot and the notebooks' checks read a byte-order mark as part of the first line and keep a CR on
+            // every value: such a file (Excel's "CSV UTF-8") is given to them as a copy without either.
+            if let copy = Self.withoutByteOrderMarkOrCR(absolute(file)) {
+                let path = stage + "/" + name
+                tokens.append(Temporaries.shared.register(path))
+                guard FileManager.default.createFile(atPath: path, contents: copy) else {
+                    throw PlotFailure(status: 73, message: "\(out): cannot write a copy of \(file) beside it")
+                }
+                created.append(path)
+            } else {
+                try link(name, to: absolute(file))
+            }
             staged.append((name, file))
         }
 

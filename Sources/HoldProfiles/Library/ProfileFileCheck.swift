@@ -42,12 +42,12 @@ extension ProfileLibrary {
     /// A profile gets the overrides that are not population keys; a population the population keys
     /// (`population.CLASS.key…`). A review is checked as `holdlab report --review` reads it, then against the
     /// library: the profiles and populations it names load, its `set` values and variants apply to them, its
-    /// baseline is one of its designs and each sweep is one `checkSweep` accepts (it returns the problem, or nil).
+    /// baseline is one of its designs and each sweep's values apply (`sweepPoints` gives a sweep's `key=value` texts, or throws what is wrong with it).
     ///
     /// - Throws: `ProfileError` for a name the library does not have (with suggestions) or a file that cannot be
     ///   read (`cannotOpen`), and for a file that has no problem to list yet does not load.
     public func check(
-        _ fileOrName: String, overrides: [Override] = [], checkSweep: ((String) -> String?)? = nil
+        _ fileOrName: String, overrides: [Override] = [], sweepPoints: ((String) throws -> [String])? = nil
     ) throws(ProfileError) -> ProfileFileCheck {
         var path = profilePath(fileOrName)
         // A name that is not in the library gets the library's error (with suggestions); a file is read.
@@ -67,13 +67,14 @@ extension ProfileLibrary {
             let problems = Profile.problems(yaml: text, path: display, overrides: profileOverrides)
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             let profile = try Profile.load(yaml: text, path: display, overrides: profileOverrides)
+            if let problem = populationProblem(of: profile) { return .invalid(path: display, problems: [problem]) }
             return .valid(path: display, name: profile.name, kind: .profile)
         case .population:
             let problems = Population.problems(yaml: text, path: display, overrides: overrides)
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             return .valid(path: display, name: try Population.load(yaml: text, path: display).name, kind: .population)
         case .review:
-            let problems = reviewProblems(yaml: text, path: display, checkSweep: checkSweep)
+            let problems = reviewProblems(yaml: text, path: display, sweepPoints: sweepPoints)
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             return .valid(path: display, name: path == Self.standardInput ? "review" : stem, kind: .review)

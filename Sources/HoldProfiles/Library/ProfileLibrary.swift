@@ -134,7 +134,26 @@ public struct ProfileLibrary: Sendable {
                 message: "no profile of that name in \(directory)\(Suggestions.didYouMean(nameOrPath, among: names)); "
                     + "known: \(names.joined(separator: ", "))", cannotOpen: true)
         }
-        return try Profile.load(yaml: try Self.read(path, what: "profile"), path: Self.displayPath(path), overrides: overrides)
+        let profile = try Profile.load(yaml: try Self.read(path, what: "profile"), path: Self.displayPath(path), overrides: overrides)
+        if let problem = populationProblem(of: profile) { throw problem }
+        return profile
+    }
+
+    /// The problem with the population a profile names when the library cannot find it, reported where the profile
+    /// names it (its `population:` line, or the `--set` that gave it) rather than as a missing population file: the
+    /// file to change is the profile. Nil when the population exists, or the profile leaves the key at its default.
+    public func populationProblem(of profile: Profile) -> ProfileError? {
+        let name = profile.population
+        guard let origin = profile.populationOrigin, name != Self.standardInput, populationFiles[name] == nil,
+              !fileExists(populationPath(name)) else { return nil }
+        if Self.isPath(name), !Self.isArchivedPopulation(name) {
+            return ProfileError(origin: origin, keyPath: "population", message: "no population file '\(name)'")
+        }
+        let names = populationNames()
+        return ProfileError(
+            origin: origin, keyPath: "population",
+            message: "no population '\(name)' in \(directory)/populations\(Suggestions.didYouMean(name, among: names)); "
+                + "known: \(names.joined(separator: ", "))")
     }
 
     /// `holdlab profiles show`: the profile resolved (every key with its default, overrides applied) as YAML, after

@@ -22,6 +22,9 @@ public struct Profile: Sendable {
     /// How the control draws its progress (`display.indicator`): only `holdlab preview` reads it; the model is the
     /// same for every shape.
     public var indicator: Indicator = .bar
+    /// Where `population` is written (the profile's line, or the `--set` that gave it); nil when the key is absent.
+    /// Not part of the profile's content: an unknown population is reported here, not in the population folder.
+    public var populationOrigin: Origin? = nil
 
     /// The shape of the progress indicator.
     public enum Indicator: String, Sendable, Hashable, CaseIterable {
@@ -112,6 +115,7 @@ extension Profile {
         }
         let description = try top.string("description")
         let source = try top.string("source", default: "")
+        let populationOrigin = top.contains("population") ? top.origin(of: "population") : nil
         let population = try top.string("population", default: "default")
 
         var control = Control()
@@ -184,7 +188,7 @@ extension Profile {
         return Profile(
             name: name, description: description, source: source, control: control, timerLatency: latency,
             population: population, fillDurationMatchesGesture: fillMatches, retractDurationMatches: retractMatches,
-            indicator: indicator)
+            indicator: indicator, populationOrigin: populationOrigin)
     }
 }
 

@@ -4,9 +4,14 @@ extension ProfileLibrary {
     /// Every problem of a review file (`holdlab profiles check`), in line order: first what `ReviewFile.parse`
     /// refuses (every problem, as for a profile); then, against this library, what `holdlab report --review` would
     /// refuse: a profile or population that does not load, a `set` value or a variant that a profile or population
-    /// refuses, a baseline that is none of the designs, a sweep `checkSweep` refuses. Each is reported where the
-    /// review writes it, with the underlying error (which may name another file) as its message.
-    public func reviewProblems(yaml text: String, path: String, checkSweep: ((String) -> String?)? = nil) -> [ProfileError] {
+    /// refuses, a baseline that is none of the designs, a sweep `sweepPoints` refuses or one of whose values the
+    /// baseline design (or, for a `population.…` key, the populations) refuses. Each is reported where the review
+    /// writes it, with the underlying error (which may name another file) as its message.
+    ///
+    /// - Parameter sweepPoints: a sweep's `key=value` texts, one per point (throws what is wrong with its text).
+    public func reviewProblems(
+        yaml text: String, path: String, sweepPoints: ((String) throws -> [String])? = nil
+    ) -> [ProfileError] {
         let root: ConfigNode
         do {
             root = try ConfigNode.parse(text, path: path)
@@ -22,7 +27,18 @@ extension ProfileLibrary {
             return [error]
         }
         var problems: [ProfileError] = []
+        // Every `key=value` the file writes, by its text: an error a profile or population gives for one of them
+        // (its origin is that `--set` text) is reported at the entry and key path the file writes, not as a
+        // `--set` the user never typed.
+        var entries: [String: ReviewFile.Located] = [:]
+        for entry in review.setsLocated + review.variants.flatMap(\.located) where entries[entry.text] == nil {
+            entries[entry.text] = entry
+        }
         func problem(_ keyPath: String, _ error: Error) {
+            if let error = error as? ProfileError, case .override(let text) = error.origin, let entry = entries[text] {
+                problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath, message: error.message))
+                return
+            }
             problems.append(ProfileError(origin: root.origin(ofReviewKey: keyPath), keyPath: keyPath, message: "\(error)"))
         }
         func overrides(_ sets: [String], at keyPath: String) -> [Override]? {
@@ -36,6 +52,8 @@ extension ProfileLibrary {
         guard let common = overrides(review.sets, at: "set") else { return problems }
         let profileSets = common.filter { !$0.reachesPopulation }
         var labels: [String] = []
+        // Each design's profile and the variant values on it: the baseline is what the sweeps vary.
+        var designs: [String: (profile: String, sets: [Override])] = [:]
         var firstProfile: Profile?
         let names = review.profiles.isEmpty ? ["hig-linear-bar"] : review.profiles
         for (index, name) in names.enumerated() {
@@ -43,6 +61,7 @@ extension ProfileLibrary {
             do {
                 let profile = try loadProfile(name, overrides: profileSets)
                 labels.append(profile.name)
+                if designs[profile.name] == nil { designs[profile.name] = (name, []) }
                 if index == 0 { firstProfile = profile }
             } catch {
                 problem(keyPath, error)
@@ -58,7 +77,7 @@ extension ProfileLibrary {
                 problem(keyPath, error)
             }
         }
-        let populationsLoaded = populations.count == populationNames.count
+        let populationsLoaded = !populationNames.isEmpty && populations.count == populationNames.count
         if populationsLoaded {
             do { _ = try Population.applying(common, to: populations) } catch { problem("set", error) }
         }
@@ -66,6 +85,7 @@ extension ProfileLibrary {
             let keyPath = "variants.\(variant.label)"
             labels.append(variant.label)
             guard let sets = overrides(variant.sets, at: keyPath) else { continue }
+            designs[variant.label] = (names[0], sets)
             if let key = sets.first(where: \.reachesPopulation) {
                 problem(keyPath, ReviewProblem("sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs in set"))
                 continue
@@ -81,9 +101,40 @@ extension ProfileLibrary {
         if let baseline = review.baseline, problems.isEmpty, !labels.contains(baseline) {
             problem("baseline", ReviewProblem("\(baseline) is none of the designs: \(labels.joined(separator: ", "))"))
         }
+        let baseline = designs[review.baseline ?? labels.first ?? ""]
+        // Values are tried only on designs that loaded: otherwise each would repeat the designs' problem.
+        let designsLoaded = problems.isEmpty
         for sweep in review.sweeps {
-            if let message = checkSweep?(sweep.text) {
+            guard let sweepPoints else { continue }
+            func refuse(_ message: String) {
                 problems.append(ProfileError(origin: sweep.origin, keyPath: sweep.keyPath, message: message))
+            }
+            let points: [String]
+            do { points = try sweepPoints(sweep.text) } catch {
+                // The message without the `--vary TEXT: ` a command line's sweep gets: the file says where.
+                let message = "\(error)"
+                let prefix = "--vary \(sweep.text): "
+                refuse(message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
+                continue
+            }
+            guard designsLoaded, let baseline else { continue }
+            for point in points {
+                do {
+                    let value = try Override(parsing: point)
+                    if value.reachesPopulation {
+                        if populationsLoaded { _ = try Population.applying(common + [value], to: populations) }
+                    } else {
+                        _ = try loadProfile(baseline.profile, overrides: profileSets + baseline.sets + [value])
+                    }
+                } catch {
+                    // The value as the sweep writes it, then what is wrong with it by key path.
+                    if case .override(let text) = error.origin, text == point {
+                        refuse("\(point): " + (error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)"))
+                    } else {
+                        refuse("\(point): \(error)")
+                    }
+                    break
+                }
             }
         }
         return problems.enumerated().sorted { a, b in

@@ -23,6 +23,8 @@ public struct ReviewFile: Sendable, Equatable {
     public struct Variant: Sendable, Equatable {
         public var label: String
         public var sets: [String]
+        /// Each of `sets` with where the file writes it (`variants.LABEL.KEY`).
+        public var located: [Located] = []
     }
 
     /// A text with where it is written, for errors found after loading (e.g. a sweep's values).
@@ -34,7 +36,9 @@ public struct ReviewFile: Sendable, Equatable {
 
     public var question: String?
     public var profiles: [String] = []
-    public var sets: [String] = []
+    public var sets: [String] { setsLocated.map(\.text) }
+    /// The `set` entries with where the file writes them (`set.KEY`).
+    public var setsLocated: [Located] = []
     public var variants: [Variant] = []
     public var populations: [String] = []
     public var baseline: String?
@@ -71,12 +75,13 @@ public struct ReviewFile: Sendable, Equatable {
             review.question = question.text
         }
         review.profiles = try names(&reader, "profiles").map(\.text)
-        review.sets = try assignments(&reader, "set")
+        review.setsLocated = try assignments(&reader, "set")
         if let node = reader.node("variants") {
             var variants = try MappingReader(node, keyPath: "variants")
             for label in node.keys {
                 try checkLabel(label, origin: variants.origin(of: label), keyPath: variants.path(label))
-                review.variants.append(Variant(label: label, sets: try assignments(&variants, label)))
+                let sets = try assignments(&variants, label)
+                review.variants.append(Variant(label: label, sets: sets.map(\.text), located: sets))
             }
             try variants.finish()
         }
@@ -156,10 +161,10 @@ public struct ReviewFile: Sendable, Equatable {
     }
 
     /// A mapping of key paths to single values, as `key=value` texts (`--set`); a value with spaces is quoted.
-    private static func assignments(_ reader: inout MappingReader, _ key: String) throws(ProfileError) -> [String] {
+    private static func assignments(_ reader: inout MappingReader, _ key: String) throws(ProfileError) -> [Located] {
         guard let node = reader.node(key) else { return [] }
         var values = try MappingReader(node, keyPath: reader.path(key))
-        var result: [String] = []
+        var result: [Located] = []
         for name in node.keys {
             if let node = values.node(name), !node.isScalar {
                 throw ProfileError(origin: node.origin, keyPath: values.path(name), message:
@@ -172,7 +177,7 @@ public struct ReviewFile: Sendable, Equatable {
             let flow = value.text.first.map { "{[\"'".contains($0) } ?? false
             let text = !flow && value.text.contains(where: { $0 == " " || $0 == "\t" })
                 ? "\"" + String(value.text.flatMap { $0 == "\"" ? ["\\", "\""] : [$0] }) + "\"" : value.text
-            result.append(name + "=" + text)
+            result.append(Located(text: name + "=" + text, origin: values.origin(of: name), keyPath: values.path(name)))
         }
         try values.finish()
         return result

@@ -88,6 +88,32 @@ public enum ReviewJob {
             try directory.write(name, ResultDocument(table).rendered(as: .csv))
         }
 
+        // The requested sweeps (the baseline design over one key, against the first population), every point's
+        // profile made before anything runs: a value the profile refuses stops the review here, not after the
+        // comparison has run.
+        let sweeps = try request.sweeps.map { text in
+            do {
+                let parameter = try SweepParameter(parsing: text)
+                let sweepPlan = try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: seed)
+                let baseOverrides: [Override]
+                do {
+                    baseOverrides = try plan.sets[plan.baseline].map { text throws(ProfileError) in try Override(parsing: text) }
+                } catch {
+                    throw SweepError("\(error)")
+                }
+                let path = plan.paths[plan.baseline]
+                let sweep = SweepRequest(
+                    profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
+                    population: plan.populations[0], plan: sweepPlan, users: users, seed: seed, threads: threads)
+                return (text, parameter, sweepPlan, sweep, try Sweep.profiles(sweep))
+            } catch let error as SweepError {
+                // Named as the user gave it: --sweep, not sweep's --vary.
+                let message = error.description
+                let vary = "--vary \(text): "
+                throw SweepError("--sweep \(text): " + (message.hasPrefix(vary) ? String(message.dropFirst(vary.count)) : message), kind: error.kind)
+            }
+        }
+
         // The comparison: designs.csv and differences.csv.
         let results = try plan.run(users: users, seed: seed, threads: threads, progress: progress)
         try write("designs.csv", ComparisonCSV.summaries(results, designs: plan.designs, provenance: head))
@@ -148,25 +174,15 @@ public enum ReviewJob {
             }
         }
 
-        // Requested sweeps: the baseline design over one key, against the first population.
+        // The requested sweeps, run.
         var sweepFiles: [(String, String)] = []
         var sweepFigures: [(stem: String, caption: String)] = []
         let baselineDesign = plan.designs[plan.baseline]
-        for text in request.sweeps {
-            let parameter = try SweepParameter(parsing: text)
-            let sweepPlan = try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: seed)
-            let baseOverrides: [Override]
-            do {
-                baseOverrides = try plan.sets[plan.baseline].map { text throws(ProfileError) in try Override(parsing: text) }
-            } catch {
-                throw SweepError("\(error)")
-            }
-            let path = plan.paths[plan.baseline]
-            let sweep = SweepRequest(
-                profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
-                population: checkPopulation, plan: sweepPlan, users: users, seed: seed, threads: threads)
+        for (text, parameter, sweepPlan, sweep, profiles) in sweeps {
             var rows: [[ResultCell]] = []
-            try Sweep.run(sweep, profiles: try Sweep.profiles(sweep), onRows: { rows += $0 })
+            try Sweep.run(sweep, profiles: profiles, onRows: { rows += $0 })
+            // Names or booleans (fill.curve=linear,easeIn) are drawn one place apart, with intervals, not bands.
+            let categorical = Sweep.columns(sweepPlan).first?.kind == .text
             let stem = "sweep-\(parameter.keyPath)"
             try write(stem + ".csv", Sweep.table(sweepPlan, rows: rows, provenance: Provenance.made(by: "report", commandLine: command)
                 + Provenance(Sweep.identity(sweep, baseProfile: baselineDesign.profile))))
@@ -179,7 +195,7 @@ public enum ReviewJob {
             }
             sweepFiles.append((stem + ".csv", "a sweep of \(baselineDesign.label) over `\(parameter.keyPath)` (`\(text)`) against `\(checkPopulation.name)`: the `holdlab sweep` columns"))
             sweepFiles.append((stem + "-rates.svg", "completion and false activation against `\(parameter.keyPath)` (also .png)"))
-            sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson " + (slide ? "intervals" : "bands")))
+            sweepFigures.append((stem + "-rates", "Completion and false activation rates of \(baselineDesign.label) against \(parameter.keyPath), for \(checkPopulation.name) users, 95 % Wilson " + (slide || categorical ? "intervals" : "bands")))
         }
 
         // The argument: the decision (which the scorecard states), each knob's share, the robustness to the assumed people.

@@ -67,7 +67,7 @@ public enum Sweep {
                     overrides: request.baseOverrides + overrides.filter { !$0.reachesPopulation }))
                 if request.plan.variesPopulation { _ = try Population.applying(overrides, to: request.populations) }
             } catch {
-                throw SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(error)")
+                throw pointError(index, assignments, error)
             }
         }
         return profiles
@@ -81,8 +81,18 @@ public enum Sweep {
         do {
             return try Population.applying(overrides, to: request.populations)
         } catch {
-            throw SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(error)")
+            throw pointError(index, assignments, error)
         }
+    }
+
+    /// The error of point `index` (0-based): the point and its values, then what is wrong, named by the key path
+    /// the sweep varies rather than as a `--set` the user never typed.
+    static func pointError(_ index: Int, _ assignments: [String], _ error: Error) -> SweepError {
+        var message = "\(error)"
+        if let error = error as? ProfileError, case .override(let text) = error.origin, assignments.contains(text) {
+            message = error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)"
+        }
+        return SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(message)")
     }
 
     /// A point's `key=value` texts and its overrides, profile and population keys alike.
@@ -91,7 +101,7 @@ public enum Sweep {
         do {
             return (assignments, try assignments.map { text throws(ProfileError) in try Override(parsing: text) })
         } catch {
-            throw SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(error)")
+            throw pointError(index, assignments, error)
         }
     }
 

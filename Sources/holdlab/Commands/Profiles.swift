@@ -92,7 +92,7 @@ struct Profiles: ParsableCommand {
             var missing = 0
             for file in files {
                 do {
-                    switch try library.check(file, overrides: overrides, checkSweep: Self.sweepProblem) {
+                    switch try library.check(file, overrides: overrides, sweepPoints: Self.sweepPoints) {
                     case .valid(let path, let name, let kind):
                         try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
                     case .invalid(let path, let problems):
@@ -114,14 +114,12 @@ struct Profiles: ParsableCommand {
             if invalid > 0 { throw ExitStatus.dataError }
         }
 
-        /// What is wrong with a review's sweep (as `report --sweep` parses it), or nil.
-        static func sweepProblem(_ text: String) -> String? {
-            do {
-                _ = try SweepParameter(parsing: text)
-                return nil
-            } catch {
-                return error.description
-            }
+        /// A review's sweep as `report --sweep` runs it (the grid over one key): each point's `key=value` text;
+        /// throws what is wrong with its text.
+        static func sweepPoints(_ text: String) throws -> [String] {
+            let parameter = try SweepParameter(parsing: text)
+            let plan = try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: 1)
+            return plan.points.map { "\(parameter.keyPath)=\($0[0])" }
         }
     }
 }

@@ -117,7 +117,17 @@ struct Report: ParsableCommand {
         try reportingErrors {
             let commandLine = Array(CommandLine.arguments.dropFirst())
             guard let review else { return try write(arguments: Self.reproducibleArguments(commandLine), reviewFile: nil) }
-            let expanded = try Self.expand(commandLine, review: ReviewFile.load(path: review))
+            // Everything the file gets wrong, where the file writes it (file:line:column, key path; 65), before
+            // anything runs: the same check as `holdlab profiles check`.
+            let text = try ProfileLibrary.read(review, what: "review")
+            let problems = source.library.reviewProblems(
+                yaml: text, path: ProfileLibrary.displayPath(review), sweepPoints: Profiles.Check.sweepPoints)
+            if !problems.isEmpty {
+                for problem in problems { printError(problem.description) }
+                if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(review)): \(problems.count) problems") }
+                throw ExitStatus.dataError
+            }
+            let expanded = try Self.expand(commandLine, review: ReviewFile.parse(text, path: ProfileLibrary.displayPath(review)))
             let report: Report
             do {
                 report = try Report.parse(Array(expanded.dropFirst()))
