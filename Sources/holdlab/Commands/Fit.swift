@@ -98,7 +98,7 @@ struct Fit: ParsableCommand {
     @Option(help: ArgumentHelp("The family to fit, or all five.", valueName: "family"))
     var family: FamilyChoice = .all
 
-    @Option(parsing: .unconditional, help: "Seed of the bootstrap draws.", transform: parseSeed)
+    @Option(parsing: .unconditional, help: "Seed of the bootstrap draws. (default: 1)", transform: parseSeed)
     var seed: UInt64 = 1
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Parametric-bootstrap replicates per family for the KS p-value (0: none).", valueName: "B"))

@@ -78,7 +78,7 @@ struct OneHoldOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Fraction of a frame interval from touch-down to the first frame, 0 ≤ phase < 1.", valueName: "0..1"))
     var phase: Double = 0
 
-    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws.", transform: parseSeed)
+    @Option(parsing: .unconditional, help: "Seed for the Timer latency draws. (default: 1)", transform: parseSeed)
     var seed: UInt64 = 1
 
     func validate() throws {
@@ -143,7 +143,7 @@ struct SampleOptions: ParsableArguments {
         "Synthetic users per simulation: per profile, design and population, sweep point or tune evaluation."))
     var users: Int = 100_000
 
-    @Option(parsing: .unconditional, help: "Master seed; every simulation of the run uses it (common random numbers).",
+    @Option(parsing: .unconditional, help: "Master seed; every simulation of the run uses it (common random numbers). (default: 1)",
             transform: parseSeed)
     var seed: UInt64 = 1
 
