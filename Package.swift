@@ -17,9 +17,17 @@ import PackageDescription
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let package = Package(
     name: "HoldLab",
-    platforms: [.macOS(.v13)],
+    // HoldModel imports nothing (no GSL, no Foundation): an iOS or macOS app can run the timing model it was tuned
+    // with. The other libraries need GSL (Linux: libgsl-dev; macOS: Homebrew's gsl).
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "holdlab", targets: ["holdlab"]),
+        // The timing model of one hold: curves, springs, fill, retract, trigger, haptics, display frames.
+        .library(name: "HoldModel", targets: ["HoldModel"]),
+        // Profiles and populations as YAML, validated, with `--set` overrides.
+        .library(name: "HoldProfiles", targets: ["HoldProfiles", "HoldLabIO"]),
+        // The engine: synthetic users against profiles, summaries with intervals, paired comparisons, shards.
+        .library(name: "HoldSimulation", targets: ["HoldSimulation", "HoldProfiles", "HoldLabIO"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,7 +38,7 @@ let package = Package(
         .systemLibrary(
             name: "CGSL",
             pkgConfig: "gsl",
-            providers: [.apt(["libgsl-dev"])]
+            providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
         ),
         // Test seams (HOLDLAB_TEST_SIGNAL, HOLDLAB_TEST_KILL_AFTER_POINTS) exist in debug builds only.
         .target(name: "HoldLabIO", swiftSettings: strict + [.define("HOLDLAB_TEST_HOOKS", .when(configuration: .debug))]),

@@ -81,7 +81,33 @@ struct ProgressBarTests {
         let command = ([try CLI.executable.path] + arguments).joined(separator: " ")
         let tty = try CLI.runTool("/usr/bin/script", ["-q", "-c", command, "/dev/null"])
         #expect(tty.contains("sweep [") && tty.contains("ETA") && tty.contains("100%"))
+        // A sweep counts in points (13 of them), not users.
+        #expect(tty.contains("13 of 13 points") && !tty.contains("users/s"))
+        // An ANSI terminal's bar is cleared with an escape code at the end.
+        #expect(tty.contains("\u{1B}[K"))
         let piped = try CLI.run(arguments)
         #expect(piped.status == 0 && piped.stderr.isEmpty)
+    }
+
+    @Test("TERM=dumb: a bar without escape codes, cleared with spaces; --quiet and HOLDLAB_QUIET=1: nothing at all")
+    func dumbAndQuiet() throws {
+        let directory = try CLI.temporaryDirectory()
+        let out = directory.appendingPathComponent("s.csv").path
+        let arguments = ["sweep", "--vary", "gesture.minimumDuration=0.3:1.5:0.1", "--users", "5000", "--out", out]
+        let command = ([try CLI.executable.path] + arguments).joined(separator: " ")
+        let dumb = try CLI.runTool("/usr/bin/script", ["-q", "-c", "TERM=dumb " + command, "/dev/null"])
+        #expect(dumb.contains("sweep [") && dumb.contains("100%"))
+        #expect(!dumb.contains("\u{1B}"), "an escape code under TERM=dumb")
+        for quiet in [command + " --quiet", command + " -q", "HOLDLAB_QUIET=1 " + command] {
+            let shown = try CLI.runTool("/usr/bin/script", ["-q", "-c", quiet, "/dev/null"])
+            #expect(!shown.contains("sweep ["), "\(quiet)")
+        }
+        // --quiet drops notes, never errors or warnings.
+        let noted = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:0.5:0.1", "--users", "100", "--dry-run"])
+        let quieted = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:0.5:0.1", "--users", "100", "--dry-run", "--quiet"])
+        #expect(noted.status == 0 && quieted.status == 0 && noted.stdout == quieted.stdout)
+        #expect(noted.stderr.contains("nothing simulated") && quieted.stderr.isEmpty)
+        let failed = try CLI.run(["sweep", "--vary", "fill.wobble=1,2", "--users", "100", "--quiet"])
+        #expect(failed.status == 64 && failed.stderr.contains("holdlab: error: point 1"))
     }
 }

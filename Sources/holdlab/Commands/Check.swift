@@ -90,6 +90,8 @@ struct GuidelineCheck: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @Flag(name: .customLong("list-rules"), help: "Print the rules (Markdown table), then exit.")
     var listRules = false
 

@@ -32,6 +32,8 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @OptionGroup var view: RowFormatOptions
 
     @Option(help: ArgumentHelp("Also write each design's simulate row (a design column first) to this file.", valueName: "file"))

@@ -114,6 +114,8 @@ struct Fit: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @OptionGroup var view: RowFormatOptions
 
     @Option(name: .customLong("emit-population"), help: ArgumentHelp(

@@ -47,6 +47,8 @@ struct FitCurve: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         if let target, !target.isFinite { throw ValidationError("--target must be a finite number.") }
         try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--data", data)])

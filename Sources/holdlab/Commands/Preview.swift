@@ -49,6 +49,8 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var hold: OneHoldOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @Option(name: .customLong("out"), help: ArgumentHelp("The animated GIF.", valueName: "file.gif"))
     var out: String = "preview.gif"
 

@@ -78,6 +78,8 @@ struct Profiles: ParsableCommand {
 
         @OptionGroup var source: ProfileSourceOptions
 
+        @OptionGroup var quietOption: QuietOption
+
         @Argument(help: ArgumentHelp("Profile, population or review files, or profile and population names.", valueName: "file"))
         var files: [String] = []
 

@@ -38,6 +38,8 @@ struct Report: ParsableCommand {
 
     @OptionGroup var guidelines: GuidelineOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @Option(help: ArgumentHelp("The question the review answers (default: which design, for which populations).", valueName: "text"))
     var question: String?
 

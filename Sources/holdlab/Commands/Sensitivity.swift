@@ -81,6 +81,8 @@ struct SensitivityCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @Flag(help: "Keep the rows already in --samples (which must come from the same run) and simulate the missing points.")
     var resume = false
 

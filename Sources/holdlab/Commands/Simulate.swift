@@ -35,6 +35,8 @@ struct Simulate: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @OptionGroup var view: RowFormatOptions
 
     @Option(name: .customLong("per-user"), help: ArgumentHelp(
@@ -45,7 +47,8 @@ struct Simulate: ParsableCommand {
     @Flag(name: .customLong("list-columns"), help: "Print the summary columns with their units and definitions, then exit.")
     var listColumns = false
 
-    @OptionGroup(title: "Running on a cluster (README.md)") var sharding: ShardOptions
+    // Last among the options (a titled group would be printed before OPTIONS); each says which engine it is for.
+    @OptionGroup var sharding: ShardOptions
 
     func validate() throws {
         if perUser == "" || perUser == "-" && output.file == nil {

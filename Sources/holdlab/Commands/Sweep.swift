@@ -52,6 +52,8 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @OptionGroup var view: RowFormatOptions
 
     @Flag(help: "Keep the rows already in --out (which must come from the same sweep) and compute the missing points.")
@@ -60,7 +62,8 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the points (param columns only) without simulating.")
     var dryRun = false
 
-    @OptionGroup(title: "Running on a cluster (README.md)") var sharding: ShardOptions
+    // Last among the options (a titled group would be printed before OPTIONS); each says which engine it is for.
+    @OptionGroup var sharding: ShardOptions
 
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
@@ -163,7 +166,7 @@ struct SweepCommand: ParsableCommand {
     /// without its end line, so a partial shard is never mistaken for a whole one).
     private func runShard(_ shard: ShardSpec, request: SweepRequest, points: Range<Int>, profiles: [Profile], base: Profile,
                           out: OutputFile) throws {
-        let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "users")
+        let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "points", per: simulation.users)
         var rows: [[ResultCell]] = []
         try Sweep.run(request, profiles: profiles, points: points, onRows: { rows += $0 }, progress: { bar.update($0) })
         bar.finish()

@@ -70,6 +70,8 @@ struct Tune: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @OptionGroup var view: RowFormatOptions
 
     func validate() throws {

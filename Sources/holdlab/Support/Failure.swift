@@ -147,6 +147,8 @@ func printError(_ message: String) {
 
 /// A note for the person at the terminal (never into the CSV).
 func printNote(_ message: String) {
+    // --quiet keeps warnings: they say a result may not be what was asked for.
+    if Quiet.requested && !message.hasPrefix("warning:") { return }
     StandardError.write("holdlab: \(message)\n")
 }
 

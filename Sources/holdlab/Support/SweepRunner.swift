@@ -21,7 +21,7 @@ func runSweepPoints(
 ) throws {
     if out == .standardOutput && view == nil { try out?.write(head) }
     let total = Sweep.rowCount(request)
-    let bar = ProgressBar(label: label, total: (total - rows.count) * request.users, unit: "users")
+    let bar = ProgressBar(label: label, total: (total - rows.count) * request.users, unit: "points", per: request.users)
     // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted run
     // loses at most the last second's points, and a long run does not spend its time rewriting.
     var lastWrite = Date.distantPast
