@@ -22,6 +22,10 @@ struct Benchmark: ParsableCommand {
             it and fitting all five families with the default bootstrap, as holdlab fit does; for them the users \
             column counts rows, ns_per_user is ns per row and the random-number columns are NaN. Build with \
             -c release for meaningful figures.
+
+            Examples:
+              holdlab benchmark --case hold-only --users 1000000 --threads 1
+              holdlab benchmark --case spring --threads 1 --threads 2 > bench.csv
             """)
 
     @OptionGroup var source: ProfileSourceOptions

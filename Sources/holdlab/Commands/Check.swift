@@ -80,8 +80,14 @@ struct GuidelineCheck: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Argument(help: ArgumentHelp("Profile names or YAML files.", valueName: "profile"))
-    var profiles: [String] = []
+    @Argument(help: ArgumentHelp("Profile names or YAML files (as --profile).", valueName: "profile"))
+    var arguments: [String] = []
+
+    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable), as every other command names one.", valueName: "name|file"))
+    var profile: [String] = []
+
+    /// The profiles to check: `--profile`s, then the arguments.
+    var profiles: [String] { profile + arguments }
 
     /// `--population` (for the simulated rules; default: each profile's own), `--users`, `--seed`, `--threads`.
     @OptionGroup var simulation: RunOptions

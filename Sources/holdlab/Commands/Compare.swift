@@ -21,9 +21,10 @@ struct Compare: ParsableCommand {
 
             Examples:
               holdlab compare --profile hig-linear-bar \\
-                --variant fast="fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8" \\
+                --variant fast="fill.duration=0.6 gesture.minimumDuration=0.8" \\
                 --population default,motor-impaired
-              holdlab compare --profile hig-linear-bar --profile mismatched-fill --summaries designs.csv
+              holdlab compare --profile hig-linear-bar --profile mismatched-fill \\
+                --summaries designs.csv
             """)
 
     @OptionGroup var source: ProfileSourceOptions

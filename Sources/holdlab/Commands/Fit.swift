@@ -30,14 +30,16 @@ struct Fit: ParsableCommand {
             With --telemetry FILE instead of --column, fit an app's telemetry (one row per hold: down_ms, up_ms, fired,             fired_ms, moved_out, trigger_ms, fill_ms, full_ms; docs/POPULATIONS.md) to the classes of --base-population             by censored maximum likelihood: one row per fitted number with its standard error and interval, and with             --emit-population a population file whose fitted numbers carry their intervals as ranges and the             telemetry's hash as their source. It needs holds from at least two trigger settings.
 
             Examples:
-              holdlab fit --data holds.csv --column hold_ms --censored-column fired
-              holdlab fit - --column hold_ms --format table < holds.csv
+              holdlab fit --data docs/examples/holds.csv --column hold_ms \\
+                --censored-column fired
+              holdlab fit - --column hold_ms --format table < docs/examples/holds.csv
               holdlab simulate --population hold-only --per-user users.csv --out /dev/null
               holdlab fit --data users.csv --where class=intentional \\
                 --column press_end_ms --censored-column outcome \\
                 --censored-value completed --censor-time-column trigger_ms \\
                 --emit-population fitted.yaml
-              holdlab fit --telemetry docs/telemetry-example.csv --base-population default \\
+              holdlab fit --telemetry docs/examples/telemetry.csv \\
+                --base-population default \\
                 --emit-population ours.yaml
             """)
 

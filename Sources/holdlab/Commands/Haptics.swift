@@ -32,8 +32,10 @@ struct Haptics: ParsableCommand {
 
             Examples:
               holdlab haptics --profile kikocard-accelerating --out kiko.ahap
-              holdlab haptics --profile kikocard-accelerating --set haptics.threshold=0.05 --format android
-              holdlab haptics --profile hig-linear-bar --format kotlin --completion-intensity 0.9
+              holdlab haptics --profile kikocard-accelerating \\
+                --set haptics.threshold=0.05 --format android
+              holdlab haptics --profile hig-linear-bar --format kotlin \\
+                --completion-intensity 0.9
             """)
 
     @OptionGroup var source: ProfileSourceOptions

@@ -16,10 +16,11 @@ struct Merge: ParsableCommand {
             the file and the reason, exit status 65, and nothing is written. README.md: Running on a cluster.
 
             Examples:
-              holdlab sweep --design sobol --points 64 \\
-                --vary fill.duration=0.5:1.5 --shard 2/3 --out s2.csv
+              for k in 1 2 3; do holdlab sweep --design sobol --points 64 \\
+                --vary fill.duration=0.5:1.5 --shard $k/3 --out s$k.csv; done
               holdlab merge --out rates.csv s1.csv s2.csv s3.csv
-              holdlab merge --out sim.csv sim.csv.shards/shard-*-of-8.csv
+              holdlab simulate --users 1000000 --shards 8 --emit parallel \\
+                --out sim.csv > sim.sh && bash sim.sh
             """)
 
     @Argument(help: ArgumentHelp("The shard files (written by --shard K/N), in any order.", valueName: "shard-file"))

@@ -31,8 +31,10 @@ struct Preview: ParsableCommand {
             129/130/143 interrupted.
 
             Examples:
-              holdlab preview --profile kikocard-accelerating --profile hig-linear-bar --out review.gif
-              holdlab preview --profile kikocard-accelerating --profile hig-linear-bar --release-at 1.2
+              holdlab preview --profile kikocard-accelerating --profile hig-linear-bar \\
+                --out review.gif
+              holdlab preview --profile kikocard-accelerating --profile hig-linear-bar \\
+                --release-at 1.2
               holdlab preview --profile hig-linear-bar --variant "slow=fill.duration=1.5" \\
                 --variant "spring=fill.curve=snappy" --no-mp4
             """)

@@ -45,7 +45,11 @@ struct Profiles: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a profile resolved: every key with its default, overrides applied.",
-            discussion: "Example: holdlab profiles show kikocard-accelerating --set fill.timer.tick=0.016")
+            discussion: """
+                Examples:
+                  holdlab profiles show kikocard-accelerating --set fill.timer.tick=0.016
+                  holdlab profiles show hig-linear-bar > my-control.yaml
+                """)
 
         @OptionGroup var source: ProfileSourceOptions
 
@@ -72,7 +76,8 @@ struct Profiles: ParsableCommand {
                 --set population.CLASS.key=value applies to population files, other keys to profiles.
 
                 Examples:
-                  holdlab profiles check Profiles/*.yaml Profiles/populations/*.yaml Profiles/reviews/*.yaml
+                  holdlab profiles check Profiles/*.yaml Profiles/populations/*.yaml \\
+                    Profiles/reviews/*.yaml
                   holdlab profiles show hig-linear-bar | holdlab profiles check -
                 """)
 

@@ -26,7 +26,7 @@ struct Report: ParsableCommand {
 
             Examples:
               holdlab report --profile hig-linear-bar \\
-                --variant fast="fill.curve=easeIn fill.duration=0.6 gesture.minimumDuration=0.8" \\
+                --variant fast="fill.duration=0.6 gesture.minimumDuration=0.8" \\
                 --population default,motor-impaired --out review
               sh review/reproduce.sh
               holdlab report --review Profiles/reviews/fast-fill.yaml --out review

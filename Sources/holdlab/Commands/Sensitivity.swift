@@ -32,10 +32,12 @@ struct SensitivityCommand: ParsableCommand {
 
             Examples:
               holdlab sensitivity --method sobol --points 64 --users 2000 \\
-                --vary gesture.minimumDuration=0.3:1.5 --vary haptics.threshold=0.005:0.05 \\
+                --vary gesture.minimumDuration=0.3:1.5 \\
+                --vary haptics.threshold=0.005:0.05 \\
                 --metric false_activation_rate --samples samples.csv --out indices.csv
               holdlab sensitivity --method morris --points 20 --users 5000 \\
-                --vary gesture.minimumDuration=0.3:1.5 --vary fill.curve=linear,easeIn,easeOut,easeInOut
+                --vary gesture.minimumDuration=0.3:1.5 \\
+                --vary fill.curve=linear,easeIn,easeOut,easeInOut
               holdlab plot sensitivity --data indices.csv --out indices.png
             """)
 

@@ -21,7 +21,8 @@ struct Simulate: ParsableCommand {
               holdlab simulate --profile hig-linear-bar --population default,motor-impaired
               holdlab simulate --profile kikocard-accelerating \\
                 --set haptics.minInterval=0.03 --per-user users.csv
-              holdlab simulate --format table --columns profile,completion_rate,false_activation_rate
+              holdlab simulate --format table \\
+                --columns profile,completion_rate,false_activation_rate
               holdlab simulate --out summary.csv --per-user - | head
               holdlab simulate --profile - < my-control.yaml
             """)

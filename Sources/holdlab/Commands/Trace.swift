@@ -11,7 +11,9 @@ struct Trace: ParsableCommand {
             (frame, touch_down, recognized, fill_start, pulse, pulse_dropped, fill_complete, trigger, completion_pulse, \
             displayed_full, release, retract_end). Rows run from touch-down until the fill is back at rest.
 
-            Example: holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
+            Examples:
+              holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
+              holdlab trace --profile kikocard-accelerating --seed 7 --out - | tail -3
             """)
 
     @OptionGroup var source: ProfileSourceOptions
