@@ -60,7 +60,7 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the points (param columns only) without simulating.")
     var dryRun = false
 
-    @OptionGroup(title: "Running on a cluster (README.md)") var sharding: ShardOptions
+    @OptionGroup(title: "Running on a cluster (docs/CLUSTER.md)") var sharding: ShardOptions
 
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
