@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads holdlab's CSV with pandas and DuckDB as README.md says to (issue 16): a summary, a sweep, a per-user file and
+"""Reads holdlab's CSV with pandas and DuckDB as docs/DATA-TOOLS.md says to (issue 16): a summary, a sweep, a per-user file and
 a fit, with their '#' provenance lines (pandas: comment="#"; DuckDB: as is) and with --no-comments (pandas: default
 options). Every column must arrive with its name, every row, and the numeric columns as numbers (NaN as missing).
 

@@ -13,7 +13,7 @@ struct HoldLab: ParsableCommand {
             with '#' provenance lines that gnuplot skips. Exit status: 0 success, 1 the answer is no (check: a rule \
             fails; tune: nothing feasible), 64 bad command line, 65 invalid profile or data, 66 an input cannot be opened, 69 gnuplot (or \
             ffmpeg) not installed, 71 gnuplot or ffmpeg failed to start or was killed, 73 an output cannot be created, 74 write error, 129/130/143 hangup/interrupt/terminate (no \
-            temporary left), 141 standard output's reader went away. README.md has the table.
+            temporary left), 141 standard output's reader went away. docs/EXIT-STATUS.md has the table.
             """,
         version: HoldLabVersion.current,
         subcommands: [Simulate.self, Compare.self, Report.self, GuidelineCheck.self, SweepCommand.self, SensitivityCommand.self, Merge.self, Trace.self, Preview.self, Haptics.self, Plot.self, Profiles.self, Fit.self, FitCurve.self, Tune.self, Benchmark.self]

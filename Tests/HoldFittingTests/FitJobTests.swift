@@ -4,7 +4,7 @@ import HoldLabIO
 import HoldLabTestSupport
 import Testing
 
-/// The example telemetry `holdlab fit` reads (README.md): 400 holds, 157 censored at 1,000 ms.
+/// The example telemetry `holdlab fit` reads (docs/commands/fit.md): 400 holds, 157 censored at 1,000 ms.
 private let holds = Golden.packageRoot.appendingPathComponent("docs/examples/holds.csv").path
 
 @Suite("fit: the job's typed result")

@@ -20,7 +20,7 @@ struct SimulateJobTests {
         no_feedback_rate,first_feedback_ms,retract_mean_ms
         """.split(separator: ",")
 
-    @Test("the header: the columns issues 3 and 13 name, in order; any other a mean's bound right after it; README documents each")
+    @Test("the header: the columns issues 3 and 13 name, in order; any other a mean's bound right after it; docs/COLUMNS.md documents each")
     func columns() throws {
         let csv = try Make.simulation(users: 500).csv()
         let header = CSVRecords.dataLines(csv)[0].split(separator: ",")
@@ -31,8 +31,8 @@ struct SimulateJobTests {
             #expect(name.hasSuffix("_lo") && header[index - 1] == name.dropLast(3)
                     || name.hasSuffix("_hi") && header[index - 1] == name.dropLast(3) + "_lo", "\(name)")
         }
-        let readme = try String(contentsOf: Golden.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        for column in header { #expect(readme.contains("`\(column)`"), "README lacks \(column)") }
+        let dictionary = try String(contentsOf: Golden.packageRoot.appendingPathComponent("docs/COLUMNS.md"), encoding: .utf8)
+        for column in header { #expect(dictionary.contains("`\(column)`"), "docs/COLUMNS.md lacks \(column)") }
     }
 
     @Test("the whole CSV is byte-identical for 1 and 2 threads")

@@ -454,7 +454,7 @@ struct SimulationFidelityTests {
         #expect(summary.rate("completed_unseen_rate").rate == nil)  // no fill: nothing could look full
     }
 
-    @Test("hold-time median to the 4 significant digits README.md promises")
+    @Test("hold-time median to the 4 significant digits docs/commands/simulate.md promises")
     func holdTimeDigits() throws {
         // Holds uniform on [1189.2, 1209.2] ms: the median is 1199.2 ms (issue 13 saw 1200.13 with 3 digits).
         let profile = try Make.profile("gesture: {minimumDuration: 5.0}\nfill: {model: none}\nretract: {mode: instant}\n")

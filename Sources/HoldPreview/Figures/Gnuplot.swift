@@ -103,7 +103,7 @@ public enum Gnuplot {
     /// The figure's kinds: the notebooks choose pngcairo or svg by the output's extension.
     public static let extensions = ["png", "svg"]
 
-    /// The exit status of a gnuplot that could not start or was killed by a signal (README: a failed child).
+    /// The exit status of a gnuplot that could not start or was killed by a signal (docs/EXIT-STATUS.md: a failed child).
     public static let childFailed: Int32 = 71
 
     /// `gnuplot` on `$PATH`, or nil.

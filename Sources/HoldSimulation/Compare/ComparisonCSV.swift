@@ -2,7 +2,7 @@ import HoldLabIO
 import HoldProfiles
 
 /// The `compare` CSV: one row per population, design (but the baseline) and metric. Column names, units and
-/// definitions in one table, so the header, the rows and the README cannot drift apart.
+/// definitions in one table, so the header, the rows and docs/COLUMNS.md cannot drift apart.
 public enum ComparisonCSV {
     public struct Column: Sendable {
         public let name: String

@@ -16,8 +16,8 @@ import HoldLabIO
 ///   proportions; `completed_unseen_rate` (a rate over people the design decides) by the delta method on the same
 ///   adjusted counts; other means by the delta method with two pseudo-people at the extremes of the per-person
 ///   differences and Student t quantiles, and no interval for a mean over fewer than two people under a design. Each unpaired interval is the independent-samples one widened, where it
-///   is narrower, to the paired one. Coverage measured by `.ci/coverage` (README, *Intervals that keep their
-///   promise*).
+///   is narrower, to the paired one. Coverage measured by `.ci/coverage` (docs/INTERVALS.md, *Intervals that
+///   keep their promise*).
 public enum IntervalRules: String, Sendable, CaseIterable {
     case v0_1 = "0.1"
     case v0_2 = "0.2"

@@ -6,7 +6,7 @@ import HoldLabIO
 /// proportions and the views' units are all derived from it.
 ///
 /// Adding a counted metric: a `HoldEvent` case, the line of `HoldContribution.hold` that counts it, and its entry
-/// here (plus README's column table and the golden files).
+/// here (plus docs/COLUMNS.md's column table and the golden files).
 public struct Metric: Sendable {
     public enum Kind: Sendable {
         /// How many people counted toward an event.

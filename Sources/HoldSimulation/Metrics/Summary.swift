@@ -55,7 +55,7 @@ public struct SimulationSummary: Sendable {
 }
 
 /// The `simulate` CSV: the row's identity, then every metric of the registry with its interval columns, so the
-/// header, the rows, the views and README cannot drift apart.
+/// header, the rows, the views and docs/COLUMNS.md cannot drift apart.
 public enum SimulationCSV {
     public struct Column: Sendable {
         public let name: String

@@ -17,7 +17,7 @@ struct Tally: HoldSink {
     /// Per `HoldValue`, the largest and smallest `real` where kept.
     var maxima = Slots16<Double>(HoldValue.allCases.map(\.maximumStart), padding: -.infinity)
     var minima = Slots16<Double>(repeating: .infinity)
-    /// Every reported quantile keeps the 4 significant digits README.md promises.
+    /// Every reported quantile keeps the 4 significant digits docs/commands/simulate.md promises.
     var completionTime = Quantiles(highest: 3_600_000_000, digits: .four)
     var holdTime = Quantiles(highest: 3_600_000_000, digits: .four)
     var pulses = Quantiles(highest: 10_000_000, digits: .four)

@@ -13,7 +13,7 @@ struct Merge: ParsableCommand {
             holdlab version) and the same N, be complete and unchanged; none may be missing or given twice. A sweep's \
             rows come out in point order; a simulation's summary rows are computed from the shards' exact tallies. \
             Either way the data rows are byte-identical to the unsharded run's. Anything wrong is one line naming \
-            the file and the reason, exit status 65, and nothing is written. README.md: Running on a cluster.
+            the file and the reason, exit status 65, and nothing is written. docs/CLUSTER.md: Running on a cluster.
 
             Examples:
               for k in 1 2 3; do holdlab sweep --design sobol --points 64 \\

@@ -20,7 +20,7 @@ struct Report: ParsableCommand {
             report folder is replaced; any other non-empty folder is refused (73). Needs gnuplot (69 without).
 
             --review FILE reads the designs, populations, users, seed, baseline, question and sweeps from a YAML \
-            review file (see Profiles/reviews/ and README.md) instead of those options; the report is the one the \
+            review file (see Profiles/reviews/ and docs/commands/report.md) instead of those options; the report is the one the \
             equivalent options write, byte for byte, and records (and reproduce.sh runs) that command line, so the \
             folder does not need the file.
 

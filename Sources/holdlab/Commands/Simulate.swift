@@ -12,7 +12,7 @@ struct Simulate: ParsableCommand {
             rows are not sampling noise. --population a,b (or repeated) runs every profile against each population: \
             one row per profile and population, population by population (the population column says which; \
             --per-user then gains a population column first). Data rows are byte-identical for any --threads. Rates \
-            carry 95 % Wilson intervals; NaN marks a statistic with no data. The columns are documented in README.md.
+            carry 95 % Wilson intervals; NaN marks a statistic with no data. The columns are documented in docs/COLUMNS.md.
 
             Examples:
               holdlab simulate
@@ -48,7 +48,8 @@ struct Simulate: ParsableCommand {
     @Flag(name: .customLong("list-columns"), help: "Print the summary columns with their units and definitions, then exit.")
     var listColumns = false
 
-    // Last among the options (a titled group would be printed before OPTIONS); each says which engine it is for.
+    // Last among the options (a titled group would be printed before OPTIONS); each says which engine it is for
+    // (docs/CLUSTER.md).
     @OptionGroup var sharding: ShardOptions
 
     func validate() throws {

@@ -62,7 +62,8 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the points (param columns only) without simulating.")
     var dryRun = false
 
-    // Last among the options (a titled group would be printed before OPTIONS); each says which engine it is for.
+    // Last among the options (a titled group would be printed before OPTIONS); each says which engine it is for
+    // (docs/CLUSTER.md).
     @OptionGroup var sharding: ShardOptions
 
     func validate() throws {

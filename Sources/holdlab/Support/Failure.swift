@@ -9,8 +9,8 @@ import HoldProfiles
 import HoldSimulation
 import HoldStudies
 
-/// HoldLab's exit statuses, the one policy every command follows (sysexits.h where one fits). README.md has the
-/// same table.
+/// HoldLab's exit statuses, the one policy every command follows (sysexits.h where one fits). docs/EXIT-STATUS.md
+/// has the same table.
 enum ExitStatus: Int32, Error {
     case success = 0
     /// The command ran and the answer is "no": `check` found a failing rule, `tune` no point that meets the
