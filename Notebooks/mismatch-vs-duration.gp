@@ -53,8 +53,13 @@ known(c) = column(c) == column(c)
 
 # Ranges and which series have data (no completed hold, or no fill to look full, gives NaN; an empty series would
 # make gnuplot warn).
-# The x axis (numbers at their values, names and booleans one place apart): sweep-axis.gpi beside this script.
-load _notebooks . '/sweep-axis.gpi'
+# The x axis (numbers at their values, names and booleans one place apart): sweep-axis.gpi beside this script; a
+# script copied out of its folder draws numbers only.
+if (system("[ -f '" . _notebooks . "/sweep-axis.gpi' ] && echo yes") eq 'yes') { load _notebooks . '/sweep-axis.gpi' } else {
+    categorical = 0; joined = 'linespoints'; xat(d) = column(xcol)
+    stats data using (xat(0)) nooutput name 'X'
+    pad = X_max > X_min ? 0.03 * (X_max - X_min) : (X_min != 0 ? 0.1 * abs(X_min) : 1)
+}
 array columns[3] = ['mismatch_mean_ms', 'mismatch_p50_ms', 'mismatch_p95_ms']
 array titles[3] = ['mean', 'median (p50)', '95th percentile']
 array colours[3] = ['#1f77b4', '#ff7f0e', '#d62728']

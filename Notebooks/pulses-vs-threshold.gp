@@ -52,8 +52,13 @@ provenance(f) = system("awk '/^# sweep_profile: / { p = $3 } /^# sweep_populatio
 known(c) = column(c) == column(c)
 
 # Ranges and which series have data (a series with no points would make gnuplot warn).
-# The x axis (numbers at their values, names and booleans one place apart): sweep-axis.gpi beside this script.
-load _notebooks . '/sweep-axis.gpi'
+# The x axis (numbers at their values, names and booleans one place apart): sweep-axis.gpi beside this script; a
+# script copied out of its folder draws numbers only.
+if (system("[ -f '" . _notebooks . "/sweep-axis.gpi' ] && echo yes") eq 'yes') { load _notebooks . '/sweep-axis.gpi' } else {
+    categorical = 0; joined = 'linespoints'; xat(d) = column(xcol)
+    stats data using (xat(0)) nooutput name 'X'
+    pad = X_max > X_min ? 0.03 * (X_max - X_min) : (X_min != 0 ? 0.1 * abs(X_min) : 1)
+}
 stats data using (known('pulses_mean') ? 1 : 0) nooutput name 'P'
 stats data using (known('peak_pulse_rate_hz') ? 1 : 0) nooutput name 'R'
 # A threshold of 0 is another mode (no progress pulses), so its point is not joined to the others by a line.
