@@ -36,6 +36,7 @@ struct HoldLab: ParsableCommand {
         do {
             try refuseRepeatedOptions(arguments)
             try refuseUnknownHelpTopic(arguments)
+            try refuseUnknownCommand(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
             return ExitStatus.success.rawValue
@@ -59,6 +60,24 @@ struct HoldLab: ParsableCommand {
         let known = configuration.subcommands.map { $0._commandName }
         guard !known.contains(arguments[1]) else { return }
         throw UsageError("help: no subcommand '\(arguments[1])'; subcommands: \(known.joined(separator: ", "))")
+    }
+
+    /// A first word (or `profiles`' second) that is no subcommand gets the ones it is close to, where ArgumentParser
+    /// would say only "Unexpected argument": `holdlab simulat` → did you mean 'simulate'?
+    static func refuseUnknownCommand(_ arguments: [String]) throws {
+        var commands: [ParsableCommand.Type] = configuration.subcommands
+        var path = ""
+        for word in arguments.prefix(2) {
+            guard !word.hasPrefix("-"), !commands.isEmpty else { return }
+            let names = commands.map { $0._commandName } + (path.isEmpty ? ["help"] : [])
+            guard let match = commands.first(where: { $0._commandName == word }) else {
+                if names.contains(word) { return }
+                throw UsageError("'\(path)\(word)' is no command\(Suggestions.didYouMean(word, among: names)); commands: "
+                    + names.filter { $0 != "help" }.joined(separator: ", "))
+            }
+            path += word + " "
+            commands = match.configuration.subcommands
+        }
     }
 
     /// ArgumentParser's outcomes: help and version on standard output (status 0), usage errors as one line and a

@@ -111,3 +111,19 @@ struct ProgressBarTests {
         #expect(failed.status == 64 && failed.stderr.contains("holdlab: error: point 1"))
     }
 }
+
+@Suite("A mistyped command")
+struct MistypedCommandTests {
+    @Test("a first word, or profiles' second, that is no command: 64 with the command it is close to")
+    func didYouMean() throws {
+        let simulat = try CLI.run(["simulat", "--users", "10"])
+        #expect(simulat.status == 64 && simulat.stderr.contains("'simulat' is no command (did you mean 'simulate'?)"))
+        let lis = try CLI.run(["profiles", "lis"])
+        #expect(lis.status == 64 && lis.stderr.contains("'profiles lis' is no command (did you mean 'list'?)"))
+        let far = try CLI.run(["xyzzy"])
+        #expect(far.status == 64 && !far.stderr.contains("did you mean") && far.stderr.contains("commands: simulate, compare"))
+        // Commands whose next word is a value are left alone.
+        #expect(try CLI.run(["check", "hig-linear-bar", "--users", "200"]).status != 64)
+        #expect(try CLI.run(["help", "simulate"]).status == 0)
+    }
+}

@@ -25,7 +25,8 @@ struct GuidelineOptions: ParsableArguments {
     var minImpairedCompletion: Double = GuidelineThresholds().minImpairedCompletion
 
     @Option(name: .customLong("impaired-population"), help: ArgumentHelp(
-        "motor-impaired-completion: the population to check (default motor-impaired).", valueName: "name|file"))
+        "motor-impaired-completion: the population to check (default motor-impaired).", valueName: "name|file"),
+        completion: .populationNames)
     var impairedPopulation = "motor-impaired"
 
     @Option(name: .customLong("rules"), help: ArgumentHelp(
@@ -80,10 +81,10 @@ struct GuidelineCheck: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Argument(help: ArgumentHelp("Profile names or YAML files (as --profile).", valueName: "profile"))
+    @Argument(help: ArgumentHelp("Profile names or YAML files (as --profile).", valueName: "profile"), completion: .profileNames)
     var arguments: [String] = []
 
-    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable), as every other command names one.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable), as every other command names one.", valueName: "name|file"), completion: .profileNames)
     var profile: [String] = []
 
     /// The profiles to check: `--profile`s, then the arguments.

@@ -37,12 +37,12 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var view: RowFormatOptions
 
-    @Option(help: ArgumentHelp("Also write each design's simulate row (a design column first) to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write each design's simulate row (a design column first) to this file.", valueName: "file"), completion: .file())
     var summaries: String?
 
     @Option(name: .customLong("per-user"), help: ArgumentHelp(
         "Also write one row per population, user and design (population, then the simulate --per-user columns).",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var perUser: String?
 
     @Flag(name: .customLong("list-columns"), help: "Print the columns with their units and definitions, then exit.")

@@ -44,10 +44,10 @@ struct Fit: ParsableCommand {
             """)
 
     @Option(name: .customLong("data"), help: ArgumentHelp(
-        "The CSV file of durations ('-' for standard input); or give it as the argument.", valueName: "file|-"))
+        "The CSV file of durations ('-' for standard input); or give it as the argument.", valueName: "file|-"), completion: .file())
     var dataOption: String?
 
-    @Argument(help: ArgumentHelp("The CSV file of durations ('-' for standard input), instead of --data.", valueName: "file|-"))
+    @Argument(help: ArgumentHelp("The CSV file of durations ('-' for standard input), instead of --data.", valueName: "file|-"), completion: .file())
     var dataArgument: String?
 
     /// The data file, from --data or the argument (validate() checked there is exactly one).
@@ -58,12 +58,12 @@ struct Fit: ParsableCommand {
 
     @Option(name: .customLong("telemetry"), help: ArgumentHelp(
         "Fit an app's telemetry CSV (one row per hold) to a population's classes instead of one column of durations.",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var telemetry: String?
 
     @Option(name: .customLong("base-population"), help: ArgumentHelp(
         "With --telemetry: the population whose classes are fitted (starting values; patience and movement kept).",
-        valueName: "name|file"))
+        valueName: "name|file"), completion: .populationNames)
     var basePopulation: String = "default"
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
@@ -72,7 +72,7 @@ struct Fit: ParsableCommand {
 
     @Option(name: .customLong("profiles-dir"), help: ArgumentHelp(
         "Directory with profiles and populations/ (default: $HOLDLAB_PROFILES, ./Profiles, or the package's).",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var profilesDirectory: String?
 
     @Option(name: .customLong("censored-column"), help: ArgumentHelp(
@@ -122,7 +122,7 @@ struct Fit: ParsableCommand {
 
     @Option(name: .customLong("emit-population"), help: ArgumentHelp(
         "Also write a population YAML with the best fit as a hold class (times must be seconds; '-' for standard output when --out names a file).",
-        valueName: "file|-"))
+        valueName: "file|-"), completion: .file(extensions: ["yaml", "yml"]))
     var emitPopulation: String?
 
     func validate() throws {

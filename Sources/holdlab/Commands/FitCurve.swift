@@ -27,7 +27,7 @@ struct FitCurve: ParsableCommand {
                 --y false_activation_rate --model exponential --target 0.005
             """)
 
-    @Option(help: ArgumentHelp("CSV file (for example holdlab sweep output).", valueName: "file"))
+    @Option(help: ArgumentHelp("CSV file (for example holdlab sweep output).", valueName: "file"), completion: .file())
     var data: String
 
     @Option(help: ArgumentHelp("Column of x values.", valueName: "column"))

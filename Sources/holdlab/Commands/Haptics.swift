@@ -40,7 +40,7 @@ struct Haptics: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"), completion: .profileNames)
     var profile: String = "hig-linear-bar"
 
     @OptionGroup var hold: OneHoldOptions
@@ -66,7 +66,7 @@ struct Haptics: ParsableCommand {
     @Option(name: .customLong("completion-pulse-ms"), parsing: .unconditional, help: ArgumentHelp("Android: milliseconds the completion pulse vibrates, 1–1000.", valueName: "ms"))
     var completionPulseMilliseconds: Int = HapticStyle.standard.completionPulseMilliseconds
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Write the pattern here ('-' for standard output). Files are replaced atomically.", valueName: "file|-"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Write the pattern here ('-' for standard output). Files are replaced atomically.", valueName: "file|-"), completion: .file())
     var out: String = "-"
 
     /// `--format`, else from the extension of `--out`.

@@ -23,7 +23,7 @@ struct Merge: ParsableCommand {
                 --out sim.csv > sim.sh && bash sim.sh
             """)
 
-    @Argument(help: ArgumentHelp("The shard files (written by --shard K/N), in any order.", valueName: "shard-file"))
+    @Argument(help: ArgumentHelp("The shard files (written by --shard K/N), in any order.", valueName: "shard-file"), completion: .file())
     var files: [String] = []
 
     @OptionGroup var output: OutputOptions

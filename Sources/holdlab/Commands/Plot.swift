@@ -44,11 +44,11 @@ struct Plot: ParsableCommand {
 
     @Option(name: .customLong("data"), parsing: .upToNextOption, help: ArgumentHelp(
         "CSV file(s) the notebook reads, passed as data='FILE …' (several for fill-curves and retract-rules).",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var data: [String] = []
 
     @Option(name: .customLong("out"), help: ArgumentHelp(
-        "The figure: a .png or .svg file (default: NOTEBOOK.png in the current directory).", valueName: "fig.png|fig.svg"))
+        "The figure: a .png or .svg file (default: NOTEBOOK.png in the current directory).", valueName: "fig.png|fig.svg"), completion: .file(extensions: ["png", "svg"]))
     var out: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp(

@@ -41,7 +41,7 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"), completion: .profileNames)
     var profile: [String] = []
 
     @Option(help: ArgumentHelp(
@@ -53,11 +53,11 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var quietOption: QuietOption
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("The animated GIF.", valueName: "file.gif"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("The animated GIF.", valueName: "file.gif"), completion: .file(extensions: ["gif"]))
     var out: String = "preview.gif"
 
     @Option(name: .customLong("mp4"), help: ArgumentHelp(
-        "The MP4. Default: the GIF's name with .mp4 when ffmpeg is installed (a note says when it is not).", valueName: "file.mp4"))
+        "The MP4. Default: the GIF's name with .mp4 when ffmpeg is installed (a note says when it is not).", valueName: "file.mp4"), completion: .file(extensions: ["mp4"]))
     var mp4: String?
 
     @Flag(name: .customLong("no-mp4"), help: "Write the GIF only.")

@@ -53,7 +53,7 @@ struct Profiles: ParsableCommand {
 
         @OptionGroup var source: ProfileSourceOptions
 
-        @Argument(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+        @Argument(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"), completion: .profileNames)
         var profile: String
 
         func run() throws {
@@ -85,7 +85,7 @@ struct Profiles: ParsableCommand {
 
         @OptionGroup var quietOption: QuietOption
 
-        @Argument(help: ArgumentHelp("Profile, population or review files, or profile and population names.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Profile, population or review files, or profile and population names.", valueName: "file"), completion: .profileNames)
         var files: [String] = []
 
         func validate() throws {

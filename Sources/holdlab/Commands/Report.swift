@@ -67,12 +67,12 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("Values per behaviour assumption, evenly spaced over its range, ends included (2 to 51).", valueName: "n"))
     var robustnessPoints: Int = RobustnessRequest.defaultGridPoints
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"), completion: .directory)
     var out: String
 
     @Option(help: ArgumentHelp(
         "A YAML review file naming the designs, populations, users, seed, baseline, question and sweeps (instead of those options).",
-        valueName: "file"))
+        valueName: "file"), completion: .file(extensions: ["yaml", "yml"]))
     var review: String?
 
     @Option(name: .customLong("figure-style"), help: ArgumentHelp(
@@ -82,7 +82,7 @@ struct Report: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Read the profiles and populations the command line names from a review folder's inputs/ (by its manifest) instead of the library or their paths; what reproduce.sh passes. Not recorded.",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var inputs: String?
 
     /// The options a review file gives, refused beside `--review`.

@@ -46,7 +46,7 @@ struct SensitivityCommand: ParsableCommand {
     @Option(help: "sobol (Saltelli's scheme: S1, ST, optionally S2) or morris (elementary effects).")
     var method: SensitivityMethod = .sobol
 
-    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"), completion: .profileNames)
     var profile: String = "hig-linear-bar"
 
     @Option(help: ArgumentHelp(
@@ -68,7 +68,7 @@ struct SensitivityCommand: ParsableCommand {
 
     @Option(name: .customLong("second-order"), help: ArgumentHelp(
         "Also estimate second-order indices S2 (sobol; N·(2d+2) simulations) and write them to this CSV.",
-        valueName: "file|-"))
+        valueName: "file|-"), completion: .file())
     var secondOrder: String?
 
     @Option(parsing: .unconditional, help: "Bootstrap resamples for the 95 % intervals (0: none, written NaN).")
@@ -76,7 +76,7 @@ struct SensitivityCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Write every simulation's parameters and simulate columns here, in the design's (SALib's) order.",
-        valueName: "file|-"))
+        valueName: "file|-"), completion: .file())
     var samples: String?
 
     @OptionGroup var simulation: RunOptions

@@ -29,7 +29,7 @@ struct Simulate: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"), completion: .profileNames)
     var profile: [String] = []
 
     @OptionGroup var simulation: RunOptions
@@ -42,7 +42,7 @@ struct Simulate: ParsableCommand {
 
     @Option(name: .customLong("per-user"), help: ArgumentHelp(
         "Also write one row per user and profile to this file, CSV with the summary's '#' lines ('-' for standard output when --out names a file).",
-        valueName: "file|-"))
+        valueName: "file|-"), completion: .file())
     var perUser: String?
 
     @Flag(name: .customLong("list-columns"), help: "Print the summary columns with their units and definitions, then exit.")

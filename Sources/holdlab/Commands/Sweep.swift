@@ -34,7 +34,7 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"), completion: .profileNames)
     var profile: String = "hig-linear-bar"
 
     @Option(help: ArgumentHelp(

@@ -18,7 +18,7 @@ struct Trace: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"), completion: .profileNames)
     var profile: String = "hig-linear-bar"
 
     @OptionGroup var hold: OneHoldOptions

@@ -38,7 +38,7 @@ struct Tune: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("Profile name or YAML file.", valueName: "name|file"), completion: .profileNames)
     var profile: String = "hig-linear-bar"
 
     @Option(help: ArgumentHelp("A profile key and its range, key=lo:hi (repeatable).", valueName: "key=lo:hi"))
@@ -63,7 +63,7 @@ struct Tune: ParsableCommand {
             transform: parseSeed)
     var checkSeed: UInt64?
 
-    @Option(name: .customLong("emit-profile"), help: ArgumentHelp("Write the tuned profile here.", valueName: "file"))
+    @Option(name: .customLong("emit-profile"), help: ArgumentHelp("Write the tuned profile here.", valueName: "file"), completion: .file(extensions: ["yaml", "yml"]))
     var emitProfile: String?
 
     @OptionGroup var simulation: RunOptions

@@ -9,7 +9,7 @@ extension IntervalRules: ExpressibleByArgument {}
 /// The designs, populations and sample of a comparison: shared by `compare` and `report`.
 struct ComparisonOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "A design: profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"))
+        "A design: profile name or YAML file (repeatable). Default: hig-linear-bar.", valueName: "name|file"), completion: .profileNames)
     var profile: [String] = []
 
     @Option(help: ArgumentHelp(
@@ -20,7 +20,7 @@ struct ComparisonOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Population name or YAML file; a comma-separated list or repeated. Default: the one the designs name.",
-        valueName: "name|file"))
+        valueName: "name|file"), completion: .populationNames)
     var population: [String] = []
 
     @Option(help: ArgumentHelp("The design every other is compared with (its label). Default: the first.", valueName: "label"))

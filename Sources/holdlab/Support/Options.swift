@@ -9,7 +9,7 @@ struct ProfileSourceOptions: ParsableArguments {
     @Option(name: .customLong("profiles-dir"), help: ArgumentHelp(
         "Directory of profiles (populations in its populations/ folder).",
         discussion: "Default: $HOLDLAB_PROFILES, else ./Profiles, else the Profiles folder of this package.",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var profilesDirectory: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
@@ -94,7 +94,7 @@ struct OneHoldOptions: ParsableArguments {
 /// `--out FILE|-`.
 struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("out"), help: ArgumentHelp(
-        "Write the CSV here ('-' for standard output). Files are replaced atomically.", valueName: "file|-"))
+        "Write the CSV here ('-' for standard output). Files are replaced atomically.", valueName: "file|-"), completion: .file())
     var out: String = "-"
 
     func validate() throws {
@@ -109,7 +109,7 @@ struct OutputOptions: ParsableArguments {
 struct RunOptions: ParsableArguments {
     @Option(name: .customLong("population"), help: ArgumentHelp(
         "Population name or YAML file (simulate and sweep: several, comma-separated or repeated). Default: the one the profiles name.",
-        valueName: "name|file"))
+        valueName: "name|file"), completion: .populationNames)
     var populations: [String] = []
 
     /// The `--population` arguments, commas split, in order.

@@ -35,7 +35,7 @@ struct ShardOptions: ParsableArguments {
 
     @Option(name: .customLong("sshloginfile"), help: ArgumentHelp(
         "--emit parallel: run the shards on the machines in this file (parallel's --sshloginfile; a shared directory).",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var sshLoginFile: String?
 
     /// The options these add, and whether each takes a value: what a shard's own command line leaves out.
