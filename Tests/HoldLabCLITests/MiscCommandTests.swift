@@ -127,3 +127,44 @@ struct MistypedCommandTests {
         #expect(try CLI.run(["help", "simulate"]).status == 0)
     }
 }
+
+@Suite("Output every data tool reads")
+struct DataToolOutputTests {
+    @Test("trace, check, fit-curve, merge and benchmark take --format and --no-comments; --list-columns takes --format")
+    func everyCommandTakesTheView() throws {
+        let trace = try CLI.run(["trace", "--format", "json"])
+        #expect(trace.status == 0 && trace.stdout.hasPrefix("{\"t_ms\":0.000,"))
+        let bare = try CLI.run(["trace", "--no-comments", "--format", "csv"])
+        #expect(bare.stdout.hasPrefix("t_ms,model_progress,"))
+        let check = try CLI.run(["check", "--profile", "hig-linear-bar", "--users", "300", "--format", "csv", "--no-comments"])
+        #expect(check.status == 0 && !check.stdout.hasPrefix("#") && check.stdout.hasPrefix("profile,"))
+        let bench = try CLI.run(["benchmark", "--case", "hold-only", "--users", "2000", "--threads", "1", "--format", "json"])
+        #expect(bench.status == 0 && bench.stdout.hasPrefix("{\"case\":\"hold-only\""))
+        let list = try CLI.run(["simulate", "--list-columns", "--format", "csv"])
+        #expect(list.stdout.hasPrefix("column,unit,definition\nprofile,,"))
+        let markdown = try CLI.run(["simulate", "--list-columns"])
+        #expect(markdown.stdout.hasPrefix("| column | unit | definition |"))
+    }
+
+    @Test("HOLDLAB_NO_COMMENTS=1 makes comment-free CSV the default; --no-comments is unchanged")
+    func environment() throws {
+        let quiet = try CLI.run(["simulate", "--users", "500", "--format", "csv"], environment: ["HOLDLAB_NO_COMMENTS": "1"])
+        #expect(quiet.status == 0 && quiet.stdout.hasPrefix("profile,population,"))
+        let plain = try CLI.run(["simulate", "--users", "500", "--format", "csv"])
+        #expect(plain.stdout.hasPrefix("# holdlab: "))
+    }
+
+    @Test("plot --data - reads standard input (once), named so in messages")
+    func plotFromStandardInput() throws {
+        let directory = try CLI.temporaryDirectory()
+        let trace = try CLI.run(["trace", "--out", "t.csv"], in: directory)
+        #expect(trace.status == 0)
+        let text = try String(contentsOf: directory.appendingPathComponent("t.csv"), encoding: .utf8)
+        let drawn = try CLI.run(["plot", "trace", "--data", "-", "--out", "f.png"], in: directory, input: text)
+        #expect(drawn.status == 0 && FileManager.default.fileExists(atPath: directory.appendingPathComponent("f.png").path))
+        let wrong = try CLI.run(["plot", "trace", "--data", "-", "--out", "g.png"], in: directory, input: "a,b\n")
+        #expect(wrong.status == 65 && wrong.stderr.contains("standard input: missing column(s)"))
+        let twice = try CLI.run(["plot", "trace", "--data", "-", "--data", "-", "--out", "h.png"], in: directory)
+        #expect(twice.status == 64 && twice.stderr.contains("standard input can be read once"))
+    }
+}

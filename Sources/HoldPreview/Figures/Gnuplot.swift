@@ -179,6 +179,11 @@ public enum Gnuplot {
     /// neither (or cannot be read: gnuplot then says so itself).
     static func withoutByteOrderMarkOrCR(_ path: String) -> Data? {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+        return withoutByteOrderMarkOrCR(data)
+    }
+
+    /// `data` without a leading UTF-8 byte-order mark and with CRLF as LF, or nil when it has neither.
+    static func withoutByteOrderMarkOrCR(_ data: Data) -> Data? {
         let bom = data.starts(with: [0xEF, 0xBB, 0xBF])
         guard bom || data.contains(0x0D) else { return nil }
         var copy = Data(capacity: data.count)
@@ -245,6 +250,20 @@ public enum Gnuplot {
         var used: Set<String> = ["Notebooks", "notebook.gp"]
         var staged: [(name: String, original: String)] = []
         for (index, file) in data.enumerated() {
+            // '-': standard input, read once, given to gnuplot as a file of its own (named so in messages).
+            if file == "-" {
+                let path = stage + "/standard-input.csv"
+                tokens.append(Temporaries.shared.register(path))
+                let text = FileHandle.standardInput.readDataToEndOfFile()
+                let bytes = Self.withoutByteOrderMarkOrCR(text) ?? text
+                guard FileManager.default.createFile(atPath: path, contents: bytes) else {
+                    throw PlotFailure(status: 73, message: "\(out): cannot write standard input beside it")
+                }
+                created.append(path)
+                used.insert("standard-input.csv")
+                staged.append(("standard-input.csv", "standard input"))
+                continue
+            }
             var name = Self.plainName((file as NSString).lastPathComponent)
             if name.hasPrefix("figure.") || used.contains(name) { name = "\(index + 1)-" + name }
             used.insert(name)

@@ -30,6 +30,10 @@ struct Benchmark: ParsableCommand {
 
     @OptionGroup var source: ProfileSourceOptions
 
+    @OptionGroup var view: RowFormatOptions
+
+    @OptionGroup var quietOption: QuietOption
+
     @Option(parsing: .unconditional, help: "Users per measured run (the timer-latency case runs a tenth of them).")
     var users: Int = 2_000_000
 
@@ -79,9 +83,16 @@ struct Benchmark: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            // The header first, then each row as it is measured: a late failure loses nothing.
-            try emit(ResultTable(columns: Self.columns).csvHeaderLine)
-            _ = try measure(onRow: { try emit(ResultTable.csvLine($0)) })
+            // CSV (the default, also on a terminal): the header first, then each row as it is measured, so a late
+            // failure loses nothing. Another --format or --columns: every row, rendered at the end.
+            if (view.format ?? .csv) == .csv && view.columns == nil {
+                try emit(ResultTable(columns: Self.columns).csvHeaderLine)
+                _ = try measure(onRow: { try emit(ResultTable.csvLine($0)) })
+            } else {
+                var table = ResultTable(columns: Self.columns)
+                _ = try measure(onRow: { table.rows.append($0) })
+                try emit(view.render(ResultDocument(table), for: .standardOutput))
+            }
         }
     }
 

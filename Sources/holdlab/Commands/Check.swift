@@ -99,6 +99,8 @@ struct GuidelineCheck: ParsableCommand {
 
     @OptionGroup var quietOption: QuietOption
 
+    @OptionGroup var view: RowFormatOptions
+
     @Flag(name: .customLong("list-rules"), help: "Print the rules (Markdown table), then exit.")
     var listRules = false
 
@@ -138,7 +140,7 @@ struct GuidelineCheck: ParsableCommand {
             let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
             let result = try request.run(progress: { bar.update($0) })
             bar.finish()
-            try out.write(result.document.csv)
+            try out.write(view.render(result.document, for: out))
             let failures = result.failures
             if !failures.isEmpty {
                 printNote("\(failures.count) rule(s) failed: " + failures.map { "\($0.profile) \($0.rule.id)" }.joined(separator: ", "))

@@ -63,9 +63,7 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         if listColumns {
-            var text = "| column | unit | definition |\n|---|---|---|\n"
-            for column in ComparisonCSV.columns { text += "| `\(column.name)` | \(column.unit) | \(column.definition) |\n" }
-            try emit(text)
+            try emit(view.columnList(ComparisonCSV.columns.map { ($0.name, $0.unit, $0.definition) }))
             return
         }
         try reportingErrors {

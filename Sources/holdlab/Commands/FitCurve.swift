@@ -49,6 +49,8 @@ struct FitCurve: ParsableCommand {
 
     @OptionGroup var quietOption: QuietOption
 
+    @OptionGroup var view: RowFormatOptions
+
     func validate() throws {
         if let target, !target.isFinite { throw ValidationError("--target must be a finite number.") }
         try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--data", data)])
@@ -60,7 +62,8 @@ struct FitCurve: ParsableCommand {
                                           commandLine: CommandRecord.line())
             let report = try request.run()
             if let warning = report.fit.warning { printNote("warning: \(warning)") }
-            try OutputFile(argument: output.out).write(report.document.csv)
+            let out = OutputFile(argument: output.out)
+            try out.write(view.render(report.document, for: out))
         }
     }
 }

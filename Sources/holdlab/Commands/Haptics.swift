@@ -45,6 +45,8 @@ struct Haptics: ParsableCommand {
 
     @OptionGroup var hold: OneHoldOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @Option(help: ArgumentHelp("ahap, android or kotlin. Default: from --out's extension (.ahap, .json, .kt), else ahap."))
     var format: HapticPattern.Format?
 

@@ -28,6 +28,10 @@ struct Merge: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var view: RowFormatOptions
+
+    @OptionGroup var quietOption: QuietOption
+
     /// The largest shard file read: a sweep shard of 100,000 points of about 700 bytes, with room.
     static let maximumShardBytes = 256 << 20
 
@@ -46,7 +50,7 @@ struct Merge: ParsableCommand {
             }
             let result = try merge.finish(
                 outputArguments: output.file.map { "--out " + ClusterScript.quote($0) } ?? "", mergeCommand: "holdlab merge")
-            try out.write(try ResultDocument(result.table).rendered(as: .csv))
+            try out.write(view.render(ResultDocument(result.table), for: out))
             noteUndefinedValues(result.table, subject: result.kind == .sweep ? "point" : "profile")
         }
     }

@@ -59,6 +59,8 @@ struct Plot: ParsableCommand {
     @Flag(name: .customLong("no-footer"), help: "Leave out the provenance footer (version, profile hash, population, users, seed).")
     var noFooter = false
 
+    @OptionGroup var quietOption: QuietOption
+
     /// The notebook's name without folders or `.gp`.
     var notebookStem: String {
         let name = (notebook as NSString).lastPathComponent
@@ -75,7 +77,8 @@ struct Plot: ParsableCommand {
             throw ValidationError("--out \(figure): the figure must be a .png or .svg file")
         }
         for assignment in variables { _ = try Self.parse(assignment) }
-        try refuseOutputsOverInputs([("--out", figure)], inputs: data.map { ("--data", $0) })
+        try refuseOutputsOverInputs([("--out", figure)], inputs: data.filter { $0 != "-" }.map { ("--data", $0) })
+        if data.filter({ $0 == "-" }).count > 1 { throw ValidationError("--data - is given twice: standard input can be read once") }
     }
 
     /// `name=value` from `--var`.
@@ -102,12 +105,12 @@ struct Plot: ParsableCommand {
         do {
             let folder = NotebookFolder.discover(executablePath: Self.executablePath())
             let script = try folder.script(notebook)
-            for file in data where !NotebookFolder.isFile(file) {
+            for file in data where file != "-" && !NotebookFolder.isFile(file) {
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
                 throw PlotFailure(status: 66, message: "\(file): " + (exists && isDirectory.boolValue ? "is a directory, not a data file" : "no such data file"))
             }
-            for file in data where !FileManager.default.isReadableFile(atPath: file) {
+            for file in data where file != "-" && !FileManager.default.isReadableFile(atPath: file) {
                 throw PlotFailure(status: 66, message: "\(file): cannot open the data file: permission denied")
             }
             try reportingErrors { try OutputFile.file(figure).checkWritable() }

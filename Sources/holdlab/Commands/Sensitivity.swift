@@ -85,6 +85,8 @@ struct SensitivityCommand: ParsableCommand {
 
     @OptionGroup var quietOption: QuietOption
 
+    @OptionGroup var view: RowFormatOptions
+
     @Flag(help: "Keep the rows already in --samples (which must come from the same run) and simulate the missing points.")
     var resume = false
 
@@ -165,8 +167,11 @@ struct SensitivityCommand: ParsableCommand {
             if let note = job.coverageNote { printNote(note) }
             // The indices and the second-order indices are renamed into place together.
             let outputs = OutputGroup()
-            if let secondOut, let secondOrder = report.secondOrder { try outputs.write(secondOut, secondOrder.csv) }
-            try outputs.write(out, report.indices.csv)
+            if let secondOut, let secondOrder = report.secondOrder {
+                // The same format and comments; --columns names the indices' columns.
+                try outputs.write(secondOut, try secondOrder.rendered(as: view.format(for: secondOut), comments: !view.omitsComments))
+            }
+            try outputs.write(out, view.render(report.indices, for: out))
             try outputs.commit()
         }
     }

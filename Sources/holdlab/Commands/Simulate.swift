@@ -75,9 +75,7 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         if listColumns {
-            var text = "| column | unit | definition |\n|---|---|---|\n"
-            for column in SimulationCSV.columns { text += "| `\(column.name)` | \(column.unit) | \(column.definition) |\n" }
-            try emit(text)
+            try emit(view.columnList(SimulationCSV.columns.map { ($0.name, $0.unit, $0.definition) }))
             return
         }
         try reportingErrors {

@@ -25,6 +25,10 @@ struct Trace: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var view: RowFormatOptions
+
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         try source.refuseRepeatedKeys()
         try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--profile", source.library.profilePath(profile))])
@@ -36,7 +40,7 @@ struct Trace: ParsableCommand {
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let request = TraceRequest(profile: profile, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
-            try out.write(try request.result(commandLine: CommandRecord.line()).csv)
+            try out.write(try view.render(request.result(commandLine: CommandRecord.line()), for: out))
         }
     }
 }

@@ -193,8 +193,12 @@ struct RowFormatOptions: ParsableArguments {
     var columns: String?
 
     @Flag(name: .customLong("no-comments"), help: ArgumentHelp(
-        "Leave out the '#' provenance lines (for readers that do not skip them: pandas, polars and R by default)."))
+        "Leave out the '#' provenance lines (for readers that do not skip them: pandas, polars and R by default). HOLDLAB_NO_COMMENTS=1 makes it the default."))
     var noComments = false
+
+    /// Whether the '#' lines are left out: `--no-comments`, or `HOLDLAB_NO_COMMENTS=1` for a user who wants
+    /// comment-free CSV everywhere (gnuplot and the figure footer read the lines, so they stay the default).
+    var omitsComments: Bool { noComments || ProcessInfo.processInfo.environment["HOLDLAB_NO_COMMENTS"] == "1" }
 
     func validate() throws {
         if let columns, selected(columns).isEmpty {
@@ -209,7 +213,7 @@ struct RowFormatOptions: ParsableArguments {
     }
 
     /// Whether `out` gets the CSV exactly as the command writes it (so it may be streamed as rows arrive).
-    func isPlainCSV(for out: OutputFile) -> Bool { format(for: out) == .csv && columns == nil && !noComments }
+    func isPlainCSV(for out: OutputFile) -> Bool { format(for: out) == .csv && columns == nil && !omitsComments }
 
     /// The selected column names (nil: all).
     var selectedColumns: [String]? { columns.map(selected) }
@@ -221,7 +225,24 @@ struct RowFormatOptions: ParsableArguments {
     /// A command's typed result as `out` should get it (every format is rendered from the typed cells).
     func render(_ document: ResultDocument, for out: OutputFile) throws -> String {
         do {
-            return try document.rendered(as: format(for: out), columns: selectedColumns, comments: !noComments)
+            return try document.rendered(as: format(for: out), columns: selectedColumns, comments: !omitsComments)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    /// `--list-columns`: each column with its unit and definition, as a Markdown table, or in `--format`.
+    func columnList(_ columns: [(name: String, unit: String, definition: String)]) throws -> String {
+        guard let format, format != .markdown else {
+            var text = "| column | unit | definition |\n|---|---|---|\n"
+            for column in columns { text += "| `\(column.name)` | \(column.unit) | \(column.definition) |\n" }
+            return text
+        }
+        let table = ResultTable(
+            columns: [ResultColumn("column", .text), ResultColumn("unit", .text), ResultColumn("definition", .text)],
+            rows: columns.map { [.text($0.name), .text($0.unit), .text($0.definition)] })
+        do {
+            return try ResultDocument(table).rendered(as: format, columns: selectedColumns, comments: false)
         } catch {
             throw UsageError(error.message)
         }
