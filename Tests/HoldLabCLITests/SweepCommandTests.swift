@@ -69,6 +69,45 @@ struct SweepCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["sweep.csv"])
     }
 
+    @Test("--design FILE: the rows of a sample (scipy.stats.qmc's layout) are the points, in file order; killed and resumed, the same file")
+    func designFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        // A sample as scipy.stats.qmc or SALib writes it, with the keys as its header; values as written.
+        let sample = "gesture.minimumDuration,fill.curve\n1.0,easeIn\n0.6,linear\n0.8,bezier(0.2,0,0,1)\n0.7,linear\n1.2,easeOut\n0.9,linear\n"
+        try Data(sample.replacingOccurrences(of: "bezier(0.2,0,0,1)", with: "\"bezier(0.2,0,0,1)\"").utf8)
+            .write(to: directory.appendingPathComponent("sample.csv"))
+        let common = ["sweep", "--design", "sample.csv", "--users", "3000", "--seed", "5"]
+        let made = try CLI.run(common + ["--out", "d.csv"], in: directory)
+        #expect(made.status == 0, "\(made.stderr)")
+        let file = try String(contentsOf: directory.appendingPathComponent("d.csv"), encoding: .utf8)
+        let rows = CLI.dataLines(file)
+        #expect(rows.count == 1 + 6 && rows[0].hasPrefix("param_gesture_minimumDuration,param_fill_curve,profile,"))
+        #expect(rows[1].hasPrefix("1.0,easeIn,") && rows[3].hasPrefix("0.8,\"bezier(0.2,0,0,1)\","))
+        // Each row is the simulate row of its point, with the same seed.
+        for (index, (duration, curve)) in [("0.6", "linear"), ("0.8", "bezier(0.2,0,0,1)")].enumerated() {
+            let alone = try CLI.run(["simulate", "--set", "gesture.minimumDuration=\(duration)", "--set", "fill.curve=\(curve)",
+                                     "--users", "3000", "--seed", "5", "--format", "csv"], in: directory)
+            let simulated = CLI.dataLines(alone.stdout)[1]
+            let row = rows[2 + index]
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+            let tail = fields.dropFirst(curve.contains(",") ? 5 : 2).joined(separator: ",")
+            #expect(tail == simulated, "point \(index + 2)")
+        }
+        #expect(file.contains("# sweep_design: file, 6 points, vary gesture.minimumDuration ; fill.curve ; points fnv1a64:"))
+        // Killed after the first 4 points and resumed: the uninterrupted file, byte for byte.
+        let killed = try CLI.run(common + ["--out", "r.csv"], in: directory, environment: ["HOLDLAB_TEST_KILL_AFTER_POINTS": "4"])
+        #expect(killed.status == SIGKILL)
+        let resumed = try CLI.run(common + ["--out", "r.csv", "--resume"], in: directory)
+        #expect(resumed.status == 0 && resumed.stderr.contains("4 of 6 points done"))
+        let again = try String(contentsOf: directory.appendingPathComponent("r.csv"), encoding: .utf8)
+        #expect(CLI.dataLines(again) == rows)
+        // Another file's points are another sweep: --resume refuses it.
+        try Data(sample.replacingOccurrences(of: "0.9,linear", with: "0.95,linear").utf8)
+            .write(to: directory.appendingPathComponent("sample.csv"))
+        let other = try CLI.run(common + ["--out", "r.csv", "--resume"], in: directory)
+        #expect(other.status == 65, "\(other.stderr)")
+    }
+
     @Test("--resume refuses a file from another seed, profile or design, saying which")
     func resumeRefuses() throws {
         let directory = try CLI.temporaryDirectory()

@@ -7,6 +7,8 @@ public enum CommandRecord {
     public static let threads: Set<String> = ["--threads"]
     /// `--resume` completes an interrupted run to the file an uninterrupted run writes.
     public static let resume: Set<String> = ["--resume"]
+    /// `--quiet` (`-q`) changes what standard error shows, never a result: every record leaves it out.
+    public static let quiet: Set<String> = ["--quiet", "-q"]
 
     /// `arguments` (after the executable's name) without the options in `valued` (with their values, as
     /// `--name value` or `--name=value`) and the flags in `flags`.
@@ -17,7 +19,7 @@ public enum CommandRecord {
         var skipNext = false
         for argument in arguments {
             if skipNext { skipNext = false; continue }
-            if flags.contains(argument) { continue }
+            if flags.contains(argument) || quiet.contains(argument) { continue }
             if valued.contains(argument) { skipNext = true; continue }
             if let equals = argument.firstIndex(of: "="), valued.contains(String(argument[..<equals])) { continue }
             result.append(argument)

@@ -137,7 +137,9 @@ public enum Sweep {
 
     /// The provenance lines that identify a sweep's results; `--resume` requires them to match exactly.
     public static func identity(_ request: SweepRequest, baseProfile: Profile) -> [(String, String)] {
+        // A design file's points are identified by their hash (the file name may change; the points may not).
         let vary = request.plan.parameters.map(\.text).joined(separator: " ; ")
+            + (request.plan.design == .file ? " ; points fnv1a64:\(request.plan.pointsHash)" : "")
         return [
             ("sweep_profile", "\(baseProfile.name) fnv1a64:\(baseProfile.contentHash)"),
             ("sweep_population", request.populations.map { "\($0.name) fnv1a64:\($0.contentHash)" }.joined(separator: " ; ")),

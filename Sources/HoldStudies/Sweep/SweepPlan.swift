@@ -1,4 +1,5 @@
 import GSL
+import HoldLabIO
 import HoldProfiles
 
 /// A problem with a sweep's parameters or design, phrased for the command line.
@@ -144,6 +145,8 @@ public enum SweepDesign: String, Sendable, CaseIterable {
     case saltelli
     /// Morris trajectories (`holdlab sensitivity --method morris`; not a `sweep --design`).
     case morris
+    /// The rows of a CSV file whose columns are keys (`sweep --design FILE`: a SALib or `scipy.stats.qmc` sample).
+    case file
 
     /// The designs `holdlab sweep --design` takes.
 }
@@ -198,6 +201,8 @@ public struct SweepPlan: Sendable, Equatable {
             points = unit.map { row in zip(parameters, row).map { $0.value(at: $1) } }
         case .saltelli, .morris:
             throw SweepError("--design \(design.rawValue) is a sensitivity design; run holdlab sensitivity --method \(design == .saltelli ? "sobol" : "morris")")
+        case .file:
+            throw SweepError("--design FILE: the points come from the file (SweepPlan(designFile:text:))")
         }
     }
 
@@ -225,6 +230,65 @@ public struct SweepPlan: Sendable, Equatable {
         } catch {
             throw SweepError("--design sobol: \(error) (the Sobol sequence takes 1 to \(SobolSequence.maximumDimensions) parameters)")
         }
+    }
+}
+
+extension SweepPlan {
+    /// The points of a design file: a CSV (`#` lines, a byte-order mark and CRLF allowed) whose header names a key
+    /// path per column (`gesture.minimumDuration`, `population.deliberate.reaction.mu`, as `--vary` takes them) and
+    /// whose rows are the points, in file order. Values are passed as written (numbers, names, curves).
+    ///
+    /// - Throws: `SweepError` (kind `data`: the file is at fault) naming the file, line and column.
+    public init(designFile path: String, text: String) throws(SweepError) {
+        let table: CSVTable
+        do {
+            table = try CSVTable(text: text, path: path)
+        } catch {
+            throw SweepError("--design \(error)", kind: .data)
+        }
+        var parameters: [SweepParameter] = []
+        for (index, key) in table.columns.enumerated() {
+            let name = key.trimmingCharacters()
+            do {
+                parameters.append(try SweepParameter(key: name, values: table.rows.map { $0.fields[index].trimmingCharacters() }))
+            } catch {
+                throw SweepError("--design \(path): column \(index + 1) '\(name)': " + error.message
+                    .replacingOccurrences(of: "--vary \(name)=0: ", with: ""), kind: .data)
+            }
+        }
+        do {
+            try Self.checkParameters(parameters)
+        } catch {
+            throw SweepError("--design \(path): \(error.message.replacingOccurrences(of: "--vary ", with: "the column "))", kind: .data)
+        }
+        guard !table.rows.isEmpty else { throw SweepError("--design \(path): no rows (one row per point)", kind: .data) }
+        guard table.rows.count <= Self.maximumPoints else {
+            throw SweepError("--design \(path): \(table.rows.count) rows; at most \(Self.maximumPoints) points", kind: .data)
+        }
+        for row in table.rows {
+            if let empty = row.fields.firstIndex(where: { $0.trimmingCharacters().isEmpty }) {
+                throw SweepError("--design \(path):\(row.line): column '\(table.columns[empty])' is empty; every point needs a value for every key",
+                                 kind: .data)
+            }
+        }
+        self.parameters = parameters
+        self.design = .file
+        self.points = table.rows.map { row in row.fields.map { $0.trimmingCharacters() } }
+    }
+
+    /// What identifies a design file's points: FNV-1a 64 of every value in order (what `--resume` and shards check).
+    public var pointsHash: String {
+        fnv1a64Hex(points.map { $0.joined(separator: "\u{1F}") }.joined(separator: "\u{1E}"))
+    }
+}
+
+extension SweepParameter {
+    /// A key whose values come from a design file's column, checked as `--vary` checks its key.
+    init(key: String, values: [String]) throws(SweepError) {
+        let probe = try SweepParameter(parsing: key + "=0")
+        self.keyPath = probe.keyPath
+        self.values = .list(values)
+        self.text = key
     }
 }
 

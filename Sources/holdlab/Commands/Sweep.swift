@@ -5,7 +5,6 @@ import HoldProfiles
 import HoldSimulation
 import HoldStudies
 
-extension SweepDesign: ExpressibleByArgument {}
 
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,8 +41,18 @@ struct SweepCommand: ParsableCommand {
         valueName: "key=values"))
     var vary: [String] = []
 
-    @Option(help: "How points are chosen: grid (every combination), lhs (Latin hypercube), sobol.")
-    var design: SweepDesign = .grid
+    @Option(help: ArgumentHelp(
+        "How points are chosen: grid (every combination), lhs (Latin hypercube), sobol, or a CSV file whose header names a key per column and whose rows are the points, in file order (a SALib or scipy.stats.qmc sample; no --vary).",
+        valueName: "grid|lhs|sobol|file.csv"),
+            completion: .custom { _, _, prefix in
+                ["grid", "lhs", "sobol"].filter { $0.hasPrefix(prefix) } + Completions.paths(prefix, extensions: ["csv"])
+            })
+    var design: String = "grid"
+
+    /// `--design` as a built-in design, or nil for a design file.
+    var namedDesign: SweepDesign? {
+        SweepDesign(rawValue: design).flatMap { [.grid, .lhs, .sobol].contains($0) ? $0 : nil }
+    }
 
     @Option(help: "Points for --design lhs or sobol.")
     var points: Int?
@@ -67,7 +76,13 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var sharding: ShardOptions
 
     func validate() throws {
-        if vary.isEmpty { throw ValidationError("Name at least one --vary key=values.") }
+        if namedDesign == nil {
+            if !vary.isEmpty { throw ValidationError("--design \(design): the file's header names the keys; drop --vary") }
+            if points != nil { throw ValidationError("--design \(design): the file's rows are the points; drop --points") }
+            if design == "-" { throw ValidationError("--design -: a design is read again by --resume and by every shard; give a file") }
+        } else if vary.isEmpty {
+            throw ValidationError("Name at least one --vary key=values (or give --design FILE).")
+        }
         if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume") }
         if resume && !view.isPlainCSV(for: OutputFile(argument: output.out)) {
             throw ValidationError("--resume reads back the CSV it wrote: drop --format, --columns and --no-comments")
@@ -98,8 +113,15 @@ struct SweepCommand: ParsableCommand {
             let library = source.library
             let path = library.profilePath(profile)
             _ = try library.loadProfile(profile)  // a clear error for a missing or invalid profile
-            let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
-            let plan = try SweepPlan(parameters: parameters, design: design, points: points, seed: simulation.seed)
+            let plan: SweepPlan
+            if let namedDesign {
+                let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
+                plan = try SweepPlan(parameters: parameters, design: namedDesign, points: points, seed: simulation.seed)
+            } else {
+                // 100,000 rows of a few keys: well under 64 MiB.
+                plan = try SweepPlan(designFile: design, text: try ProfileLibrary.read(design, what: "design", limit: 64 << 20))
+                try source.refuseRepeatedKeys(alsoVaried: plan.parameters.map(\.keyPath), by: "--design \(design)")
+            }
             let out = OutputFile(argument: output.out)
             let shard = try sharding.parsedShard
             if let shard { try shard.check(units: plan.points.count, what: "points") }
@@ -140,7 +162,13 @@ struct SweepCommand: ParsableCommand {
                 try runShard(shard, request: request, points: points, profiles: profiles, base: base, out: out)
                 return
             }
-            let profiles = try Sweep.profiles(request)
+            let profiles: [Profile]
+            do {
+                profiles = try Sweep.profiles(request)
+            } catch let error as SweepError where namedDesign == nil {
+                // The design file is at fault: its point N is its N-th row.
+                throw SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
+            }
             try view.checkColumns(known: Sweep.header(plan).split(separator: ",").map(String.init))
             if let script = try sharding.script(command: "sweep", out: output.out) {
                 try emit(script)
