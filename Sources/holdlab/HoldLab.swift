@@ -12,7 +12,7 @@ struct HoldLab: ParsableCommand {
             Profiles (YAML) describe a control: gesture, fill, trigger, retract, haptics, display. Commands write CSV \
             with '#' provenance lines that gnuplot skips. Exit status: 0 success, 1 the answer is no (check: a rule \
             fails; tune: nothing feasible), 64 bad command line, 65 invalid profile or data, 66 an input cannot be opened, 69 gnuplot (or \
-            ffmpeg) not installed, 71 gnuplot or ffmpeg failed to start or was killed, 73 an output cannot be created, 74 write error, 129/130/143 hangup/interrupt/terminate (no \
+            ffmpeg) not installed, 71 gnuplot or ffmpeg could not start, was killed or (preview) failed, 73 an output cannot be created, 74 write error, 129/130/143 hangup/interrupt/terminate (no \
             temporary left), 141 standard output's reader went away. docs/EXIT-STATUS.md has the table.
             """,
         version: HoldLabVersion.current,

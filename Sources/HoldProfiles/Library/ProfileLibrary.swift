@@ -134,9 +134,19 @@ public struct ProfileLibrary: Sendable {
                 message: "no profile of that name in \(directory)\(Suggestions.didYouMean(nameOrPath, among: names)); "
                     + "known: \(names.joined(separator: ", "))", cannotOpen: true)
         }
-        let profile = try Profile.load(yaml: try Self.read(path, what: "profile"), path: Self.displayPath(path), overrides: overrides)
+        return try Profile.load(yaml: try Self.read(path, what: "profile"), path: Self.displayPath(path), overrides: overrides)
+    }
+
+    /// The population a profile names (`population:`), for a run that gives no `--population`: an unknown one is
+    /// reported at the profile's line (`populationProblem`), not as a missing file in the population folder.
+    public func loadPopulation(of profile: Profile) throws(ProfileError) -> Population {
         if let problem = populationProblem(of: profile) { throw problem }
-        return profile
+        return try loadPopulation(profile.population)
+    }
+
+    /// Throws the problem with the population `profile` names, if the run is about to use it.
+    public func checkPopulation(of profile: Profile) throws(ProfileError) {
+        if let problem = populationProblem(of: profile) { throw problem }
     }
 
     /// The problem with the population a profile names when the library cannot find it, reported where the profile

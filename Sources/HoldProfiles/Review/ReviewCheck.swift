@@ -72,6 +72,8 @@ extension ProfileLibrary {
         for (index, name) in populationNames.enumerated() {
             let keyPath = review.populations.isEmpty ? "populations" : (root.isListAt("populations") ? "populations[\(index)]" : "populations")
             do {
+                // The first profile's own population: an unknown name is that profile's problem, at its line.
+                if review.populations.isEmpty, let firstProfile { try checkPopulation(of: firstProfile) }
                 populations.append(try loadPopulation(name))
             } catch {
                 problem(keyPath, error)

@@ -285,6 +285,10 @@ extension SweepPlan {
 extension SweepParameter {
     /// A key whose values come from a design file's column, checked as `--vary` checks its key.
     init(key: String, values: [String]) throws(SweepError) {
+        // A header is key paths; a first row of numbers (a sample saved without its header) is not.
+        guard key.split(separator: ".").allSatisfy({ $0.first?.isLetter == true }) else {
+            throw SweepError("--vary \(key)=0: '\(key)' is not a key path (each part starts with a letter); the first row names the keys, e.g. gesture.minimumDuration,fill.duration")
+        }
         let probe = try SweepParameter(parsing: key + "=0")
         self.keyPath = probe.keyPath
         self.values = .list(values)

@@ -129,6 +129,7 @@ struct GuidelineCheck: ParsableCommand {
             var populations: [String: Population] = [:]
             let subjects = try loaded.map { profile in
                 let name = simulation.population ?? profile.population
+                if simulation.population == nil { try library.checkPopulation(of: profile) }
                 let population = try populations[name] ?? source.applyingPopulationOverrides(to: [library.loadPopulation(name)])[0]
                 populations[name] = population
                 return GuidelineSubject(profile: profile, population: population, populationArgument: name)

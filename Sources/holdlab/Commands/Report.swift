@@ -216,7 +216,9 @@ struct Report: ParsableCommand {
         var populations = comparison.populationNames
         if populations.isEmpty {
             // The designs' own population, by name, as `resolve` loads it.
-            populations = [try library.loadProfile(profiles[0], overrides: try source.profileOverrides()).population]
+            let first = try library.loadProfile(profiles[0], overrides: try source.profileOverrides())
+            try library.checkPopulation(of: first)
+            populations = [first.population]
         }
         for argument in populations + [guidelines.impairedPopulation] {
             entries.append((.population, argument, try ProfileLibrary.read(library.populationPath(argument), what: "population")))

@@ -63,7 +63,7 @@ struct Simulate: ParsableCommand {
         if sharding.emit != nil && perUser != nil {
             throw ValidationError("--per-user goes with a run or a --shard, not with --emit")
         }
-        if sharding.shard != nil && !view.isPlainCSV(for: OutputFile(argument: output.out)) {
+        if sharding.shard != nil && !view.keepsReadableCSV(for: OutputFile(argument: output.out)) {
             throw ValidationError("a shard file is CSV for holdlab merge: drop --format, --columns and --no-comments")
         }
         try refuseSameOutputs([("--out", output.file), ("--per-user", perUser)])
@@ -89,6 +89,8 @@ struct Simulate: ParsableCommand {
             do { names = try SimulationJob.populationNames(given: simulation.populationNames, profiles: profiles) } catch {
                 throw UsageError("\(error)")
             }
+            // The profiles' own population (no --population): an unknown name is the profile's problem, at its line.
+            if simulation.populationNames.isEmpty, let first = profiles.first { try library.checkPopulation(of: first) }
             for name in names {
                 let population = try library.loadPopulation(name)
                 if populations.contains(where: { $0.name == population.name }) {

@@ -77,6 +77,13 @@ struct SweepCommand: ParsableCommand {
 
     func validate() throws {
         if namedDesign == nil {
+            // A name that is no design and no file is a typo, not a missing file.
+            if design == "saltelli" || design == "morris" {
+                throw ValidationError("--design \(design) is a sensitivity design; run holdlab sensitivity --method \(design == "saltelli" ? "sobol" : "morris")")
+            }
+            if !design.contains("/") && !design.contains(".") && !FileManager.default.fileExists(atPath: design) {
+                throw ValidationError("--design \(design): not grid, lhs or sobol\(Suggestions.didYouMean(design, among: ["grid", "lhs", "sobol"])), nor a design file")
+            }
             if !vary.isEmpty { throw ValidationError("--design \(design): the file's header names the keys; drop --vary") }
             if points != nil { throw ValidationError("--design \(design): the file's rows are the points; drop --points") }
             if design == "-" { throw ValidationError("--design -: a design is read again by --resume and by every shard; give a file") }
@@ -84,7 +91,7 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("Name at least one --vary key=values (or give --design FILE).")
         }
         if resume && output.out == "-" { throw ValidationError("--resume needs --out FILE: the file to resume") }
-        if resume && !view.isPlainCSV(for: OutputFile(argument: output.out)) {
+        if resume && !view.keepsReadableCSV(for: OutputFile(argument: output.out)) {
             throw ValidationError("--resume reads back the CSV it wrote: drop --format, --columns and --no-comments")
         }
         try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
@@ -93,14 +100,14 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--resume goes with an unsharded sweep; a shard is rerun whole (merge says which are missing)")
         }
         if dryRun && sharding.emit != nil { throw ValidationError("--dry-run and --emit: give one") }
-        if sharding.shard != nil && !view.isPlainCSV(for: OutputFile(argument: output.out)) {
+        if sharding.shard != nil && !view.keepsReadableCSV(for: OutputFile(argument: output.out)) {
             throw ValidationError("a shard file is CSV for holdlab merge: drop --format, --columns and --no-comments")
         }
         try refuseRepeatedKeys(vary, option: "--vary")
         try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
         let library = source.library
         try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--profile", library.profilePath(profile))]
-            + populationNames.map { ("--population", library.populationPath($0)) })
+            + populationNames.map { ("--population", library.populationPath($0)) } + (namedDesign == nil ? [("--design", design)] : []))
     }
 
     /// `--population a,b`: every point runs against each, rows population by population.
@@ -139,6 +146,7 @@ struct SweepCommand: ParsableCommand {
             let baseOverrides = try source.profileOverrides()
             let base = try library.loadProfile(profile, overrides: baseOverrides)
             var populations: [Population] = []
+            if populationNames.isEmpty { try library.checkPopulation(of: base) }
             for name in populationNames.isEmpty ? [base.population] : populationNames {
                 let population = try library.loadPopulation(name)
                 if populations.contains(where: { $0.name == population.name }) {
@@ -157,7 +165,12 @@ struct SweepCommand: ParsableCommand {
             if let shard {
                 // A shard validates and simulates its own points only (the script --emit prints checked them all).
                 let points = try ShardRun.sweepPoints(request, shard: shard)
-                let profiles = try Sweep.profiles(request, points: points)
+                let profiles: [Profile]
+                do {
+                    profiles = try Sweep.profiles(request, points: points)
+                } catch let error as SweepError where namedDesign == nil {
+                    throw SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
+                }
                 try out.checkWritable()
                 try runShard(shard, request: request, points: points, profiles: profiles, base: base, out: out)
                 return
@@ -184,7 +197,9 @@ struct SweepCommand: ParsableCommand {
             let provenance = Provenance.made(by: "sweep", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
                 + Provenance(Sweep.identity(request, baseProfile: base))
             let head = provenance.lines + Sweep.header(plan) + "\n"
-            let rendered: (([[ResultCell]]) throws -> String)? = view.isPlainCSV(for: out) ? nil : { typed in
+            // A file to --resume keeps its '#' lines whatever HOLDLAB_NO_COMMENTS says (validate refused --no-comments).
+            let plain = resume ? view.keepsReadableCSV(for: out) : view.isPlainCSV(for: out)
+            let rendered: (([[ResultCell]]) throws -> String)? = plain ? nil : { typed in
                 try view.render(ResultDocument(Sweep.table(plan, rows: typed, provenance: provenance)), for: out)
             }
             try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: out, label: "sweep", view: rendered)

@@ -130,7 +130,8 @@ struct Tune: ParsableCommand {
             let request = TuneRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
                 population: try source.applyingPopulationOverrides(
-                    to: [library.loadPopulation(simulation.population ?? base.population)])[0], parameters: parameters,
+                    to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0],
+                parameters: parameters,
                 objective: objective, constraints: constraints, users: simulation.users, seed: simulation.seed,
                 checkSeed: checkSeed ?? simulation.seed &+ 1, threads: simulation.workerThreads, confidence: confidence)
             let out = OutputFile(argument: output.out)

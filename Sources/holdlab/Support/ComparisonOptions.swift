@@ -155,6 +155,7 @@ struct ComparisonOptions: ParsableArguments {
                 throw UsageError("the designs name different populations (\(list)); choose with --population")
             }
             populationNames = [only]
+            try library.checkPopulation(of: designs[0].profile)
         }
         var populations: [Population] = []
         for name in populationNames {

@@ -87,7 +87,8 @@ func sweepRequest(
     let path = library.profilePath(profile)
     let baseOverrides = try source.profileOverrides()
     let base = try library.loadProfile(profile, overrides: baseOverrides)
-    let population = try source.applyingPopulationOverrides(to: [library.loadPopulation(simulation.population ?? base.population)])[0]
+    let population = try source.applyingPopulationOverrides(
+        to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0]
     let request = SweepRequest(
         profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
         baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
