@@ -693,6 +693,10 @@ enum HostileCases {
                 "2 of 2 points done", environment: ["HOLDLAB_NO_COMMENTS": "1"], before: [sweepArguments + ["--out", "s.csv"]]),
         Hostile("HOLDLAB_NO_COMMENTS=1 does not stop a shard", ["simulate", "--users", "5000", "--shard", "1/2", "--out", "s1.csv"], 0,
                 environment: ["HOLDLAB_NO_COMMENTS": "1"], present: ["s1.csv"]),
+        Hostile("trace --columns names a column it does not write", ["trace", "--columns", "nope", "--out", "t.csv"], 64,
+                "--columns: no column 'nope'; columns: t_ms,", absent: ["t.csv"]),
+        Hostile("check --profile names no profile", ["check", "--profile", "nosuch"] + quick, 66, "nosuch: no profile of that name"),
+        Hostile("merge --format takes the four formats only", ["merge", "--format", "xml", "a.csv"], 64, "The value 'xml' is invalid"),
         Hostile("sweep names the point's key, not a --set", ["sweep", "--vary", "fill.wobble=1,2"] + quick, 64,
                 "point 1 (fill.wobble=1): fill.wobble: unknown key"),
     ]

@@ -158,20 +158,25 @@ public enum Gnuplot {
         }
 
         let shown = "gnuplot on \(script)"
-        guard outcome.exited else {
-            throw PlotFailure(status: childFailed, message: "\(shown) was killed by signal \(outcome.status); no figure written")
-        }
-        // 65: a notebook refused its data and said why in one line (see the check at the top of each notebook).
-        if outcome.status == 65 { throw PlotFailure(status: 65, message: "") }
-        guard outcome.status == 0 else {
-            throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(outcome.status)); its message is above; no figure written")
-        }
+        try Self.check(outcome, shown: shown)
         let attributes = try? FileManager.default.attributesOfItem(atPath: temporary)
         guard let size = attributes?[.size] as? Int, size > 0 else {
             throw PlotFailure(status: 65, message: "\(shown) wrote no figure (does the notebook `set output out`?)")
         }
         if rename(temporary, target) != 0 {
             throw PlotFailure(status: 73, message: "\(target): cannot replace the file: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// How gnuplot ended, as both renderers report it: killed (71), a notebook's refusal of its data (65, said in
+    /// one line already), any other failure (65, its message above).
+    private static func check(_ outcome: ChildProcess.Outcome, shown: String) throws(PlotFailure) {
+        guard outcome.exited else {
+            throw PlotFailure(status: childFailed, message: "\(shown) was killed by signal \(outcome.status); no figure written")
+        }
+        if outcome.status == 65 { throw PlotFailure(status: 65, message: "") }
+        guard outcome.status == 0 else {
+            throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(outcome.status)); its message is above; no figure written")
         }
     }
 
@@ -305,13 +310,7 @@ public enum Gnuplot {
         }
         if !messages.isEmpty { StandardError.write(messages) }
         let shown = "gnuplot on \(script)"
-        guard outcome.exited else {
-            throw PlotFailure(status: childFailed, message: "\(shown) was killed by signal \(outcome.status); no figure written")
-        }
-        if outcome.status == 65 { throw PlotFailure(status: 65, message: "") }
-        guard outcome.status == 0 else {
-            throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(outcome.status)); its message is above; no figure written")
-        }
+        try Self.check(outcome, shown: shown)
         var status = stat()
         guard stat(figure, &status) == 0, status.st_size > 0 else {
             throw PlotFailure(status: 65, message: "\(shown) wrote no figure (does the notebook `set output out`?)")

@@ -37,14 +37,7 @@ extension ConfigNode {
                 root = next
             }
         }
-        return problems.enumerated().sorted { a, b in
-            switch (a.element.origin, b.element.origin) {
-            case let (.file(_, lineA, columnA), .file(_, lineB, columnB)):
-                return (lineA, columnA, a.offset) < (lineB, columnB, b.offset)
-            default:
-                return a.offset < b.offset
-            }
-        }.map(\.element)
+        return ProfileError.inLineOrder(problems)
     }
 
     /// The tree without the value at a dotted key path (`fill.timer.latency.sigma`; a list index such as
@@ -97,5 +90,19 @@ extension ConfigNode {
         case .scalar:
             return nil
         }
+    }
+}
+
+extension ProfileError {
+    /// Problems in the order a reader meets them: by line and column where both have one, else as found.
+    static func inLineOrder(_ problems: [ProfileError]) -> [ProfileError] {
+        problems.enumerated().sorted { a, b in
+            switch (a.element.origin, b.element.origin) {
+            case let (.file(_, lineA, columnA), .file(_, lineB, columnB)):
+                return (lineA, columnA, a.offset) < (lineB, columnB, b.offset)
+            default:
+                return a.offset < b.offset
+            }
+        }.map(\.element)
     }
 }

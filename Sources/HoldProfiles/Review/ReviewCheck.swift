@@ -139,14 +139,7 @@ extension ProfileLibrary {
                 }
             }
         }
-        return problems.enumerated().sorted { a, b in
-            switch (a.element.origin, b.element.origin) {
-            case let (.file(_, lineA, columnA), .file(_, lineB, columnB)):
-                return (lineA, columnA, a.offset) < (lineB, columnB, b.offset)
-            default:
-                return a.offset < b.offset
-            }
-        }.map(\.element)
+        return ProfileError.inLineOrder(problems)
     }
 }
 

@@ -165,23 +165,12 @@ struct SweepCommand: ParsableCommand {
             if let shard {
                 // A shard validates and simulates its own points only (the script --emit prints checked them all).
                 let points = try ShardRun.sweepPoints(request, shard: shard)
-                let profiles: [Profile]
-                do {
-                    profiles = try Sweep.profiles(request, points: points)
-                } catch let error as SweepError where namedDesign == nil {
-                    throw SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
-                }
+                let profiles = try pointProfiles(request, points: points)
                 try out.checkWritable()
                 try runShard(shard, request: request, points: points, profiles: profiles, base: base, out: out)
                 return
             }
-            let profiles: [Profile]
-            do {
-                profiles = try Sweep.profiles(request)
-            } catch let error as SweepError where namedDesign == nil {
-                // The design file is at fault: its point N is its N-th row.
-                throw SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
-            }
+            let profiles = try pointProfiles(request, points: 0..<plan.points.count)
             try view.checkColumns(known: Sweep.header(plan).split(separator: ",").map(String.init))
             if let script = try sharding.script(command: "sweep", out: output.out) {
                 try emit(script)
@@ -203,6 +192,16 @@ struct SweepCommand: ParsableCommand {
                 try view.render(ResultDocument(Sweep.table(plan, rows: typed, provenance: provenance)), for: out)
             }
             try runSweepPoints(request, profiles: profiles, rows: &rows, head: head, out: out, label: "sweep", view: rendered)
+        }
+    }
+
+    /// The profiles of `points`, every one validated; with a design file, a value the profile refuses is the file's
+    /// fault (65), its point N being the file's N-th row.
+    private func pointProfiles(_ request: SweepRequest, points: Range<Int>) throws -> [Profile] {
+        do {
+            return try Sweep.profiles(request, points: points)
+        } catch let error as SweepError where namedDesign == nil {
+            throw SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
         }
     }
 
