@@ -1,42 +1,73 @@
 internal import CGSL
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
-/// A seeded Mersenne Twister (GSL's `gsl_rng_mt19937`) that every random draw in HoldLab comes from.
+/// A seeded GSL generator that every random draw in HoldLab comes from: `gsl_rng_taus2` (the default for synthetic
+/// users since 0.3.0) or `gsl_rng_mt19937` (every draw before 0.3.0, and still every other draw: bootstraps, random
+/// sweep designs, sensitivity samples, traced holds).
 ///
 /// One instance owns one `gsl_rng`, allocated in `init` and freed in `deinit`. It is deliberately
 /// not `Sendable`: give each thread or simulation chunk its own generator, built with
-/// ``init(seed:stream:)`` so results do not depend on thread count or scheduling order.
+/// ``init(seed:stream:kind:)`` so results do not depend on thread count or scheduling order.
 ///
 /// Pitfall: draws mutate the generator, so two parts of a program sharing one instance change each
 /// other's sequences. Derive a stream per consumer instead.
 public final class Generator {
+    /// A GSL generator type, by its GSL name (`gsl_rng_name`).
+    public enum Kind: String, CaseIterable, Sendable {
+        /// L'Ecuyer's maximally equidistributed combined Tausworthe generator (1996, with GSL's corrected seeding):
+        /// period 2^88, three 32-bit words of state. GSL's manual: "one of the fastest simulation quality generators
+        /// available". About a fifth fewer instructions a draw than mt19937 here, and its state fits in a cache line.
+        case taus2
+        /// Matsumoto and Nishimura's Mersenne Twister: period 2^19937 − 1, 624 words of state. HoldLab's only
+        /// generator before 0.3.0: `--rng mt19937` gives those versions' rows.
+        case mt19937
+
+        /// The default generator of synthetic users.
+        public static let users: Kind = .taus2
+
+        fileprivate var type: UnsafePointer<gsl_rng_type> {
+            switch self {
+            case .taus2: holdlab_rng_taus2()
+            case .mt19937: holdlab_rng_mt19937()
+            }
+        }
+    }
+
     /// The owned GSL handle; internal so `Distribution.sample` can call `gsl_ran_*` on it directly.
     let rng: UnsafeMutablePointer<gsl_rng>
+    public let kind: Kind
 
-    /// mt19937's `get` (GSL's `mt_get`: the next tempered 32-bit word) and the state it advances, read once from the
-    /// handle. `uniform()` calls it directly: `gsl_rng_uniform` is a library function that loads the type, then calls
-    /// `get_double`, which calls `mt_get` and divides by 2^32 (`rng/mt.c`); the same draw in one indirect call saves
-    /// about a quarter of its cost (measured in C on this machine: 8.2 ns through `gsl_rng_uniform`, 6.3 ns
-    /// through `get`). The numbers are GSL's: the same words from the same state, in the same order.
+    /// The type's `get` (GSL's `taus_get` or `mt_get`: the next 32-bit word) and the state it advances, read once from
+    /// the handle. `uniform()` calls it directly: `gsl_rng_uniform` is a library function that loads the type, then
+    /// calls `get_double`, which calls `get` and divides by 2^32 (`rng/taus.c`, `rng/mt.c`); the same draw in one
+    /// indirect call saves about a quarter of its cost (measured in C on this machine for mt19937: 8.2 ns through
+    /// `gsl_rng_uniform`, 6.3 ns through `get`). The numbers are GSL's: the same words from the same state, in the
+    /// same order.
     @usableFromInline let nextWord: @convention(c) (UnsafeMutableRawPointer?) -> CUnsignedLong
     @usableFromInline let state: UnsafeMutableRawPointer
 
     /// Number of 32-bit words in the mt19937 state (`N` in GSL's `rng/mt.c`).
     private static let mtWordCount = 624
 
-    private init(allocated rng: UnsafeMutablePointer<gsl_rng>) {
+    private init(allocated rng: UnsafeMutablePointer<gsl_rng>, kind: Kind) {
         self.rng = rng
+        self.kind = kind
         // gsl_rng_alloc sets both for every type, and the state never moves (gsl_rng_memcpy copies into it).
-        guard rng.pointee.type == holdlab_rng_mt19937(), let get = rng.pointee.type.pointee.get,
+        guard rng.pointee.type == kind.type, let get = rng.pointee.type.pointee.get,
               let state = rng.pointee.state else {
-            preconditionFailure("gsl_rng_alloc(gsl_rng_mt19937) returned a handle without its get function or state")
+            preconditionFailure("gsl_rng_alloc(gsl_rng_\(kind.rawValue)) returned a handle without its get function or state")
         }
         nextWord = get
         self.state = state
     }
 
-    private static func allocate() -> UnsafeMutablePointer<gsl_rng> {
+    private static func allocate(_ kind: Kind) -> UnsafeMutablePointer<gsl_rng> {
         ensureGSLErrorHandlerOff()
-        guard let rng = gsl_rng_alloc(holdlab_rng_mt19937()) else {
+        guard let rng = gsl_rng_alloc(kind.type) else {
             // gsl_rng_alloc only fails when malloc of ~5 kB fails; Swift itself traps on
             // out-of-memory, and there is no meaningful generator to return.
             preconditionFailure("gsl_rng_alloc: out of memory")
@@ -44,55 +75,76 @@ public final class Generator {
         return rng
     }
 
-    /// A generator seeded exactly like GSL: `gsl_rng_set(mt19937, seed)`.
+    /// A generator seeded exactly like GSL: `gsl_rng_set(type, seed)` (mt19937 unless `kind` says otherwise).
     ///
     /// Reproduces GSL's documented sequences: seed 42 gives a first `gaussian(sigma: 1)` of
     /// 1.22192121739814 (GSL 2.7.1). Pitfalls: mt19937 uses only the low 32 bits of the seed
     /// (seeds that differ only above bit 31 give the same sequence), and GSL maps seed 0 to its
     /// default seed 4357. For many independent generators use ``init(seed:stream:)``.
-    public convenience init(seed: UInt64) {
-        self.init(allocated: Generator.allocate())
+    public convenience init(seed: UInt64, kind: Kind = .mt19937) {
+        self.init(allocated: Generator.allocate(kind), kind: kind)
         gsl_rng_set(rng, CUnsignedLong(truncatingIfNeeded: seed))
     }
 
     /// A generator for stream `stream` of master seed `seed`: independent, reproducible sub-streams.
     ///
-    /// The whole mt19937 state (624 words of 32 bits) is filled from a SplitMix64 sequence keyed by
-    /// `mix(mix(seed) ^ stream)`, where `mix` is SplitMix64's output finaliser, and the position is set
-    /// to 624 so the first draw regenerates the state. Unlike `gsl_rng_set`, which only uses 32 bits of
-    /// its seed (2^32 possible sequences, so birthday collisions among ~65,000 streams), this uses all
-    /// 64 bits of both inputs; for a fixed seed, distinct streams always get distinct keys. The result
-    /// depends only on `(seed, stream)`, never on creation order. Stream 0 of seed `s` is *not* the
-    /// same sequence as `init(seed: s)`.
+    /// The whole state is filled from a SplitMix64 sequence keyed by `mix(mix(seed) ^ stream)`, where `mix` is
+    /// SplitMix64's output finaliser. Unlike `gsl_rng_set`, which only uses 32 bits of its seed (2^32 possible
+    /// sequences, so birthday collisions among ~65,000 streams), this uses all 64 bits of both inputs. The result
+    /// depends only on `(seed, stream, kind)`, never on creation order. Stream 0 of seed `s` is *not* the same
+    /// sequence as `init(seed: s)`.
     ///
-    /// Pitfall: the state layout is GSL 2.7's private `struct { unsigned long mt[624]; int mti; }`.
-    /// If `gsl_rng_size` does not match that layout (a different GSL build) this falls back to
-    /// `gsl_rng_set` with the 64-bit key folded to 32 bits, which is still deterministic but has
-    /// only 2^32 distinct streams.
-    public convenience init(seed: UInt64, stream: UInt64) {
-        self.init(allocated: Generator.allocate())
+    /// - mt19937 (the default here, as before 0.3.0): its 624 words are 624 SplitMix outputs' high halves, and the
+    ///   position is set to 624 so the first draw regenerates the state; for a fixed seed, distinct streams always
+    ///   get distinct keys.
+    /// - taus2: s1 and s2 are the low and high halves of the first SplitMix output (so distinct keys give distinct
+    ///   states), s3 the high half of the second; each is then raised as GSL's `taus2_set` raises an LCG's words
+    ///   (s1 ≥ 2, s2 ≥ 8, s3 ≥ 16: below those a component is stuck at 0), and six words are drawn and dropped, as
+    ///   `taus2_set` "warms it up".
+    ///
+    /// Pitfall: the state layouts are GSL 2.7's private `struct { unsigned long mt[624]; int mti; }` and
+    /// `struct { unsigned long s1, s2, s3; }`. If `gsl_rng_size` does not match (a different GSL build) this falls
+    /// back to `gsl_rng_set` with the 64-bit key folded to 32 bits, which is still deterministic but has only 2^32
+    /// distinct streams.
+    public convenience init(seed: UInt64, stream: UInt64, kind: Kind = .mt19937) {
+        self.init(allocated: Generator.allocate(kind), kind: kind)
         let key = Generator.splitMixFinalize(Generator.splitMixFinalize(seed) ^ stream)
         let longStride = MemoryLayout<CUnsignedLong>.stride
-        let positionOffset = Generator.mtWordCount * longStride
-        let alignment = MemoryLayout<CUnsignedLong>.alignment
-        let expectedSize = (positionOffset + MemoryLayout<CInt>.size + alignment - 1) / alignment * alignment
-        guard gsl_rng_size(rng) == expectedSize, let state = gsl_rng_state(rng) else {
-            gsl_rng_set(rng, CUnsignedLong(truncatingIfNeeded: key ^ (key >> 32)))
-            return
+        switch kind {
+        case .taus2:
+            guard gsl_rng_size(rng) == 3 * longStride, let state = gsl_rng_state(rng) else {
+                gsl_rng_set(rng, CUnsignedLong(truncatingIfNeeded: key ^ (key >> 32)))
+                return
+            }
+            let first = Generator.splitMixFinalize(key &+ 0x9E37_79B9_7F4A_7C15)
+            let second = Generator.splitMixFinalize(key &+ 2 &* 0x9E37_79B9_7F4A_7C15)
+            let words = [max(first & 0xFFFF_FFFF, 2), max(first >> 32, 8), max(second >> 32, 16)]
+            for (index, word) in words.enumerated() {
+                state.storeBytes(of: CUnsignedLong(word), toByteOffset: index * longStride, as: CUnsignedLong.self)
+            }
+            for _ in 0..<6 { _ = nextWord(self.state) }
+        case .mt19937:
+            let positionOffset = Generator.mtWordCount * longStride
+            let alignment = MemoryLayout<CUnsignedLong>.alignment
+            let expectedSize = (positionOffset + MemoryLayout<CInt>.size + alignment - 1) / alignment * alignment
+            guard gsl_rng_size(rng) == expectedSize, let state = gsl_rng_state(rng) else {
+                gsl_rng_set(rng, CUnsignedLong(truncatingIfNeeded: key ^ (key >> 32)))
+                return
+            }
+            var splitMix = key
+            // MT19937 is degenerate only when the top bit of word 0 and all of words 1...623 are zero.
+            var usedBits: UInt64 = 0
+            for index in 0..<Generator.mtWordCount {
+                splitMix &+= 0x9E37_79B9_7F4A_7C15
+                let word = Generator.splitMixFinalize(splitMix) >> 32
+                usedBits |= index == 0 ? word & 0x8000_0000 : word
+                state.storeBytes(of: CUnsignedLong(word), toByteOffset: index * longStride, as: CUnsignedLong.self)
+            }
+            if usedBits == 0 {
+                state.storeBytes(of: CUnsignedLong(0x8000_0000), toByteOffset: 0, as: CUnsignedLong.self)
+            }
+            state.storeBytes(of: CInt(Generator.mtWordCount), toByteOffset: positionOffset, as: CInt.self)
         }
-        var splitMix = key
-        // MT19937 is degenerate only when the top bit of word 0 and all of words 1...623 are zero.
-        var usedBits: UInt64 = 0
-        for index in 0..<Generator.mtWordCount {
-            splitMix &+= 0x9E37_79B9_7F4A_7C15
-            let word = Generator.splitMixFinalize(splitMix) >> 32
-            usedBits |= index == 0 ? word & 0x8000_0000 : word
-            state.storeBytes(of: CUnsignedLong(word), toByteOffset: index * longStride, as: CUnsignedLong.self)
-        }
-        if usedBits == 0 {
-            state.storeBytes(of: CUnsignedLong(0x8000_0000), toByteOffset: 0, as: CUnsignedLong.self)
-        }
-        state.storeBytes(of: CInt(Generator.mtWordCount), toByteOffset: positionOffset, as: CInt.self)
     }
 
     deinit {
@@ -107,8 +159,8 @@ public final class Generator {
         return z ^ (z >> 31)
     }
 
-    /// A uniform double in [0, 1): `gsl_rng_uniform` (mt19937's `get_double`, its next word divided by 2^32, exact
-    /// in binary), called without the library's wrapper (see `nextWord`); resolution 2^-32.
+    /// A uniform double in [0, 1): `gsl_rng_uniform` (taus2's and mt19937's `get_double`: the next word divided by
+    /// 2^32, exact in binary), called without the library's wrapper (see `nextWord`); resolution 2^-32.
     @inlinable @inline(__always)
     public func uniform() -> Double {
         // The state belongs to this generator: it must live until the draw is made (a temporary's last use).
@@ -131,7 +183,7 @@ public final class Generator {
 
     /// A uniform integer in `0..<n` without modulo bias (`gsl_rng_uniform_int`).
     ///
-    /// Requires 1 ≤ n ≤ 2^32 − 1 (mt19937's range); like `Int.random(in:)` on an empty range,
+    /// Requires 1 ≤ n ≤ 2^32 − 1 (the generators' range); like `Int.random(in:)` on an empty range,
     /// an `n` outside that range is a programming error and traps.
     public func uniformInt(below n: Int) -> Int {
         precondition(n > 0 && n <= 0xFFFF_FFFF, "uniformInt(below:) needs 1 <= n <= 2^32 - 1, got \(n)")
@@ -142,9 +194,23 @@ public final class Generator {
     ///
     /// This is GSL's plain (not ziggurat) method, so seeded sequences match GSL's documentation.
     /// Pitfall: `sigma` is a standard deviation, not a variance; add the mean yourself.
+    ///
+    /// GSL's formula (`randist/gauss.c`) over ``uniformPositive()``, so the draw costs no library calls; the values
+    /// are `gsl_ran_gaussian`'s, draw for draw (`GeneratorTests`).
     public func gaussian(sigma: Double = 1) -> Double {
-        gsl_ran_gaussian(rng, sigma)
+        var x: Double, y: Double, r2: Double
+        repeat {
+            // A point of the square (−1, −1) to (+1, +1), kept when it is in the unit circle.
+            x = -1 + 2 * uniformPositive()
+            y = -1 + 2 * uniformPositive()
+            r2 = x * x + y * y
+        } while r2 > 1.0 || r2 == 0
+        // Box–Muller.
+        return sigma * y * (-2.0 * log(r2) / r2).squareRoot()
     }
+
+    /// `gsl_ran_gaussian` called through the library: what `gaussian(sigma:)` must equal draw for draw (tests).
+    func libraryGaussian(sigma: Double) -> Double { gsl_ran_gaussian(rng, sigma) }
 
     /// Shuffles `array` in place, uniformly over all permutations (`gsl_ran_shuffle`, Fisher–Yates).
     public func shuffle(_ array: inout [Int]) {

@@ -1,3 +1,4 @@
+import GSL
 import HoldLabIO
 import HoldProfiles
 
@@ -13,9 +14,12 @@ public struct ComparisonPlan: Sendable {
     public var populations: [Population]
     /// The formulas of the intervals (`--intervals`).
     public var intervals: IntervalRules
+    /// The GSL generator the people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
 
     public init(designs: [Design], sets: [[String]], paths: [String], baseline: Int, populations: [Population],
-                intervals: IntervalRules = .current) {
+                intervals: IntervalRules = .current, rng: Generator.Kind = .users) {
+        self.rng = rng
         self.designs = designs
         self.sets = sets
         self.paths = paths
@@ -32,8 +36,8 @@ public struct ComparisonPlan: Sendable {
         var results: [DesignComparison] = []
         for (index, population) in populations.enumerated() {
             let request = ComparisonRequest(
-                designs: designs, baseline: baseline, population: population, users: users, seed: seed, threads: threads,
-                intervals: intervals)
+                designs: designs, baseline: baseline, population: population, users: users, seed: seed, rng: rng,
+                threads: threads, intervals: intervals)
             results.append(try PairedComparison.run(
                 request, perUser: perUser.map { populationRows(population.name, write: $0) },
                 progress: { progress?(index * users + $0) }))
@@ -79,6 +83,7 @@ public struct ComparisonPlan: Sendable {
         }
         lines.append("baseline", designs[baseline].label)
         lines.append("users", "\(users) per population, seed \(seed) (common random numbers)")
+        lines.append("rng", rng.rawValue)
         lines.append("method", intervals.provenance)
         return lines
     }

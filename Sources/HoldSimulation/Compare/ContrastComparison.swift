@@ -35,15 +35,19 @@ public struct ContrastRequest: Sendable {
     public var population: Population
     public var users: Int
     public var seed: UInt64
+    /// The GSL generator the people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
     public var threads: Int
     public var contrasts: [Contrast]
 
-    public init(designs: [Design], population: Population, users: Int, seed: UInt64, threads: Int, contrasts: [Contrast]) {
+    public init(designs: [Design], population: Population, users: Int, seed: UInt64, rng: Generator.Kind = .users,
+                threads: Int, contrasts: [Contrast]) {
         precondition(contrasts.allSatisfy { $0.weights.count == designs.count }, "one weight per design")
         self.designs = designs
         self.population = population
         self.users = users
         self.seed = seed
+        self.rng = rng
         self.threads = threads
         self.contrasts = contrasts
     }
@@ -93,7 +97,7 @@ public enum ContrastComparison {
         let threads = max(1, min(request.threads, chunks))
         let workers = (0..<threads).map { _ in
             ContrastWorker(designs: request.designs, prepared: controls, population: population, seed: request.seed,
-                           contrasts: request.contrasts)
+                           rng: request.rng, contrasts: request.contrasts)
         }
         try ChunkRunner.run(0..<chunks, users: request.users, workers: workers, perUser: nil, progress: progress)
         for worker in workers {
@@ -160,6 +164,7 @@ private final class ContrastWorker: ChunkWorker, @unchecked Sendable {
     let population: PreparedPopulation
     let latencyDistributions: [Distribution]
     let seed: UInt64
+    let rng: Generator.Kind
     let contrasts: [Contrast]
     var tallies: [Tally]
     var sums: [ContrastSums]
@@ -168,11 +173,12 @@ private final class ContrastWorker: ChunkWorker, @unchecked Sendable {
     private let blocks = BlockRunner()
 
     init(designs: [Design], prepared: [(PreparedControl, [Movement?])], population: PreparedPopulation, seed: UInt64,
-         contrasts: [Contrast]) {
+         rng: Generator.Kind, contrasts: [Contrast]) {
         controls = zip(designs, prepared).map { ControlUnderTest(profile: $0.profile, prepared: $1.0, movements: $1.1) }
         latencyDistributions = designs.map(\.profile.timerLatency)
         self.population = population
         self.seed = seed
+        self.rng = rng
         self.contrasts = contrasts
         tallies = Array(repeating: Tally(), count: designs.count)
         sums = Array(repeating: ContrastSums(), count: contrasts.count * ContrastComparison.rateMetrics.count)
@@ -180,7 +186,7 @@ private final class ContrastWorker: ChunkWorker, @unchecked Sendable {
 
     func run(chunk: Int, users: Int) {
         // The chunk's people, drawn once before any design runs (as PairedComparison does).
-        let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
+        let people = Generator(seed: seed, stream: UInt64(chunk) * 2, kind: rng)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
         for _ in 0..<users { drawn.append(population.draw(people)) }
         if personMeasures.count < controls.count * users {
@@ -193,7 +199,7 @@ private final class ContrastWorker: ChunkWorker, @unchecked Sendable {
             for index in controls.indices {
                 let mine = measures.baseAddress! + index * users
                 blocks.run(controls[index], people: drawn, traits: traits) {
-                    DrawnLatencies(latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                    DrawnLatencies(latencyDistributions[index], generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1, kind: rng))
                 } accidental: { offset, fired in
                     tallies[index].addAccidental(fired: fired)
                     mine[offset] = PersonMeasures(accidentalFired: fired)

@@ -10,17 +10,20 @@ public struct ComparisonRequest: Sendable {
     public var population: Population
     public var users: Int
     public var seed: UInt64
+    /// The GSL generator the people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
     public var threads: Int
     /// The formulas of the intervals (`--intervals`).
     public var intervals: IntervalRules
 
-    public init(designs: [Design], baseline: Int, population: Population, users: Int, seed: UInt64, threads: Int,
-                intervals: IntervalRules = .current) {
+    public init(designs: [Design], baseline: Int, population: Population, users: Int, seed: UInt64,
+                rng: Generator.Kind = .users, threads: Int, intervals: IntervalRules = .current) {
         self.designs = designs
         self.baseline = baseline
         self.population = population
         self.users = users
         self.seed = seed
+        self.rng = rng
         self.threads = threads
         self.intervals = intervals
     }
@@ -78,7 +81,7 @@ public enum PairedComparison {
         let threads = max(1, min(request.threads, chunks))
         let workers = (0..<threads).map { _ in
             PairedWorker(designs: request.designs, prepared: controls, baseline: request.baseline, population: population,
-                         seed: request.seed, perUser: perUser != nil)
+                         seed: request.seed, rng: request.rng, perUser: perUser != nil)
         }
         try ChunkRunner.run(0..<chunks, users: request.users, workers: workers, perUser: perUser, progress: progress)
         for worker in workers {
@@ -116,6 +119,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     let population: PreparedPopulation
     let latencyDistributions: [Distribution]
     let seed: UInt64
+    let rng: Generator.Kind
     let keepsRows: Bool
     var tallies: [Tally]
     var pairs: [PairTally]
@@ -129,13 +133,14 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     private let rowWriters: [PerUserRow]
 
     init(designs: [Design], prepared: [(PreparedControl, [Movement?])], baseline: Int,
-         population: PreparedPopulation, seed: UInt64, perUser: Bool) {
+         population: PreparedPopulation, seed: UInt64, rng: Generator.Kind, perUser: Bool) {
         controls = zip(designs, prepared).map { ControlUnderTest(profile: $0.profile, prepared: $1.0, movements: $1.1) }
         labels = designs.map(\.label)
         latencyDistributions = designs.map(\.profile.timerLatency)
         self.baseline = baseline
         self.population = population
         self.seed = seed
+        self.rng = rng
         keepsRows = perUser
         tallies = Array(repeating: Tally(), count: designs.count)
         pairs = Array(repeating: PairTally(), count: designs.count)
@@ -151,7 +156,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
         // The chunk's people, drawn once before any design runs: every design sees the very same DrawnUser. Each
         // design then runs them all (a Timer design draws its latencies from its own generator in person order, as
         // person by person), and the pairs are counted person by person.
-        let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
+        let people = Generator(seed: seed, stream: UInt64(chunk) * 2, kind: rng)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
         for _ in 0..<users { drawn.append(population.draw(people)) }
         if personMeasures.count < controls.count * users {
@@ -166,7 +171,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
                 let mine = measures.baseAddress! + index * users
                 blocks.run(control, people: drawn, traits: traits) {
                     DrawnLatencies(latencyDistributions[index],
-                                   generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                                   generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1, kind: rng))
                 } accidental: { offset, fired in
                     tallies[index].addAccidental(fired: fired)
                     mine[offset] = PersonMeasures(accidentalFired: fired)
@@ -193,9 +198,9 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
 
     /// `run` writing per-user rows: person by person, every design on each person in turn.
     private func runWithRows(chunk: Int, users: Int) {
-        let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
+        let people = Generator(seed: seed, stream: UInt64(chunk) * 2, kind: rng)
         var latencies = latencyDistributions.map {
-            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1, kind: rng))
         }
         var text: [UInt8] = []
         let plan = PairPlan.compared

@@ -29,8 +29,8 @@ public enum DrawBound {
         let start = DispatchTime.now().uptimeNanoseconds
         for chunk in 0..<chunks {
             let users = min(Simulator.chunkSize, request.users - chunk * Simulator.chunkSize)
-            let people = Generator(seed: request.seed, stream: UInt64(chunk) * 2)
-            let ticks = Generator(seed: request.seed, stream: UInt64(chunk) * 2 + 1)
+            let people = Generator(seed: request.seed, stream: UInt64(chunk) * 2, kind: request.rng)
+            let ticks = Generator(seed: request.seed, stream: UInt64(chunk) * 2 + 1, kind: request.rng)
             for _ in 0..<users {
                 let user = population.draw(people)
                 checksum += user.primary + user.framePhase

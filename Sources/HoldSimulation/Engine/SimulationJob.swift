@@ -1,3 +1,4 @@
+import GSL
 import HoldLabIO
 import HoldProfiles
 
@@ -10,16 +11,20 @@ public struct SimulationJob: Sendable {
     /// Synthetic users per profile and population.
     public var users: Int
     public var seed: UInt64
+    /// The GSL generator the people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
     public var threads: Int
     /// The command line the output records (`CommandRecord`).
     public var commandLine: String
 
-    public init(profiles: [Profile], populations: [Population], users: Int, seed: UInt64, threads: Int, commandLine: String) {
+    public init(profiles: [Profile], populations: [Population], users: Int, seed: UInt64, rng: Generator.Kind = .users,
+                threads: Int, commandLine: String) {
         precondition(!populations.isEmpty, "a simulation needs a population")
         self.profiles = profiles
         self.populations = populations
         self.users = users
         self.seed = seed
+        self.rng = rng
         self.threads = threads
         self.commandLine = commandLine
     }
@@ -43,6 +48,7 @@ public struct SimulationJob: Sendable {
         var lines = Provenance(populations.map { ("population", "\($0.name) fnv1a64:\($0.contentHash)") })
         for profile in profiles { lines.append("profile", "\(profile.name) fnv1a64:\(profile.contentHash)") }
         lines.append("users", "\(users) per profile\(populations.count > 1 ? " and population" : ""), seed \(seed)")
+        lines.append("rng", rng.rawValue)
         return lines
     }
 
@@ -57,7 +63,7 @@ public struct SimulationJob: Sendable {
 
     /// The request of one population.
     public func request(_ population: Population) -> SimulationRequest {
-        SimulationRequest(profiles: profiles, population: population, users: users, seed: seed, threads: threads)
+        SimulationRequest(profiles: profiles, population: population, users: users, seed: seed, rng: rng, threads: threads)
     }
 
     /// Runs every population in turn: one summary row per profile and population.

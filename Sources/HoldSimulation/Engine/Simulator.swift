@@ -16,14 +16,18 @@ public struct SimulationRequest: Sendable {
     /// Synthetic users per profile.
     public var users: Int
     public var seed: UInt64
+    /// The GSL generator the people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
     /// Worker threads; results do not depend on it.
     public var threads: Int
 
-    public init(profiles: [Profile], population: Population, users: Int, seed: UInt64, threads: Int) {
+    public init(profiles: [Profile], population: Population, users: Int, seed: UInt64, rng: Generator.Kind = .users,
+                threads: Int) {
         self.profiles = profiles
         self.population = population
         self.users = users
         self.seed = seed
+        self.rng = rng
         self.threads = threads
     }
 }
@@ -82,7 +86,7 @@ public enum Simulator {
         let threads = max(1, min(request.threads, chunkRange.count))
         let workers = (0..<threads).map { _ in
             Worker(profiles: request.profiles, prepared: prepared, population: population, seed: request.seed,
-                   perUser: perUser != nil)
+                   rng: request.rng, perUser: perUser != nil)
         }
         try ChunkRunner.run(chunkRange, users: request.users, workers: workers, perUser: perUser, progress: progress)
         // Each worker's pending runs of equal values go into its own histograms (unshared: no copy), then merge.
@@ -103,17 +107,19 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
     let population: PreparedPopulation
     let latencyDistributions: [Distribution]
     let seed: UInt64
+    let rng: Generator.Kind
     let keepsRows: Bool
     // One thread's own state, mutated per user: no dynamic exclusivity checks (see HoldEvaluator).
     @exclusivity(unchecked) var tallies: [Tally]
     @exclusivity(unchecked) private var rows: [Int: String] = [:]
 
     init(profiles: [Profile], prepared: [(PreparedControl, [Movement?])], population: PreparedPopulation, seed: UInt64,
-         perUser: Bool) {
+         rng: Generator.Kind, perUser: Bool) {
         controls = zip(profiles, prepared).map { ControlUnderTest(profile: $0, prepared: $1.0, movements: $1.1) }
         latencyDistributions = profiles.map(\.timerLatency)
         self.population = population
         self.seed = seed
+        self.rng = rng
         keepsRows = perUser
         tallies = Array(repeating: Tally(), count: profiles.count)
         rowWriters = profiles.map { PerUserRow(profile: $0.name, classes: population.population.classes) }
@@ -132,7 +138,7 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
     /// together. A profile's Timer latencies come from its own generator on the chunk's latency stream, so the
     /// order of the loops changes no draw.
     func run(chunk: Int, users: Int) {
-        let people = Generator(seed: seed, stream: UInt64(chunk) * 2)
+        let people = Generator(seed: seed, stream: UInt64(chunk) * 2, kind: rng)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
         for _ in 0..<users { drawn.append(population.draw(people)) }
         if keepsRows {
@@ -145,7 +151,7 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
                     for index in controls.indices {
                         blocks.run(controls[index], people: drawn, traits: traits) {
                             DrawnLatencies(latencyDistributions[index],
-                                           generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+                                           generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1, kind: rng))
                         } accidental: { _, fired in
                             tallies[index].addAccidental(fired: fired)
                         } person: { _, hold in
@@ -160,7 +166,7 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
     /// `run` writing per-user rows: every person is run whole, every profile on each person in turn.
     private func runWithRows(chunk: Int, users: Int) {
         var latencies = latencyDistributions.map {
-            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1))
+            DrawnLatencies($0, generator: Generator(seed: seed, stream: UInt64(chunk) * 2 + 1, kind: rng))
         }
         chunkText.removeAll(keepingCapacity: true)
         for offset in 0..<users {

@@ -1,3 +1,4 @@
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -26,14 +27,18 @@ public struct GuidelineCheckRequest: Sendable {
     /// Synthetic users per simulation, and the seed of every simulation and trace.
     public var users: Int
     public var seed: UInt64
+    /// The GSL generator the simulations' people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
     /// Worker threads; results do not depend on them.
     public var threads: Int
     public var thresholds: GuidelineThresholds
     /// The command line the result records (`CommandRecord.line`).
     public var commandLine: String
 
-    public init(subjects: [GuidelineSubject], impairedPopulation: Population, users: Int, seed: UInt64, threads: Int,
-                thresholds: GuidelineThresholds = GuidelineThresholds(), commandLine: String) {
+    public init(subjects: [GuidelineSubject], impairedPopulation: Population, users: Int, seed: UInt64,
+                rng: Generator.Kind = .users, threads: Int, thresholds: GuidelineThresholds = GuidelineThresholds(),
+                commandLine: String) {
+        self.rng = rng
         self.subjects = subjects
         self.impairedPopulation = impairedPopulation
         self.users = users
@@ -53,7 +58,7 @@ public struct GuidelineCheckRequest: Sendable {
         for (index, subject) in subjects.enumerated() {
             results += try Guidelines.check(GuidelineRequest(
                 profile: subject.profile, population: subject.population, impairedPopulation: impairedPopulation,
-                users: users, seed: seed, threads: threads, thresholds: thresholds))
+                users: users, seed: seed, rng: rng, threads: threads, thresholds: thresholds))
             progress?(index + 1)
         }
         let set = thresholds.ruleSet
@@ -76,6 +81,7 @@ public struct GuidelineCheckRequest: Sendable {
         }
         provenance.append("impaired_population", "\(impairedPopulation.name) fnv1a64:\(impairedPopulation.contentHash)")
         provenance.append("users", "\(users) per simulation, seed \(seed)")
+        provenance.append("rng", rng.rawValue)
         return provenance
     }
 }

@@ -1,3 +1,4 @@
+import GSL
 import HoldLabIO
 import HoldModel
 import HoldProfiles
@@ -64,11 +65,11 @@ enum GuidelinesRules1 {
         let thresholds = request.thresholds
         let own = try request.summary ?? Simulator.run(SimulationRequest(
             profiles: [profile], population: request.population, users: request.users, seed: request.seed,
-            threads: request.threads))[0]
+            rng: request.rng, threads: request.threads))[0]
         let impaired = try request.impairedSummary
             ?? (request.impairedPopulation.name == request.population.name ? own : Simulator.run(SimulationRequest(
                 profiles: [profile], population: request.impairedPopulation, users: request.users, seed: request.seed,
-                threads: request.threads))[0])
+                rng: request.rng, threads: request.threads))[0])
         var results: [GuidelineResult] = []
         func add(_ id: String, _ status: GuidelineStatus, _ measured: String, _ threshold: String, _ detail: String) {
             results.append(GuidelineResult(profile: profile.name, rule: rule(id), status: status, measured: measured,

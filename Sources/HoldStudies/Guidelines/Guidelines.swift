@@ -100,6 +100,8 @@ public struct GuidelineRequest: Sendable {
     public var impairedPopulation: Population
     public var users: Int
     public var seed: UInt64
+    /// The GSL generator the simulations' people and Timer latencies are drawn from (`--rng`); traces keep mt19937.
+    public var rng: Generator.Kind
     public var threads: Int
     public var thresholds: GuidelineThresholds
     /// The profile's simulation against `population` and against `impairedPopulation` with these users and seed,
@@ -108,8 +110,9 @@ public struct GuidelineRequest: Sendable {
     public var impairedSummary: SimulationSummary?
 
     public init(profile: Profile, population: Population, impairedPopulation: Population, users: Int, seed: UInt64,
-                threads: Int, thresholds: GuidelineThresholds, summary: SimulationSummary? = nil,
-                impairedSummary: SimulationSummary? = nil) {
+                rng: Generator.Kind = .users, threads: Int, thresholds: GuidelineThresholds,
+                summary: SimulationSummary? = nil, impairedSummary: SimulationSummary? = nil) {
+        self.rng = rng
         self.profile = profile
         self.population = population
         self.impairedPopulation = impairedPopulation
@@ -280,11 +283,12 @@ public enum Guidelines {
         let request: GuidelineRequest
         func own(_ profile: Profile) throws -> SimulationSummary {
             try Simulator.run(SimulationRequest(profiles: [profile], population: request.population, users: request.users,
-                                                seed: request.seed, threads: request.threads))[0]
+                                                seed: request.seed, rng: request.rng, threads: request.threads))[0]
         }
         func impaired(_ profile: Profile) throws -> SimulationSummary {
             try Simulator.run(SimulationRequest(profiles: [profile], population: request.impairedPopulation,
-                                                users: request.users, seed: request.seed, threads: request.threads))[0]
+                                                users: request.users, seed: request.seed, rng: request.rng,
+                                                threads: request.threads))[0]
         }
     }
 

@@ -1,3 +1,4 @@
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -99,7 +100,7 @@ public enum KnobShares {
 
     /// Decomposes a variant against each population, for the rates named in `metrics` (class-decided rates only).
     public static func run(_ variant: KnobVariant, populations: [Population], metrics: [String], users: Int, seed: UInt64,
-                           threads: Int) throws -> [KnobDecomposition] {
+                           rng: Generator.Kind, threads: Int) throws -> [KnobDecomposition] {
         let k = variant.keys.count
         let overrides = try variant.keys.map { text throws(ProfileError) in try Override(parsing: text) }
         var designs: [Design] = []
@@ -115,7 +116,8 @@ public enum KnobShares {
         var result: [KnobDecomposition] = []
         for population in populations {
             let run = try ContrastComparison.run(ContrastRequest(
-                designs: designs, population: population, users: users, seed: seed, threads: threads, contrasts: contrasts))
+                designs: designs, population: population, users: users, seed: seed, rng: rng, threads: threads,
+                contrasts: contrasts))
             for metric in metrics {
                 let estimates = run.estimates.map { $0[metric] }
                 let terms = (0..<k).map { key in

@@ -1,3 +1,4 @@
+import GSL
 import Foundation
 import HoldLabIO
 import HoldPreview
@@ -104,7 +105,8 @@ public enum ReviewJob {
                 let path = plan.paths[plan.baseline]
                 let sweep = SweepRequest(
                     profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
-                    population: plan.populations[0], plan: sweepPlan, users: users, seed: seed, threads: threads)
+                    population: plan.populations[0], plan: sweepPlan, users: users, seed: seed, rng: plan.rng,
+                    threads: threads)
                 return (text, parameter, sweepPlan, sweep, try Sweep.profiles(sweep))
             } catch let error as SweepError {
                 // Named as the user gave it: --sweep, not sweep's --vary.
@@ -131,7 +133,7 @@ public enum ReviewJob {
             profile.name = design.label
             checks.append(try Guidelines.check(GuidelineRequest(
                 profile: profile, population: checkPopulation, impairedPopulation: impaired, users: users, seed: seed,
-                threads: threads, thresholds: request.thresholds, summary: results[0].summaries[index],
+                rng: plan.rng, threads: threads, thresholds: request.thresholds, summary: results[0].summaries[index],
                 impairedSummary: impairedIndex.map { results[$0].summaries[index] })))
         }
         var checkProvenance = Provenance(head.entries.filter { $0.key != "method" })
@@ -307,7 +309,8 @@ public enum ReviewJob {
             result += try KnobShares.run(
                 KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
                             profileText: try ProfileLibrary.read(plan.paths[0], what: "profile"), common: common, keys: variant.keys),
-                populations: plan.populations, metrics: metrics, users: users, seed: request.seed, threads: request.threads)
+                populations: plan.populations, metrics: metrics, users: users, seed: request.seed, rng: plan.rng,
+                threads: request.threads)
         }
         return result
     }

@@ -95,7 +95,7 @@ public enum Robustness {
         func compare(_ population: Population) throws -> DesignComparison {
             try PairedComparison.run(ComparisonRequest(
                 designs: plan.designs, baseline: plan.baseline, population: population, users: request.users,
-                seed: request.seed, threads: request.threads))
+                seed: request.seed, rng: plan.rng, threads: request.threads))
         }
         let base = try assumed ?? plan.populations.map(compare)
         let baseDecision = request.rule.decide(labels: labels, baseline: plan.baseline, populations: names, results: base)

@@ -1,3 +1,4 @@
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -18,18 +19,21 @@ public struct SweepRequest: Sendable {
     /// Synthetic users per point.
     public var users: Int
     public var seed: UInt64
+    /// The GSL generator every point's people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
     public var threads: Int
 
     public init(profileText: String, profilePath: String, baseOverrides: [Override], population: Population,
-                plan: SweepPlan, users: Int, seed: UInt64, threads: Int) {
+                plan: SweepPlan, users: Int, seed: UInt64, rng: Generator.Kind = .users, threads: Int) {
         self.init(profileText: profileText, profilePath: profilePath, baseOverrides: baseOverrides, populations: [population],
-                  plan: plan, users: users, seed: seed, threads: threads)
+                  plan: plan, users: users, seed: seed, rng: rng, threads: threads)
     }
 
     /// A sweep of every point against each of `populations` (at least one).
     public init(profileText: String, profilePath: String, baseOverrides: [Override], populations: [Population],
-                plan: SweepPlan, users: Int, seed: UInt64, threads: Int) {
+                plan: SweepPlan, users: Int, seed: UInt64, rng: Generator.Kind = .users, threads: Int) {
         precondition(!populations.isEmpty, "a sweep needs a population")
+        self.rng = rng
         self.profileText = profileText
         self.profilePath = profilePath
         self.baseOverrides = baseOverrides
@@ -145,6 +149,7 @@ public enum Sweep {
             ("sweep_population", request.populations.map { "\($0.name) fnv1a64:\($0.contentHash)" }.joined(separator: " ; ")),
             ("sweep_design", "\(request.plan.design.rawValue), \(request.plan.points.count) points, vary \(vary)"),
             ("sweep_users", "\(request.users) per point, seed \(request.seed)"),
+            ("rng", request.rng.rawValue),
         ]
     }
 
@@ -181,7 +186,8 @@ public enum Sweep {
             let done = (start - first) * request.users
             let summaries = try Simulator.run(
                 SimulationRequest(profiles: Array(profiles[offset..<end]), population: population,
-                                  users: request.users, seed: request.seed, threads: request.threads),
+                                  users: request.users, seed: request.seed, rng: request.rng,
+                                  threads: request.threads),
                 progress: { users in progress?(done + users * (end - offset)) })
             let points = request.plan.points[(range.lowerBound + offset)..<(range.lowerBound + end)]
             try onRows(zip(points, summaries).map { cells(values: $0, summary: $1) })

@@ -22,6 +22,7 @@ public enum TuneReport {
         provenance.append("method", "\(result.method), \(result.trajectory.count) evaluations, converged \(result.converged)")
         provenance.append("confidence", "rate constraints hold for the rate's one-sided Wilson bound at \(request.confidence)")
         provenance.append("users", "\(request.users) per evaluation, seed \(request.seed); check seed \(request.checkSeed)")
+        provenance.append("rng", request.rng.rawValue)
         let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
         provenance.append("recommended", recommended.joined(separator: " ")
             + (result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))

@@ -138,13 +138,17 @@ public struct TuneRequest: Sendable {
     public var seed: UInt64
     /// The seed of the final check of the optimum.
     public var checkSeed: UInt64
+    /// The GSL generator every evaluation's people and Timer latencies are drawn from (`--rng`).
+    public var rng: Generator.Kind
     public var threads: Int
     /// A rate constraint must hold for the rate's one-sided Wilson bound at this confidence (0.5: the rate itself).
     public var confidence: Double
 
     public init(profileText: String, profilePath: String, baseOverrides: [Override], population: Population,
                 parameters: [TuneParameter], objective: TuneObjective, constraints: [TuneConstraint], users: Int,
-                seed: UInt64, checkSeed: UInt64, threads: Int, confidence: Double = Tuner.defaultConfidence) {
+                seed: UInt64, checkSeed: UInt64, rng: Generator.Kind = .users, threads: Int,
+                confidence: Double = Tuner.defaultConfidence) {
+        self.rng = rng
         self.profileText = profileText
         self.profilePath = profilePath
         self.baseOverrides = baseOverrides
@@ -278,7 +282,7 @@ public enum Tuner {
             do {
                 let summary = try Simulator.run(SimulationRequest(
                     profiles: [candidate], population: request.population, users: request.users,
-                    seed: request.seed, threads: request.threads))[0]
+                    seed: request.seed, rng: request.rng, threads: request.threads))[0]
                 let metric = request.objective.metric.value(values: values, summary: summary)
                 let objective: Double
                 switch request.objective {
@@ -445,7 +449,7 @@ public enum Tuner {
         }
         let check = try Simulator.run(SimulationRequest(
             profiles: [try profile(best.values)], population: request.population, users: request.users,
-            seed: request.checkSeed, threads: request.threads))[0]
+            seed: request.checkSeed, rng: request.rng, threads: request.threads))[0]
         return TuneResult(method: method, converged: converged, trajectory: ranked, best: best, check: check,
                           invalidCandidates: invalid.values.sorted(), boundaries: boundaries)
     }

@@ -136,7 +136,7 @@ struct GuidelineCheck: ParsableCommand {
             }
             let request = GuidelineCheckRequest(
                 subjects: subjects, impairedPopulation: impaired, users: simulation.users, seed: simulation.seed,
-                threads: simulation.workerThreads, thresholds: guidelines.thresholds,
+                rng: simulation.rng, threads: simulation.workerThreads, thresholds: guidelines.thresholds,
                 commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
             let result = try request.run(progress: { bar.update($0) })

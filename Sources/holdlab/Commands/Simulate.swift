@@ -104,7 +104,7 @@ struct Simulate: ParsableCommand {
             }
             let job = SimulationJob(
                 profiles: profiles, populations: populations, users: simulation.users, seed: simulation.seed,
-                threads: simulation.workerThreads,
+                rng: simulation.rng, threads: simulation.workerThreads,
                 commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             let shard = try sharding.parsedShard
             if let shards = sharding.shards {

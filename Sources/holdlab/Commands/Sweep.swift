@@ -161,7 +161,7 @@ struct SweepCommand: ParsableCommand {
             let request = SweepRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
-                threads: simulation.workerThreads)
+                rng: simulation.rng, threads: simulation.workerThreads)
             if let shard {
                 // A shard validates and simulates its own points only (the script --emit prints checked them all).
                 let points = try ShardRun.sweepPoints(request, shard: shard)

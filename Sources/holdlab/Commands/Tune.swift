@@ -133,7 +133,7 @@ struct Tune: ParsableCommand {
                     to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0],
                 parameters: parameters,
                 objective: objective, constraints: constraints, users: simulation.users, seed: simulation.seed,
-                checkSeed: checkSeed ?? simulation.seed &+ 1, threads: simulation.workerThreads, confidence: confidence)
+                checkSeed: checkSeed ?? simulation.seed &+ 1, rng: simulation.rng, threads: simulation.workerThreads, confidence: confidence)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             if let emitProfile { try OutputFile(argument: emitProfile).checkWritable() }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -38,6 +39,7 @@ struct ComparisonOptions: ParsableArguments {
 
     var users: Int { sample.users }
     var seed: UInt64 { sample.seed }
+    var rng: Generator.Kind { sample.rng }
     var threads: Int? { sample.threads }
 
     func validate() throws {
@@ -167,7 +169,7 @@ struct ComparisonOptions: ParsableArguments {
         }
         populations = try source.applyingPopulationOverrides(to: populations)
         return ComparisonPlan(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations,
-                              intervals: intervals)
+                              intervals: intervals, rng: sample.rng)
     }
 
     /// The inputs the command reads, for refusing an output over one of them.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -131,6 +132,7 @@ struct RunOptions: ParsableArguments {
 
     var users: Int { sample.users }
     var seed: UInt64 { sample.seed }
+    var rng: Generator.Kind { sample.rng }
     var threads: Int? { sample.threads }
 
     var workerThreads: Int { sample.workerThreads }
@@ -146,6 +148,11 @@ struct SampleOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Master seed; every simulation of the run uses it (common random numbers). (default: 1)",
             transform: parseSeed)
     var seed: UInt64 = 1
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The GSL generator the synthetic users are drawn from: taus2 (the default since 0.3.0) or mt19937 (0.2.0 and earlier: gives their rows).",
+        valueName: "taus2|mt19937"))
+    var rng: Generator.Kind = .users
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads (default: the number of cores). Results do not depend on it."))
     var threads: Int?
@@ -179,6 +186,7 @@ func refuseRepeatedKeys(_ values: [String], option: String) throws {
 }
 
 extension RowFormat: ExpressibleByArgument {}
+extension Generator.Kind: ExpressibleByArgument {}
 
 /// `--format`, `--columns` and `--no-comments`: how a command that prints rows prints them. A command adopts them
 /// with `@OptionGroup var view: RowFormatOptions` and writes `try view.render(csv, for: out)` instead of `csv`.

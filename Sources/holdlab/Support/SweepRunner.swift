@@ -92,6 +92,6 @@ func sweepRequest(
     let request = SweepRequest(
         profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
         baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
-        threads: simulation.workerThreads)
+        rng: simulation.rng, threads: simulation.workerThreads)
     return (request, base)
 }
