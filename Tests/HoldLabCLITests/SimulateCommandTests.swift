@@ -1,5 +1,6 @@
 import Foundation
 import HoldLabIO
+import HoldLabTestSupport
 import Testing
 
 @Suite("holdlab simulate")
@@ -35,11 +36,12 @@ struct SimulateCommandTests {
                                   directory.appendingPathComponent("summary.csv").path])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-        // The summary's five provenance lines (holdlab, command, population, profile, users), then the rows.
-        #expect(lines.count == 5 + 5001)
-        #expect(lines.prefix(5).allSatisfy { $0.hasPrefix("# ") } && lines[0].hasPrefix("# holdlab: "))
-        #expect(lines[5].hasPrefix("profile,user,class,intent,behavior,frame_phase,release_ms"))
-        #expect(lines[6].hasPrefix("hig-linear-bar,1,"))
+        // The summary's six provenance lines (holdlab, command, population, profile, users, rng), then the rows.
+        #expect(lines.count == 6 + 5001)
+        #expect(lines.prefix(6).allSatisfy { $0.hasPrefix("# ") } && lines[0].hasPrefix("# holdlab: "))
+        #expect(lines[5] == "# rng: taus2")
+        #expect(lines[6].hasPrefix("profile,user,class,intent,behavior,frame_phase,release_ms"))
+        #expect(lines[7].hasPrefix("hig-linear-bar,1,"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["summary.csv", "users.csv"])
     }
 
@@ -98,12 +100,18 @@ struct OutputFileTests {
         #expect(tune.status == 64 && tune.stderr.contains("one population"), "\(tune.stderr)")
     }
 
-    @Test("golden: the binary's output for one named population is byte-identical to before population lists (the profiles' own: SimulateJobTests)")
+    @Test("golden: the binary's output for one named population is byte-identical to before population lists (the profiles' own: SimulateJobTests); --rng mt19937 gives 0.2.0's rows")
     func singlePopulationGolden() throws {
+        // Written by 0.2.0 (mt19937); 0.3.0 draws users from taus2 and adds a `# rng:` line.
         let golden = try String(contentsOf: CLI.root.appendingPathComponent("Tests/HoldLabCLITests/Golden/simulate-two-profiles.csv"),
                                 encoding: .utf8)
         let arguments = ["simulate", "--profile", "hig-linear-bar", "--profile", "static-long-press", "--users", "2000", "--seed", "3"]
-        let named = try CLI.run(arguments + ["--population", "v1/default"])
-        #expect(named.status == 0 && named.stdout == golden)
+        let named = try CLI.run(arguments + ["--population", "v1/default", "--rng", "mt19937"])
+        #expect(named.status == 0 && Golden.comparable(named.stdout) == Golden.comparable(golden))
+        #expect(named.stdout.contains("\n# rng: mt19937\n") && named.stdout.hasPrefix("# holdlab: \(HoldLabVersion.current) simulate\n"))
+        // The default generator: the same rows every run (golden), other numbers than mt19937's.
+        let taus2 = try CLI.run(arguments + ["--population", "v1/default"])
+        #expect(taus2.status == 0 && taus2.stdout == (try Golden.text("simulate-two-profiles-taus2.csv")))
+        #expect(CLI.dataLines(taus2.stdout) != CLI.dataLines(golden))
     }
 }

@@ -1,3 +1,4 @@
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -40,14 +41,14 @@ extension Make {
     /// the one the profiles name), as the command builds it.
     public static func simulation(
         _ profiles: [String] = ["hig-linear-bar"], populations: [String]? = nil, overrides: [String] = [], users: Int,
-        seed: UInt64 = 1, threads: Int = 2, commandLine: String = "holdlab simulate"
+        seed: UInt64 = 1, rng: Generator.Kind = .users, threads: Int = 2, commandLine: String = "holdlab simulate"
     ) throws -> SimulationJob {
         let library = Make.library
         let parsed = try overrides.map { text throws(ProfileError) in try Override(parsing: text) }
         let loaded = try profiles.map { try library.loadProfile($0, overrides: parsed) }
         let names = try SimulationJob.populationNames(given: populations ?? [], profiles: loaded)
         return SimulationJob(profiles: loaded, populations: try names.map(library.loadPopulation), users: users, seed: seed,
-                             threads: threads, commandLine: commandLine)
+                             rng: rng, threads: threads, commandLine: commandLine)
     }
 }
 

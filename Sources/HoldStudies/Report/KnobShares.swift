@@ -100,7 +100,7 @@ public enum KnobShares {
 
     /// Decomposes a variant against each population, for the rates named in `metrics` (class-decided rates only).
     public static func run(_ variant: KnobVariant, populations: [Population], metrics: [String], users: Int, seed: UInt64,
-                           rng: Generator.Kind, threads: Int) throws -> [KnobDecomposition] {
+                           rng: Generator.Kind = .users, threads: Int) throws -> [KnobDecomposition] {
         let k = variant.keys.count
         let overrides = try variant.keys.map { text throws(ProfileError) in try Override(parsing: text) }
         var designs: [Design] = []
