@@ -31,7 +31,7 @@ struct Compare: ParsableCommand {
               holdlab compare --profile hig-linear-bar --profile mismatched-fill \\
                 --summaries designs.csv
               holdlab compare --profile hig-linear-bar \\
-                --variant slow=gesture.minimumDuration=1.1 --precision completion_rate=0.002
+                --variant slow=gesture.minimumDuration=2.0 --precision completion_rate=0.002
             """)
 
     @OptionGroup var source: ProfileSourceOptions
