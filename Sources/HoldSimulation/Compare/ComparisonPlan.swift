@@ -30,14 +30,18 @@ public struct ComparisonPlan: Sendable {
 
     /// Runs every population in turn, optionally streaming per-user rows with a `population` column first.
     ///
-    /// - Parameter progress: users done so far over every population.
-    public func run(users: Int, seed: UInt64, threads: Int, perUser: ((String) throws -> Void)? = nil,
+    /// - Parameters:
+    ///   - precision: `--precision`: each population's comparison stops on its own at the first chunk where every
+    ///     paired difference meets every target (`users` is then the cap).
+    ///   - progress: users done so far over every population.
+    public func run(users: Int, seed: UInt64, threads: Int, precision: Precision? = nil,
+                    perUser: ((String) throws -> Void)? = nil,
                     progress: ((Int) -> Void)? = nil) throws -> [DesignComparison] {
         var results: [DesignComparison] = []
         for (index, population) in populations.enumerated() {
             let request = ComparisonRequest(
                 designs: designs, baseline: baseline, population: population, users: users, seed: seed, rng: rng,
-                threads: threads, intervals: intervals)
+                threads: threads, intervals: intervals, precision: precision)
             results.append(try PairedComparison.run(
                 request, perUser: perUser.map { populationRows(population.name, write: $0) },
                 progress: { progress?(index * users + $0) }))
@@ -72,6 +76,26 @@ public struct ComparisonPlan: Sendable {
         return "note: a zero-width paired interval: these differences are the same for every person both designs count, "
             + "exact if the model makes them so, but a difference that occurs in fewer than about 3 in \(people) people "
             + "may not show in a sample of \(people) (docs/INTERVALS.md): \(shown)\(more)"
+    }
+
+    /// How each population's comparison ended under `precision`.
+    public func outcomes(_ results: [DesignComparison], precision: Precision, cap: Int) -> [PrecisionOutcome] {
+        results.map { precision.outcome($0, cap: cap) }
+    }
+
+    /// The provenance of a run with `--precision` once it has ended: the `# users:` line says the users taken (per
+    /// population when they differ) and a `# precision:` line per population whether the targets were met.
+    public func provenance(outcomes: [PrecisionOutcome], seed: UInt64) -> Provenance {
+        var lines = Provenance(provenance(users: 0, seed: seed).entries.filter { $0.key != "users" && $0.key != "method" })
+        let taken = Set(outcomes.map(\.users))
+        let counts = taken.count == 1 ? "\(outcomes.first?.users ?? 0)"
+            : zip(populations, outcomes).map { "\($1.users) (\($0.name))" }.joined(separator: ", ")
+        lines.append("users", "\(counts) per population, seed \(seed) (common random numbers)")
+        lines.append("method", intervals.provenance)
+        for (population, outcome) in zip(populations, outcomes) {
+            lines.append("precision", (populations.count > 1 ? "\(population.name): " : "") + outcome.provenanceValue)
+        }
+        return lines
     }
 
     /// Provenance lines: populations, designs (profile, hash, the values set) and the sample.

@@ -15,9 +15,13 @@ public struct ComparisonRequest: Sendable {
     public var threads: Int
     /// The formulas of the intervals (`--intervals`).
     public var intervals: IntervalRules
+    /// `--precision`: stop at the first chunk after which every design's paired difference to the baseline meets
+    /// every target (`users` stays the cap).
+    public var precision: Precision?
 
     public init(designs: [Design], baseline: Int, population: Population, users: Int, seed: UInt64,
-                rng: Generator.Kind = .users, threads: Int, intervals: IntervalRules = .current) {
+                rng: Generator.Kind = .users, threads: Int, intervals: IntervalRules = .current,
+                precision: Precision? = nil) {
         self.designs = designs
         self.baseline = baseline
         self.population = population
@@ -26,6 +30,7 @@ public struct ComparisonRequest: Sendable {
         self.rng = rng
         self.threads = threads
         self.intervals = intervals
+        self.precision = precision
     }
 }
 
@@ -83,15 +88,41 @@ public enum PairedComparison {
             PairedWorker(designs: request.designs, prepared: controls, baseline: request.baseline, population: population,
                          seed: request.seed, rng: request.rng, perUser: perUser != nil)
         }
-        try ChunkRunner.run(0..<chunks, users: request.users, workers: workers, perUser: perUser, progress: progress)
-        for worker in workers {
-            for index in worker.tallies.indices { worker.tallies[index].finish() }
-        }
-        var tallies = workers[0].tallies
-        var pairs = workers[0].pairs
-        for worker in workers.dropFirst() {
-            for index in tallies.indices { tallies[index].merge(worker.tallies[index]) }
-            for index in pairs.indices { pairs[index].merge(worker.pairs[index]) }
+        var tallies: [Tally]
+        var pairs: [PairTally]
+        if let precision = request.precision {
+            // Each chunk's own tallies, folded in chunk order: the run stops at the first chunk after which every
+            // paired difference meets every target, and is then exactly the run of that many users.
+            var folded: ([Tally], [PairTally])?
+            _ = try ChunkRunner.run(0..<chunks, users: request.users, workers: workers, take: { worker in
+                var own = (Array(repeating: Tally(), count: worker.tallies.count),
+                           Array(repeating: PairTally(), count: worker.pairs.count))
+                swap(&own.0, &worker.tallies)
+                swap(&own.1, &worker.pairs)
+                for index in own.0.indices { own.0[index].finish() }
+                return own
+            }, perUser: perUser, progress: progress) { chunk in
+                if folded == nil {
+                    folded = chunk
+                } else {
+                    for index in chunk.0.indices { folded!.0[index].merge(chunk.0[index]) }
+                    for index in chunk.1.indices { folded!.1[index].merge(chunk.1[index]) }
+                }
+                return precision.isMet(folded!.1, baseline: request.baseline, rules: request.intervals)
+            }
+            (tallies, pairs) = folded ?? (Array(repeating: Tally(), count: profiles.count),
+                                          Array(repeating: PairTally(), count: profiles.count))
+        } else {
+            try ChunkRunner.run(0..<chunks, users: request.users, workers: workers, perUser: perUser, progress: progress)
+            for worker in workers {
+                for index in worker.tallies.indices { worker.tallies[index].finish() }
+            }
+            tallies = workers[0].tallies
+            pairs = workers[0].pairs
+            for worker in workers.dropFirst() {
+                for index in tallies.indices { tallies[index].merge(worker.tallies[index]) }
+                for index in pairs.indices { pairs[index].merge(worker.pairs[index]) }
+            }
         }
         let summaries = zip(profiles, tallies).map { profile, tally in
             SimulationSummary(profile: profile.name, population: request.population.name, seed: request.seed, tally: tally)

@@ -16,6 +16,9 @@ public struct SimulationJob: Sendable {
     public var threads: Int
     /// The command line the output records (`CommandRecord`).
     public var commandLine: String
+    /// `--precision`: each population's run stops at the first chunk where every profile meets every target;
+    /// `users` is then the cap.
+    public var precision: Precision?
 
     public init(profiles: [Profile], populations: [Population], users: Int, seed: UInt64, rng: Generator.Kind = .users,
                 threads: Int, commandLine: String) {
@@ -55,15 +58,47 @@ public struct SimulationJob: Sendable {
     /// The provenance of every file the run writes.
     public var provenance: Provenance { Provenance.made(by: "simulate", commandLine: commandLine) + identity }
 
+    /// The provenance of a run with `--precision` once it has ended: the `# users:` line says the users taken
+    /// (per population when they differ), and a `# precision:` line per population says whether the targets were
+    /// met there. Without `--precision`, `provenance`.
+    public func provenance(outcomes: [PrecisionOutcome]) -> Provenance {
+        guard precision != nil, outcomes.count == populations.count else { return provenance }
+        var lines = Provenance.made(by: "simulate", commandLine: commandLine)
+        for entry in identity.entries where entry.key != "users" { lines.append(entry.key, entry.value) }
+        let taken = Set(outcomes.map(\.users))
+        let counts = taken.count == 1 ? "\(outcomes[0].users)"
+            : zip(populations, outcomes).map { "\($1.users) (\($0.name))" }.joined(separator: ", ")
+        lines.append("users", "\(counts) per profile\(populations.count > 1 ? " and population" : ""), seed \(seed)")
+        for (population, outcome) in zip(populations, outcomes) {
+            lines.append("precision", (populations.count > 1 ? "\(population.name): " : "") + outcome.provenanceValue)
+        }
+        return lines
+    }
+
+    /// How each population's run ended under `--precision` (empty without it), from `summaries`' rows.
+    public func outcomes(_ summaries: [SimulationSummary]) -> [PrecisionOutcome] {
+        guard let precision else { return [] }
+        return populations.indices.map { index in
+            let rows = summaries.dropFirst(index * profiles.count).prefix(profiles.count)
+            return precision.outcome(Array(rows), cap: users)
+        }
+    }
+
     /// The `--per-user` file's head: provenance and header (with several populations, a `population` column first,
-    /// as `compare --per-user` has).
+    /// as `compare --per-user` has). It is written before the run: with `--precision` its `# users:` line is the
+    /// cap and a `# precision:` line says the rows stop where the summary says.
     public var perUserHead: String {
-        provenance.lines + ((populations.count > 1 ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n"
+        var lines = provenance
+        if let precision {
+            lines.append("precision", "\(precision): the rows stop at the first chunk of \(Simulator.chunkSize) users where every target is met (at most --users; the summary's # users: line says how many)")
+        }
+        return lines.lines + ((populations.count > 1 ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n"
     }
 
     /// The request of one population.
     public func request(_ population: Population) -> SimulationRequest {
-        SimulationRequest(profiles: profiles, population: population, users: users, seed: seed, rng: rng, threads: threads)
+        SimulationRequest(profiles: profiles, population: population, users: users, seed: seed, rng: rng, threads: threads,
+                          precision: precision)
     }
 
     /// Runs every population in turn: one summary row per profile and population.
@@ -72,7 +107,8 @@ public struct SimulationJob: Sendable {
     ///   - perUser: receives per-user rows (no head), in order; nil skips them.
     ///   - progress: users done so far over every population.
     public func run(perUser: ((String) throws -> Void)? = nil, progress: ((Int) -> Void)? = nil) throws -> ResultTable {
-        SimulationCSV.table(try summaries(perUser: perUser, progress: progress), provenance: provenance)
+        let summaries = try summaries(perUser: perUser, progress: progress)
+        return SimulationCSV.table(summaries, provenance: provenance(outcomes: outcomes(summaries)))
     }
 
     /// `run`'s summaries, before they become rows (for the notes a command prints about them).

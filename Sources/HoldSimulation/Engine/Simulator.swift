@@ -20,15 +20,18 @@ public struct SimulationRequest: Sendable {
     public var rng: Generator.Kind
     /// Worker threads; results do not depend on it.
     public var threads: Int
+    /// `--precision`: stop at the first chunk after which every profile meets every target (`users` stays the cap).
+    public var precision: Precision?
 
     public init(profiles: [Profile], population: Population, users: Int, seed: UInt64, rng: Generator.Kind = .users,
-                threads: Int) {
+                threads: Int, precision: Precision? = nil) {
         self.profiles = profiles
         self.population = population
         self.users = users
         self.seed = seed
         self.rng = rng
         self.threads = threads
+        self.precision = precision
     }
 }
 
@@ -50,7 +53,8 @@ public enum Simulator {
         "progress_at_trigger", "retract_ms",
     ]
 
-    /// Runs the request.
+    /// Runs the request (with `precision`, until every profile meets it or `users` is reached: the summaries are
+    /// then exactly those of a run of the users taken).
     ///
     /// - Parameters:
     ///   - perUser: receives per-user CSV rows (no header), in user order, a chunk at a time; nil skips them.
@@ -87,6 +91,25 @@ public enum Simulator {
         let workers = (0..<threads).map { _ in
             Worker(profiles: request.profiles, prepared: prepared, population: population, seed: request.seed,
                    rng: request.rng, perUser: perUser != nil)
+        }
+        if let precision = request.precision {
+            // Each chunk's own tallies, folded in chunk order: the run stops at the first chunk after which every
+            // profile meets every target, and is then exactly the run of that many users.
+            var folded: [Tally]?
+            _ = try ChunkRunner.run(chunkRange, users: request.users, workers: workers, take: { worker in
+                var own = Array(repeating: Tally(), count: worker.tallies.count)
+                swap(&own, &worker.tallies)
+                for index in own.indices { own[index].finish() }
+                return own
+            }, perUser: perUser, progress: progress) { chunk in
+                if folded == nil {
+                    folded = chunk
+                } else {
+                    for index in chunk.indices { folded![index].merge(chunk[index]) }
+                }
+                return folded!.allSatisfy { precision.isMet($0) }
+            }
+            return folded ?? Array(repeating: Tally(), count: request.profiles.count)
         }
         try ChunkRunner.run(chunkRange, users: request.users, workers: workers, perUser: perUser, progress: progress)
         // Each worker's pending runs of equal values go into its own histograms (unshared: no copy), then merge.

@@ -40,6 +40,10 @@ public struct ReviewRequest: Sendable {
     public var robustnessPoints: Int
     /// The assumptions varied, with their plausible ranges.
     public var assumptions: [BehaviourAssumption]
+    /// `--precision`: the comparison of each population stops at the first chunk where every paired difference
+    /// meets every target (`users` is then the cap); the checks, sweeps, knob shares and robustness (at its default
+    /// of `users`) then take the most users a population's comparison took.
+    public var precision: Precision?
 
     public init(plan: ComparisonPlan, users: Int, seed: UInt64, threads: Int, thresholds: GuidelineThresholds,
                 impairedPopulation: Population, question: String?, sweeps: [String], notebooks: NotebookFolder,
@@ -72,7 +76,9 @@ public enum ReviewJob {
     /// Writes the review into the folder `out` (created, or an earlier review replaced).
     ///
     /// - Parameter progress: users simulated so far by the comparison, of `users × populations`.
-    public static func write(_ request: ReviewRequest, to out: String, progress: ((Int) -> Void)? = nil) throws {
+    /// - Returns: with `--precision`, how each population's comparison ended (for the command's warnings).
+    @discardableResult
+    public static func write(_ request: ReviewRequest, to out: String, progress: ((Int) -> Void)? = nil) throws -> [PrecisionOutcome] {
         guard Gnuplot.executable() != nil else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
@@ -81,10 +87,9 @@ public enum ReviewJob {
         let ratesSweepScript = try request.notebooks.script("rates-vs-duration")
         let marginScript = request.robustnessUsers > 0 ? try request.notebooks.script("robustness-margin") : nil
         let plan = request.plan
-        let (users, seed, threads) = (request.users, request.seed, request.threads)
+        let (cap, seed, threads) = (request.users, request.seed, request.threads)
         let directory = try PartialDirectory(path: out, marker: "report.md")
         let command = CSV.commandLine(["holdlab"] + request.arguments)
-        let head = Provenance.made(by: "report", commandLine: command) + plan.provenance(users: users, seed: seed)
         func write(_ name: String, _ table: ResultTable) throws {
             try directory.write(name, ResultDocument(table).rendered(as: .csv))
         }
@@ -105,7 +110,7 @@ public enum ReviewJob {
                 let path = plan.paths[plan.baseline]
                 let sweep = SweepRequest(
                     profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
-                    population: plan.populations[0], plan: sweepPlan, users: users, seed: seed, rng: plan.rng,
+                    population: plan.populations[0], plan: sweepPlan, users: cap, seed: seed, rng: plan.rng,
                     threads: threads)
                 return (text, parameter, sweepPlan, sweep, try Sweep.profiles(sweep))
             } catch let error as SweepError {
@@ -117,7 +122,13 @@ public enum ReviewJob {
         }
 
         // The comparison: designs.csv and differences.csv.
-        let results = try plan.run(users: users, seed: seed, threads: threads, progress: progress)
+        let results = try plan.run(users: cap, seed: seed, threads: threads, precision: request.precision, progress: progress)
+        // With --precision, what the comparison took: every later part of the review takes as many users.
+        let outcomes = request.precision.map { plan.outcomes(results, precision: $0, cap: cap) } ?? []
+        let users = outcomes.map(\.users).max() ?? cap
+        let head = Provenance.made(by: "report", commandLine: command)
+            + (outcomes.isEmpty ? plan.provenance(users: users, seed: seed) : plan.provenance(outcomes: outcomes, seed: seed))
+        let robustnessUsers = request.precision != nil && request.robustnessUsers == cap ? users : request.robustnessUsers
         try write("designs.csv", ComparisonCSV.summaries(results, designs: plan.designs, provenance: head))
         try write("differences.csv", ComparisonCSV.differences(results, provenance: head))
 
@@ -180,7 +191,9 @@ public enum ReviewJob {
         var sweepFiles: [(String, String)] = []
         var sweepFigures: [(stem: String, caption: String)] = []
         let baselineDesign = plan.designs[plan.baseline]
-        for (text, parameter, sweepPlan, sweep, profiles) in sweeps {
+        for (text, parameter, sweepPlan, planned, profiles) in sweeps {
+            var sweep = planned
+            sweep.users = users
             var rows: [[ResultCell]] = []
             try Sweep.run(sweep, profiles: profiles, onRows: { rows += $0 })
             // Names or booleans (fill.curve=linear,easeIn) are drawn one place apart, with intervals, not bands.
@@ -248,13 +261,14 @@ public enum ReviewJob {
         }
         var findings: [RobustnessFinding] = []
         var marginFigure: String?
-        if request.robustnessUsers > 0, let marginScript {
+        if robustnessUsers > 0, let marginScript {
             let robustnessRequest = RobustnessRequest(
                 plan: plan, rule: request.rule, assumptions: request.assumptions, gridPoints: request.robustnessPoints,
-                users: request.robustnessUsers, seed: seed, threads: threads)
-            findings = try Robustness.run(robustnessRequest, assumed: request.robustnessUsers == users ? results : nil)
+                users: robustnessUsers, seed: seed, threads: threads)
+            let reusable = robustnessUsers == users && outcomes.allSatisfy { $0.users == users }
+            findings = try Robustness.run(robustnessRequest, assumed: reusable ? results : nil)
             var provenance = head
-            provenance.append("robustness", "\(request.robustnessUsers) users per comparison, \(request.robustnessPoints) values per assumption")
+            provenance.append("robustness", "\(robustnessUsers) users per comparison, \(request.robustnessPoints) values per assumption")
             try write("robustness.csv", Robustness.table(findings, labels: labelList, provenance: provenance))
             argumentFiles.append(("robustness.csv", "each behaviour assumption's values, the verdict and its margin at each"))
             if !findings.isEmpty {
@@ -270,7 +284,7 @@ public enum ReviewJob {
         files.insert(contentsOf: argumentFiles, at: files.firstIndex { $0.0 == "reproduce.sh" } ?? files.count)
         let argument = ReviewArgument(
             rule: request.rule, decision: decision, decompositions: decompositions, robustness: findings,
-            robustnessUsers: request.robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure)
+            robustnessUsers: robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure)
         let input = ReviewInput(
             question: request.question ?? defaultQuestion, designs: designs, baseline: plan.baseline,
             populations: plan.populations, users: users, seed: seed, results: results,
@@ -289,6 +303,7 @@ public enum ReviewJob {
         try directory.write("reproduce.sh", reproduceScript(arguments: request.arguments, inputs: request.inputs,
                                                             version: HoldLabVersion.current), executable: true)
         try directory.commit()
+        return outcomes
     }
 
     /// Each knob's share of every variant that sets more than one key, for the preferred metric and the guarded rates.

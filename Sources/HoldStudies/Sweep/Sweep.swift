@@ -22,6 +22,9 @@ public struct SweepRequest: Sendable {
     /// The GSL generator every point's people and Timer latencies are drawn from (`--rng`).
     public var rng: Generator.Kind
     public var threads: Int
+    /// `--precision`: each point (against each population) stops on its own at the first chunk where it meets every
+    /// target, so its row is the `simulate --precision` row of its values; `users` is then the cap.
+    public var precision: Precision?
 
     public init(profileText: String, profilePath: String, baseOverrides: [Override], population: Population,
                 plan: SweepPlan, users: Int, seed: UInt64, rng: Generator.Kind = .users, threads: Int) {
@@ -150,7 +153,26 @@ public enum Sweep {
             ("sweep_design", "\(request.plan.design.rawValue), \(request.plan.points.count) points, vary \(vary)"),
             ("sweep_users", "\(request.users) per point, seed \(request.seed)"),
             ("rng", request.rng.rawValue),
-        ]
+        ] + (request.precision.map { precision in
+            [("sweep_precision", "\(precision): each point stops at the first chunk of \(Simulator.chunkSize) users where every target is met (its users column says where), at most sweep_users")]
+        } ?? [])
+    }
+
+    /// What a point's run fell short of when it reached `--users` without meeting `--precision` (nil when it met
+    /// it, or without `--precision`): its values, then each target's half-width reached.
+    public static func precisionShortfall(_ request: SweepRequest, values: [String], summary: SimulationSummary) -> String? {
+        guard let precision = request.precision else { return nil }
+        let outcome = precision.outcome([summary], cap: request.users)
+        guard !outcome.met else { return nil }
+        return "\(values.joined(separator: " ")): " + outcome.shortfalls.map(\.description).joined(separator: "; ")
+    }
+
+    /// The warning for the points that fell short (`precisionShortfall`), of `rows` run; nil when none did.
+    public static func precisionWarning(_ request: SweepRequest, shortfalls: [String], rows: Int) -> String? {
+        guard let precision = request.precision, !shortfalls.isEmpty else { return nil }
+        let shown = shortfalls.prefix(5).joined(separator: " | ")
+        let more = shortfalls.count > 5 ? " | and \(shortfalls.count - 5) more" : ""
+        return "warning: --precision \(precision) not met at the cap of \(request.users) users (--users) for \(shortfalls.count) of \(rows) rows: \(shown)\(more); raise --users or widen the target"
     }
 
     /// Rows in the file: every point for each population.
@@ -175,22 +197,33 @@ public enum Sweep {
         _ request: SweepRequest, profiles: [Profile], points range: Range<Int>, from first: Int = 0,
         onRows: ([[ResultCell]]) throws -> Void, progress: ((Int) -> Void)? = nil
     ) throws {
+        try run(request, profiles: profiles, points: range, from: first, onSummaries: { batch in
+            try onRows(batch.map { cells(values: $0.values, summary: $0.summary) })
+        }, progress: progress)
+    }
+
+    /// `run`, handing on each batch's summaries with their points' values rather than the rows' cells. With
+    /// `--precision` every point is its own batch: its run stops on its own.
+    public static func run(
+        _ request: SweepRequest, profiles: [Profile], points range: Range<Int>, from first: Int = 0,
+        onSummaries: ([(values: [String], summary: SimulationSummary)]) throws -> Void, progress: ((Int) -> Void)? = nil
+    ) throws {
         let width = range.count
         guard width > 0 else { return }
         let total = width * request.populations.count
         var start = first
         while start < total {
             let offset = start % width
-            let end = min(width, offset + (request.plan.variesPopulation ? 1 : batchSize))
+            let end = min(width, offset + (request.plan.variesPopulation || request.precision != nil ? 1 : batchSize))
             let population = try populations(request, point: range.lowerBound + offset)[start / width]
             let done = (start - first) * request.users
             let summaries = try Simulator.run(
                 SimulationRequest(profiles: Array(profiles[offset..<end]), population: population,
                                   users: request.users, seed: request.seed, rng: request.rng,
-                                  threads: request.threads),
+                                  threads: request.threads, precision: request.precision),
                 progress: { users in progress?(done + users * (end - offset)) })
             let points = request.plan.points[(range.lowerBound + offset)..<(range.lowerBound + end)]
-            try onRows(zip(points, summaries).map { cells(values: $0, summary: $1) })
+            try onSummaries(zip(points, summaries).map { (values: $0, summary: $1) })
             start += end - offset
         }
     }
@@ -246,7 +279,13 @@ public enum Sweep {
                 recorded[String(body[..<colon])] = String(body[body.index(after: colon)...]).trimmedLeading()
             }
         }
+        if request.precision == nil, let old = recorded["sweep_precision"] {
+            throw refuse("came from a different precision (file: \(old); now: none, every point runs --users)")
+        }
         for (key, value) in identity(request, baseProfile: baseProfile) {
+            if key == "sweep_precision" && recorded[key] == nil {
+                throw refuse("came from a different precision (file: none, every point ran --users; now: \(value))")
+            }
             guard let old = recorded[key] else {
                 throw refuse("has no '# \(key):' line; it was not written by holdlab sweep, or was cut off")
             }
@@ -300,10 +339,16 @@ public enum Sweep {
         if let empty = zip(columns, fields).first(where: { $0.1.isEmpty }) {
             return "has no value in column \(empty.0)"
         }
+        // With --precision a point's users are where it stopped: at most --users (checked below).
         let known: [(String, String)] = [
-            ("profile", baseProfile.name), ("population", population.name),
-            ("users", "\(request.users)"), ("seed", "\(request.seed)"),
-        ]
+            ("profile", baseProfile.name), ("population", population.name), ("seed", "\(request.seed)"),
+        ] + (request.precision == nil ? [("users", "\(request.users)")] : [])
+        if request.precision != nil, let index = columns.firstIndex(of: "users") {
+            guard let users = Int(fields[index]), users >= 1, users <= request.users,
+                  users == request.users || users % Simulator.chunkSize == 0 else {
+                return "has users '\(fields[index])', which this sweep with --precision cannot stop at (at most \(request.users))"
+            }
+        }
         for (column, value) in known {
             if let index = columns.firstIndex(of: column), fields[index] != value {
                 return "has \(column) '\(fields[index])' where this sweep has '\(value)'"

@@ -23,6 +23,12 @@ public enum TuneReport {
         provenance.append("confidence", "rate constraints hold for the rate's one-sided Wilson bound at \(request.confidence)")
         provenance.append("users", "\(request.users) per evaluation, seed \(request.seed); check seed \(request.checkSeed)")
         provenance.append("rng", request.rng.rawValue)
+        if let precision = request.precision {
+            let short = result.trajectory.filter { !precision.outcome([$0.summary], cap: request.users).met }.count
+            let check = precision.outcome([result.check], cap: request.users)
+            provenance.append("precision", "\(precision): each evaluation stops at the first chunk of \(Simulator.chunkSize) users where every target is met (its users column says where), at most the users above; "
+                + "\(result.trajectory.count - short) of \(result.trajectory.count) evaluations met it; the check: \(check.provenanceValue)")
+        }
         let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
         provenance.append("recommended", recommended.joined(separator: " ")
             + (result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))

@@ -143,6 +143,9 @@ public struct TuneRequest: Sendable {
     public var threads: Int
     /// A rate constraint must hold for the rate's one-sided Wilson bound at this confidence (0.5: the rate itself).
     public var confidence: Double
+    /// `--precision`: each evaluation (and the check) stops on its own at the first chunk where it meets every
+    /// target; `users` is then the cap.
+    public var precision: Precision?
 
     public init(profileText: String, profilePath: String, baseOverrides: [Override], population: Population,
                 parameters: [TuneParameter], objective: TuneObjective, constraints: [TuneConstraint], users: Int,
@@ -282,7 +285,8 @@ public enum Tuner {
             do {
                 let summary = try Simulator.run(SimulationRequest(
                     profiles: [candidate], population: request.population, users: request.users,
-                    seed: request.seed, rng: request.rng, threads: request.threads))[0]
+                    seed: request.seed, rng: request.rng, threads: request.threads,
+                    precision: request.precision))[0]
                 let metric = request.objective.metric.value(values: values, summary: summary)
                 let objective: Double
                 switch request.objective {
@@ -449,7 +453,8 @@ public enum Tuner {
         }
         let check = try Simulator.run(SimulationRequest(
             profiles: [try profile(best.values)], population: request.population, users: request.users,
-            seed: request.checkSeed, rng: request.rng, threads: request.threads))[0]
+            seed: request.checkSeed, rng: request.rng, threads: request.threads,
+            precision: request.precision))[0]
         return TuneResult(method: method, converged: converged, trajectory: ranked, best: best, check: check,
                           invalidCandidates: invalid.values.sorted(), boundaries: boundaries)
     }

@@ -19,17 +19,26 @@ struct Compare: ParsableCommand {
             population, design and metric; --summaries writes each design's simulate row. Byte-identical for any \
             --threads.
 
+            --precision METRIC=WIDTH stops each population's comparison at the first chunk of 4,096 users where every \
+            design's paired interval for METRIC (diff_lo, diff_hi) has a larger half of at most WIDTH (or WIDTH % of \
+            diff); the rows are then those of a --users run of that many users, for any --threads. --users is the \
+            cap: a target not met there gives a warning and status 0. The # precision: line says which.
+
             Examples:
               holdlab compare --profile hig-linear-bar \\
                 --variant fast="fill.duration=0.6 gesture.minimumDuration=0.8" \\
                 --population default,motor-impaired
               holdlab compare --profile hig-linear-bar --profile mismatched-fill \\
                 --summaries designs.csv
+              holdlab compare --profile hig-linear-bar \\
+                --variant slow=gesture.minimumDuration=2.0 --precision completion_rate=0.002
             """)
 
     @OptionGroup var source: ProfileSourceOptions
 
     @OptionGroup var comparison: ComparisonOptions
+
+    @OptionGroup var precisionOption: PrecisionOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -53,6 +62,7 @@ struct Compare: ParsableCommand {
             throw ValidationError("\(option) needs a file name; standard output carries the differences")
         }
         try source.refuseRepeatedKeys()
+        _ = try precisionOption.parsed(allowed: Precision.differenceMetrics)
         // Standard input can be read once: a profile and a population from it would read the profile twice.
         try refuseTwoReadsOfStandardInput(comparison.profile.map { ("--profile", $0) }
             + comparison.populationNames.map { ("--population", $0) })
@@ -74,15 +84,22 @@ struct Compare: ParsableCommand {
             let summaryFile = try summaries.map { path throws -> PartialFile in try PartialFile(path: path) }
             // The provenance depends on the command and the designs only: the per-user rows start with it, as
             // simulate's do, so they can be traced to the run that made them.
-            let provenance = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
-                + resolved.provenance(users: comparison.users, seed: comparison.seed)
+            let made = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+            var provenance = made + resolved.provenance(users: comparison.users, seed: comparison.seed)
+            let precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
+            var perUserHead = provenance
+            if let precision {
+                perUserHead.append("precision", "\(precision): the rows of each population stop at the first chunk of \(Simulator.chunkSize) users where every target is met (at most --users; the differences' # users: line says how many)")
+            }
             let perUserFile = try perUser.map { path throws -> PartialFile in try PartialFile(path: path) }
-            try perUserFile?.write(provenance.lines + (["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
+            try perUserFile?.write(perUserHead.lines + (["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
             let bar = ProgressBar(label: "compare", total: comparison.users * resolved.populations.count, unit: "users")
             let results = try resolved.run(
-                users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads,
+                users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads, precision: precision,
                 perUser: perUserFile.map { file in { try file.write($0) } }, progress: { bar.update($0) })
             bar.finish()
+            let outcomes = precision.map { resolved.outcomes(results, precision: $0, cap: comparison.users) } ?? []
+            if precision != nil { provenance = made + resolved.provenance(outcomes: outcomes, seed: comparison.seed) }
             let differences = ComparisonCSV.differences(results, provenance: provenance)
             if let summaryFile {
                 try summaryFile.write(try ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: provenance))
@@ -95,6 +112,9 @@ struct Compare: ParsableCommand {
             for file in [summaryFile, perUserFile].compactMap({ $0 }) { outputs.add(file) }
             try outputs.write(out, view.render(ResultDocument(differences), for: out))
             try outputs.commit()
+            for (population, outcome) in zip(resolved.populations, outcomes) {
+                if let warning = outcome.warning(resolved.populations.count > 1 ? population.name : "") { printNote(warning) }
+            }
             if let note = resolved.zeroWidthNote(results) { printNote(note) }
             if summaryFile != nil, let note = SimulationSummary.fewEventsNote(results.flatMap { result in
                 zip(resolved.designs, result.summaries).map { (label: "\($0.label), \($1.population)", summary: $1) }

@@ -24,6 +24,11 @@ struct Report: ParsableCommand {
             equivalent options write, byte for byte, and records (and reproduce.sh runs) that command line, so the \
             folder does not need the file.
 
+            --precision METRIC=WIDTH stops each population's comparison at the first chunk of 4,096 users where \
+            every design's paired interval for METRIC has a larger half of at most WIDTH (or WIDTH % of diff), at \
+            most --users (as compare --precision); the checks, sweeps, knob shares and robustness then take the most \
+            users a comparison took. reproduce.sh runs it again and stops at the same users.
+
             Examples:
               holdlab report --profile hig-linear-bar \\
                 --variant fast="fill.duration=0.6 gesture.minimumDuration=0.8" \\
@@ -37,6 +42,8 @@ struct Report: ParsableCommand {
     @OptionGroup var comparison: ComparisonOptions
 
     @OptionGroup var guidelines: GuidelineOptions
+
+    @OptionGroup var precisionOption: PrecisionOptions
 
     @OptionGroup var quietOption: QuietOption
 
@@ -95,6 +102,7 @@ struct Report: ParsableCommand {
             throw ValidationError("--figure-style must be slide or classic (got \(figureStyle))")
         }
         try source.refuseRepeatedKeys()
+        _ = try precisionOption.parsed(allowed: Precision.differenceMetrics)
         try refuseRepeatedKeys(sweep, option: "--sweep")
         for text in sweep {
             do { _ = try SweepParameter(parsing: text) } catch { throw ValidationError("--sweep \(text): \(error)") }
@@ -237,7 +245,7 @@ struct Report: ParsableCommand {
         let (library, inputs) = try carriedInputs(reviewFile: reviewFile)
         let plan = try comparison.resolve(source, library: library)
         for text in sweep { _ = try usage { try SweepParameter(parsing: text) } }
-        let request = ReviewRequest(
+        var request = ReviewRequest(
             plan: plan, users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads,
             thresholds: guidelines.thresholds, impairedPopulation: try library.loadPopulation(guidelines.impairedPopulation),
             question: question, sweeps: sweep,
@@ -245,8 +253,12 @@ struct Report: ParsableCommand {
             arguments: arguments, inputs: inputs, figureStyle: ReviewFigureStyle(rawValue: figureStyle) ?? .slide,
             rule: try decisionRule(), robustnessUsers: robustnessUsers ?? comparison.users, robustnessPoints: robustnessPoints)
         let bar = ProgressBar(label: "compare", total: comparison.users * plan.populations.count, unit: "users")
-        try ReviewJob.write(request, to: out, progress: { bar.update($0) })
+        request.precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
+        let outcomes = try ReviewJob.write(request, to: out, progress: { bar.update($0) })
         bar.finish()
+        for (population, outcome) in zip(plan.populations, outcomes) {
+            if let warning = outcome.warning(plan.populations.count > 1 ? population.name : "") { printNote(warning) }
+        }
         printNote("wrote \(out)/report.md and the files it lists")
     }
 }

@@ -28,7 +28,9 @@ struct SensitivityCommand: ParsableCommand {
             Intervals: 95 %, estimate ∓ 1.96 × the standard deviation of --bootstrap resamples drawn with --seed. \
             --samples FILE writes every simulation's parameters and simulate columns, one row per point in SALib's \
             order (Saltelli: per base row A, AB1…ABd, [BA1…BAd,] B), rewritten atomically as points finish; \
-            --resume completes it. Cost: simulations × --users.
+            --resume completes it. Cost: simulations × --users. --precision METRIC=WIDTH stops each point's run \
+            at the first chunk of 4,096 users where its METRIC's 95 % interval has a larger half of at most WIDTH \
+            (or WIDTH % of the value), at most --users, as sweep --precision does (and --resume checks it).
 
             Examples:
               holdlab sensitivity --method sobol --points 64 --users 2000 \\
@@ -81,6 +83,8 @@ struct SensitivityCommand: ParsableCommand {
 
     @OptionGroup var simulation: RunOptions
 
+    @OptionGroup var precisionOption: PrecisionOptions
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var quietOption: QuietOption
@@ -117,6 +121,7 @@ struct SensitivityCommand: ParsableCommand {
             throw ValidationError("\(streamed.map(\.0).joined(separator: " and ")) cannot all be standard output; name a file for all but one")
         }
         try refuseRepeatedKeys(vary, option: "--vary")
+        _ = try precisionOption.parsed(allowed: Precision.summaryMetrics)
         var seen: Set<String> = []
         for name in metric where !seen.insert(name).inserted {
             throw ValidationError("--metric \(name) is given twice; give each metric once")
@@ -145,7 +150,10 @@ struct SensitivityCommand: ParsableCommand {
                 while power < saltelli.baseRows { power *= 2 }
                 printNote("warning: --points \(saltelli.baseRows) is not a power of two; a Sobol sequence is balanced over 2^k points, so --points \(power / 2) or \(power) estimates better")
             }
-            let (request, base) = try sweepRequest(plan: plan.sweepPlan, profile: profile, source: source, simulation: simulation)
+            let made = try sweepRequest(plan: plan.sweepPlan, profile: profile, source: source, simulation: simulation)
+            var request = made.request
+            let base = made.base
+            request.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)
             let profiles = try Sweep.profiles(request)
             let out = OutputFile(argument: output.out)
             let samplesOut = samples.map(OutputFile.init(argument:))

@@ -14,6 +14,11 @@ struct Simulate: ParsableCommand {
             --per-user then gains a population column first). Data rows are byte-identical for any --threads. Rates \
             carry 95 % Wilson intervals; NaN marks a statistic with no data. The columns are documented in docs/COLUMNS.md.
 
+            --precision METRIC=WIDTH stops at the first chunk of 4,096 users where every profile's METRIC has a 95 % \
+            interval (its _lo/_hi columns) with a larger half of at most WIDTH (or WIDTH % of the value); the rows are \
+            then those of a --users run of that many users, for any --threads. --users is the cap: a target not met \
+            there gives a warning and status 0. The # precision: line says which. Not with --shard, --shards or --emit.
+
             Examples:
               holdlab simulate
               holdlab simulate --profile hig-linear-bar --profile static-long-press \\
@@ -25,6 +30,8 @@ struct Simulate: ParsableCommand {
                 --columns profile,completion_rate,false_activation_rate
               holdlab simulate --out summary.csv --per-user - | head
               holdlab simulate --profile - < my-control.yaml
+              holdlab simulate --precision completion_rate=0.002 \\
+                --precision completion_time_mean_ms=1% --users 200000
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -33,6 +40,8 @@ struct Simulate: ParsableCommand {
     var profile: [String] = []
 
     @OptionGroup var simulation: RunOptions
+
+    @OptionGroup var precisionOption: PrecisionOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -60,6 +69,10 @@ struct Simulate: ParsableCommand {
         try refuseTwoReadsOfStandardInput(profile.map { ("--profile", $0) } + simulation.populationNames.map { ("--population", $0) })
         try source.refuseRepeatedKeys()
         try sharding.validate(out: output)
+        _ = try precisionOption.parsed(allowed: Precision.summaryMetrics)
+        if !precisionOption.precision.isEmpty && (sharding.shard != nil || sharding.shards != nil || sharding.emit != nil) {
+            throw ValidationError("--precision stops a run where the whole run's intervals are narrow enough; a shard sees only its own users: run without --shard, --shards and --emit, or shard with a fixed --users")
+        }
         if sharding.emit != nil && perUser != nil {
             throw ValidationError("--per-user goes with a run or a --shard, not with --emit")
         }
@@ -102,10 +115,11 @@ struct Simulate: ParsableCommand {
             if populations.count > 1 && (sharding.shard != nil || sharding.shards != nil || sharding.emit != nil) {
                 throw UsageError("--shard, --shards and --emit run one population; give one --population per sharded run")
             }
-            let job = SimulationJob(
+            var job = SimulationJob(
                 profiles: profiles, populations: populations, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads,
                 commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+            job.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)
             let shard = try sharding.parsedShard
             if let shards = sharding.shards {
                 try ShardSpec(index: 1, count: shards).check(
@@ -138,7 +152,8 @@ struct Simulate: ParsableCommand {
             }
             let bar = ProgressBar(label: "simulate", total: simulation.users * populations.count, unit: "users")
             let summaries = try job.summaries(perUser: writeUser, progress: { bar.update($0) })
-            let table = SimulationCSV.table(summaries, provenance: job.provenance)
+            let outcomes = job.outcomes(summaries)
+            let table = SimulationCSV.table(summaries, provenance: job.provenance(outcomes: outcomes))
             bar.finish()
             // Every byte of the per-user file is written before anything is committed, and the summary and the
             // per-user file are renamed into place together: a failure or a signal leaves both as they were.
@@ -147,6 +162,9 @@ struct Simulate: ParsableCommand {
             if let file = perUserFile?.partialFile { outputs.add(file) }
             try outputs.write(out, view.render(ResultDocument(table), for: out))
             try outputs.commit()
+            for (population, outcome) in zip(populations, outcomes) {
+                if let warning = outcome.warning(populations.count > 1 ? population.name : "") { printNote(warning) }
+            }
             noteUndefinedValues(table, subject: "profile")
             if let note = SimulationSummary.fewEventsNote(summaries, viewIntervals: view.format(for: out) != .csv) { printNote(note) }
         }

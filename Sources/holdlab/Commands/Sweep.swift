@@ -18,6 +18,12 @@ struct SweepCommand: ParsableCommand {
             missing points. --population a,b runs every point against each population, rows population by population (the \
             population column says which).
 
+            --precision METRIC=WIDTH runs each point (against each population) until its METRIC's 95 % interval has \
+            a larger half of at most WIDTH (or WIDTH % of the value), in chunks of 4,096 users, at most --users: its \
+            row is then the simulate --precision row of its values (the users column says where it stopped), and a \
+            warning names the points that reached --users first. --resume and --shard work with it (the # \
+            sweep_precision: line must match).
+
             Examples:
               holdlab sweep --profile hig-linear-bar \\
                 --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
@@ -29,6 +35,8 @@ struct SweepCommand: ParsableCommand {
                 --out rates.csv --resume
               holdlab sweep --vary gesture.minimumDuration=0.6,0.8,1.0 \\
                 --population default,motor-impaired
+              holdlab sweep --vary gesture.minimumDuration=0.6,0.8,1.0 \\
+                --precision completion_rate=0.004
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -58,6 +66,8 @@ struct SweepCommand: ParsableCommand {
     var points: Int?
 
     @OptionGroup var simulation: RunOptions
+
+    @OptionGroup var precisionOption: PrecisionOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -104,6 +114,7 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("a shard file is CSV for holdlab merge: drop --format, --columns and --no-comments")
         }
         try refuseRepeatedKeys(vary, option: "--vary")
+        _ = try precisionOption.parsed(allowed: Precision.summaryMetrics)
         try source.refuseRepeatedKeys(alsoVaried: vary.map(keyPath(of:)), by: "--vary")
         let library = source.library
         try refuseOutputsOverInputs([("--out", output.file)], inputs: [("--profile", library.profilePath(profile))]
@@ -158,10 +169,11 @@ struct SweepCommand: ParsableCommand {
             if populations.count > 1 && (shard != nil || sharding.shards != nil || sharding.emit != nil) {
                 throw UsageError("--shard, --shards and --emit take one population; run one sharded sweep per population")
             }
-            let request = SweepRequest(
+            var request = SweepRequest(
                 profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads)
+            request.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)
             if let shard {
                 // A shard validates and simulates its own points only (the script --emit prints checked them all).
                 let points = try ShardRun.sweepPoints(request, shard: shard)
@@ -211,8 +223,13 @@ struct SweepCommand: ParsableCommand {
                           out: OutputFile) throws {
         let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "points", per: simulation.users)
         var rows: [[ResultCell]] = []
-        try Sweep.run(request, profiles: profiles, points: points, onRows: { rows += $0 }, progress: { bar.update($0) })
+        var shortfalls: [String] = []
+        try Sweep.run(request, profiles: profiles, points: points, onSummaries: { batch in
+            rows += batch.map { Sweep.cells(values: $0.values, summary: $0.summary) }
+            shortfalls += batch.compactMap { Sweep.precisionShortfall(request, values: $0.values, summary: $0.summary) }
+        }, progress: { bar.update($0) })
         bar.finish()
+        if let warning = Sweep.precisionWarning(request, shortfalls: shortfalls, rows: rows.count) { printNote(warning) }
         try out.write(ShardRun.sweepFile(
             request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
             planCommand: planCommandLine(), rows: rows.map { $0.map(\.csvText).joined(separator: ",") }))

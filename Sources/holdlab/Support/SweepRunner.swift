@@ -28,7 +28,12 @@ func runSweepPoints(
     var done = rows
     var typed: [[ResultCell]] = []
     func text() throws -> String { try view?(typed) ?? head + done.map { $0 + "\n" }.joined() }
-    try Sweep.run(request, profiles: profiles, from: rows.count, onRows: { batch in
+    var shortfalls: [String] = []
+    var ran = 0
+    try Sweep.run(request, profiles: profiles, points: 0..<profiles.count, from: rows.count, onSummaries: { summaries in
+        let batch = summaries.map { Sweep.cells(values: $0.values, summary: $0.summary) }
+        shortfalls += summaries.compactMap { Sweep.precisionShortfall(request, values: $0.values, summary: $0.summary) }
+        ran += summaries.count
         typed += batch
         let lines = batch.map { $0.map(\.csvText).joined(separator: ",") }
         done += lines
@@ -53,6 +58,7 @@ func runSweepPoints(
     let columns = Sweep.columns(request.plan)
     let resumed = rows.map { ResultTable.cells(parsing: $0, columns: columns) }
     rows = done
+    if let warning = Sweep.precisionWarning(request, shortfalls: shortfalls, rows: ran) { printNote(warning) }
     noteUndefinedValues(Sweep.table(request.plan, rows: resumed + typed, provenance: Provenance()), subject: "point")
 }
 

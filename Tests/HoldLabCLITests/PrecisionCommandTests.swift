@@ -1,0 +1,111 @@
+import Foundation
+import HoldLabTestSupport
+import Testing
+
+/// `--precision` (issue 32, item 1): where a run stops is a chunk boundary fixed by the seed, and what it writes is the
+/// fixed `--users` run of that many users. No number here depends on the generator: runs are compared with runs.
+@Suite("--precision: stop at the first chunk where the intervals are narrow enough")
+struct PrecisionCommandTests {
+    static let chunk = 4096
+    /// Two designs whose completion differs by a few points: the paired interval needs several chunks to reach 0.002.
+    static let designs = ["--profile", "hig-linear-bar", "--variant", "slow=gesture.minimumDuration=2.0"]
+
+    /// The data lines, without the `#` lines.
+    static func data(_ text: String) -> [Substring] { CSVRecords.dataLines(text) }
+
+    /// The larger half of the paired interval of `metric`, read from a compare CSV.
+    static func pairedHalfWidth(_ text: String, metric: String) throws -> Double {
+        let row = try #require(CSVRecords.records(text).first { $0["metric"] == metric })
+        let diff = try #require(row["diff"].flatMap(Double.init))
+        let lower = try #require(row["diff_lo"].flatMap(Double.init))
+        let upper = try #require(row["diff_hi"].flatMap(Double.init))
+        return max(upper - diff, diff - lower)
+    }
+
+    static func users(_ text: String, key: String = "# users: ") throws -> Int {
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(key) })
+        return try #require(Int(line.dropFirst(key.count).prefix { $0.isNumber }))
+    }
+
+    @Test("compare stops at the first chunk where the paired half-width is at most 0.002, and equals the --users run of that many, for 1 and 2 threads")
+    func compareStopsAtTheFirstChunk() throws {
+        var stops: [Int] = []
+        var outputs: [String] = []
+        for threads in ["1", "2"] {
+            let result = try CLI.run(["compare"] + Self.designs + ["--precision", "completion_rate=0.002", "--threads", threads])
+            #expect(result.status == 0, "\(result.stderr)")
+            stops.append(try Self.users(result.stdout))
+            outputs.append(result.stdout)
+        }
+        #expect(stops[0] == stops[1])
+        #expect(outputs[0] == outputs[1], "the output does not depend on --threads")
+        let stop = stops[0]
+        #expect(stop % Self.chunk == 0 && stop > Self.chunk && stop < 100_000, "stopped at \(stop)")
+        #expect(outputs[0].contains("# precision: completion_rate=0.002 met at \(stop) users\n"))
+        #expect(outputs[0].contains("# command: holdlab compare --profile hig-linear-bar --variant slow=gesture.minimumDuration=2.0 --precision completion_rate=0.002\n"))
+        #expect(try Self.pairedHalfWidth(outputs[0], metric: "completion_rate") <= 0.002)
+
+        let fixed = try CLI.run(["compare"] + Self.designs + ["--users", "\(stop)"])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(Self.data(fixed.stdout) == Self.data(outputs[0]), "the rows are the fixed run's")
+        let before = try CLI.run(["compare"] + Self.designs + ["--users", "\(stop - Self.chunk)"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(try Self.pairedHalfWidth(before.stdout, metric: "completion_rate") > 0.002, "a chunk earlier it was not met")
+    }
+
+    @Test("simulate with a relative target on a mean equals the --users run of the users it took")
+    func simulateRelativeMean() throws {
+        let arguments = ["simulate", "--profile", "kikocard-accelerating", "--users", "60000"]
+        let result = try CLI.run(arguments + ["--precision", "completion_time_mean_ms=0.5%", "--threads", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stop = try Self.users(result.stdout)
+        #expect(stop % Self.chunk == 0 || stop == 60000)
+        let record = try #require(CSVRecords.records(result.stdout).first)
+        #expect(record["users"] == "\(stop)")
+        let mean = try #require(record["completion_time_mean_ms"].flatMap(Double.init))
+        let lower = try #require(record["completion_time_mean_ms_lo"].flatMap(Double.init))
+        let upper = try #require(record["completion_time_mean_ms_hi"].flatMap(Double.init))
+        if result.stdout.contains(" met at \(stop) users") {
+            #expect(max(upper - mean, mean - lower) <= 0.005 * mean + 0.001)
+        }
+        let fixed = try CLI.run(["simulate", "--profile", "kikocard-accelerating", "--users", "\(stop)", "--threads", "1"])
+        #expect(Self.data(fixed.stdout) == Self.data(result.stdout))
+    }
+
+    @Test("a cap too low: a warning names the metric that fell short, the status is 0, the provenance says so")
+    func capTooLow() throws {
+        let result = try CLI.run(["simulate", "--users", "5000", "--precision", "completion_rate=0.001,completion_time_mean_ms=5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: --precision not met at the cap of 5000 users (--users 5000): completion_rate half-width"),
+                "\(result.stderr)")
+        #expect(result.stdout.contains("# precision: completion_rate=0.001,completion_time_mean_ms=5 not met at the cap of 5000 users"))
+        #expect(result.stdout.contains("# users: 5000 per profile, seed 1\n"))
+        let fixed = try CLI.run(["simulate", "--users", "5000"])
+        #expect(Self.data(fixed.stdout) == Self.data(result.stdout))
+    }
+
+    @Test("sweep: each point stops on its own, its row the simulate --precision row; --resume refuses another precision")
+    func sweepPerPoint() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("sweep.csv").path
+        let result = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.6,2.0", "--precision", "completion_rate=0.006",
+                                  "--users", "40000", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("# sweep_precision: completion_rate=0.006: each point stops"))
+        let rows = CSVRecords.records(text)
+        #expect(rows.count == 2)
+        for row in rows {
+            let value = try #require(row["param_gesture_minimumDuration"])
+            let single = try CLI.run(["simulate", "--set", "gesture.minimumDuration=\(value)", "--precision", "completion_rate=0.006",
+                                      "--users", "40000"])
+            let expected = try #require(CSVRecords.records(single.stdout).first)
+            for (column, field) in expected { #expect(row[column] == field, "point \(value), column \(column)") }
+        }
+        let again = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.6,2.0", "--precision", "completion_rate=0.004",
+                                 "--users", "40000", "--out", out, "--resume"])
+        #expect(again.status == 65, "\(again.stderr)")
+        #expect(again.stderr.contains("came from a different precision"), "\(again.stderr)")
+    }
+}
