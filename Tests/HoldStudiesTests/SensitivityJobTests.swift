@@ -11,8 +11,8 @@ struct SensitivityJobTests {
     /// The request `holdlab sensitivity` makes of hig-linear-bar against its population, with these `--vary`s.
     static func request(_ vary: [String], method: SensitivityMethod = .sobol, points: Int, secondOrder: Bool = false,
                         metrics: [String] = ["completion_rate", "false_activation_rate"], users: Int, seed: UInt64 = 1,
-                        bootstrap: Int = 1000, threads: Int = 2, samplesFile: String? = nil,
-                        commandLine: String = "holdlab sensitivity", rng: Generator.Kind = .users) throws -> SensitivityRequest {
+                        bootstrap: Int = 1000, threads: Int = 2, samplesFile: String? = nil, rng: Generator.Kind = .users,
+                        commandLine: String = "holdlab sensitivity") throws -> SensitivityRequest {
         let library = Make.library
         let path = library.profilePath("hig-linear-bar")
         let base = try library.loadProfile("hig-linear-bar")
