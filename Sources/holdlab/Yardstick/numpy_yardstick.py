@@ -13,8 +13,9 @@ Written from the definitions (docs/COLUMNS.md, docs/DOMAIN.md, the metric regist
 Sources/HoldSimulation/Metrics/Metric.swift and HoldContribution.swift, the model in Sources/HoldModel), the way a
 NumPy user writes a Monte Carlo simulation: users in chunks of 2^15, float64 arrays preallocated once and reused with
 `out=`, no Python loop over users, one thread. Times are whole nanoseconds after touch-down held in float64 (exact
-below 2^53), as holdlab's integer clock; sums of microseconds and billionths are float64 (holdlab's are exact
-integers), shifted by a constant so that the variance does not cancel.
+below 2^53), as holdlab's integer clock. The sums behind the means are float64 (holdlab's are exact integers of
+microseconds, billionths and counts), of nanoseconds for the feedback and retract times (holdlab rounds each to the
+microsecond first: the means differ by far less than their standard errors).
 
 The person, as Sources/HoldSimulation/Users/SyntheticUsers.swift draws one: a class from a uniform, a frame phase
 from a uniform, a hold from the class's distribution (log-logistic by inverting its CDF at a uniform, lognormal). An
@@ -352,7 +353,7 @@ def simulate(users, seed, chunk):
         # Who is who: a class per person.
         C = classes[:n]
         rng.random(out=C)
-        k = int(np.count_nonzero(C < INTENT_WEIGHT))
+        k = int(np.count_nonzero(np.less(C, INTENT_WEIGHT, out=mask[:n])))
         a = n - k
         intent_users += k
         # Accidental people: whether their hold reached the trigger.
