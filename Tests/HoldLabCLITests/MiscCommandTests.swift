@@ -60,7 +60,7 @@ struct MiscCommandTests {
         (try? runProcess("/usr/bin/env", ["python3", "-c", "import numpy"]).status) == 0
     }()
 
-    @Test("benchmark's NumPy yardstick columns: NaN with --no-numpy, without python3 or NumPy (one note), elsewhere")
+    @Test("benchmark's NumPy yardstick columns: NaN with --no-numpy or --set, without python3 or NumPy (one note), elsewhere")
     func benchmarkNumpyColumnsWithout() throws {
         let args = ["benchmark", "--users", "2000", "--threads", "1", "--threads", "2", "--case", "hold-only",
                     "--case", "spring", "--fit-rows", "0"]
@@ -70,6 +70,10 @@ struct MiscCommandTests {
         let columns = ["numpy_seconds", "numpy_users_per_second", "ratio_to_numpy"]
         let rows = Self.benchmarkRows(skipped.stdout)
         #expect(rows.count == 4 && rows.allSatisfy { row in columns.allSatisfy { row[$0] == "NaN" } })
+        // --set changes the case the yardstick computes as shipped: not run, said once.
+        let set = try CLI.run(args + ["--set", "display.refreshRate=120"])
+        #expect(set.status == 0 && set.stderr.contains("--set changes it"), "\(set.stderr)")
+        #expect(Self.benchmarkRows(set.stdout).allSatisfy { row in columns.allSatisfy { row[$0] == "NaN" } })
         // No python3 on PATH: NaN, one note saying why, and the benchmark succeeds.
         let empty = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: empty) }

@@ -28,8 +28,9 @@ struct Benchmark: ParsableCommand {
             1, right after holdlab's run). numpy_seconds is its own compute_seconds, which leaves out Python's \
             start-up and import numpy as seconds leaves out holdlab's; numpy_users_per_second = users / \
             numpy_seconds; ratio_to_numpy = users_per_second / numpy_users_per_second (above 1: holdlab is faster). \
-            The three are NaN for every other case and thread count, with --no-numpy, and when python3 or NumPy is \
-            missing or the yardstick fails (one note on standard error says why; the benchmark goes on).
+            The three are NaN for every other case and thread count, with --no-numpy or --set (the yardstick \
+            computes the case as shipped), and when python3 or NumPy is missing or the yardstick fails (one note on \
+            standard error says why; the benchmark goes on).
 
             Examples:
               holdlab benchmark --case hold-only --users 1000000 --threads 1
@@ -124,11 +125,18 @@ struct Benchmark: ParsableCommand {
     ]
 
     /// The NumPy yardstick's three cells for a row: measured for hold-only on one thread (unless --no-numpy), NaN
-    /// otherwise. A run that gives no time notes why on standard error, once.
+    /// otherwise. The yardstick computes the case as shipped, so with --set (which changes every case) it is not run.
+    /// A run that gives no time notes why on standard error, once.
     private func numpyCells(_ simulation: SimulationCase, users: Int, threads: Int, rate: Double,
                             noted: inout Bool) -> [ResultCell] {
         var seconds: Double?
-        if simulation == .holdOnly && threads == 1 && !noNumpy {
+        if simulation == .holdOnly && threads == 1 && !noNumpy && !source.overrides.isEmpty {
+            if !noted {
+                printNote("note: benchmark: no NumPy yardstick (numpy_ columns NaN): it computes hold-only as shipped, "
+                          + "and --set changes it")
+            }
+            noted = true
+        } else if simulation == .holdOnly && threads == 1 && !noNumpy {
             switch NumPyYardstick.run(users: users, seed: 1) {
             case .seconds(let measured):
                 seconds = measured
