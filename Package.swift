@@ -72,12 +72,15 @@ let package = Package(
             dependencies: ["GSL", "HoldLabIO", "HoldProfiles"],
             swiftSettings: strict
         ),
+        // The NumPy yardstick of `holdlab benchmark` (issue 32) is compiled in as bytes
+        // (`PackageResources.numpy_yardstick_py`): the binary runs it from a temporary file, with no bundle to find.
         .executableTarget(
             name: "holdlab",
             dependencies: [
                 "GSL", "HoldLabIO", "HoldProfiles", "HoldSimulation", "HoldStudies", "HoldFitting", "HoldPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            resources: [.embedInCode("Yardstick/numpy_yardstick.py")],
             swiftSettings: strict
         ),
         // The fuzzing target for the profile, population and CSV readers (libFuzzer; see .ci/run). The normal

@@ -1,16 +1,16 @@
 import Foundation
 import HoldLabIO
+import HoldLabTestSupport
 import Testing
 
 @Suite("holdlab benchmark, profiles list, trace --seed")
 struct MiscCommandTests {
     @Test("benchmark prints one CSV row per case and thread count; bad counts are refused")
     func benchmark() throws {
-        let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1", "--fit-rows", "300"])
+        let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1", "--fit-rows", "300", "--no-numpy"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first.map(String.init) == "case,profile,population,users,threads,seconds,users_per_second,ns_per_user,"
-            + "draws_per_user,rng_ns_per_user,fraction_of_rng_bound,max_rss_mib")
+        #expect(lines.first.map(String.init) == Self.benchmarkHeader)
         let cases = lines.dropFirst().map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
         #expect(cases == [
             "hold-only,hig-linear-bar,hold-only,4000,1", "default,hig-linear-bar,default,4000,1",
@@ -18,11 +18,15 @@ struct MiscCommandTests {
             "timer-latency,kikocard-accelerating,default,400,1", "per-user,hig-linear-bar,default,4000,1",
             "fit,all-families-B200,lognormal-sample,300,1",
         ])
-        #expect(lines.last?.hasSuffix(",NaN,NaN,NaN," + (lines.last?.split(separator: ",").last ?? "")) == true)
+        // A fit case has no random-number bound; no row has a NumPy yardstick with --no-numpy.
+        #expect(lines.last.map { Array($0.split(separator: ",")[8...10]) } == ["NaN", "NaN", "NaN"])
+        for line in lines.dropFirst() {
+            #expect(line.hasSuffix(",NaN,NaN,NaN"), "\(line)")
+        }
         for line in lines.dropFirst().dropLast() {
             let fields = line.split(separator: ",").compactMap { Double($0) }
             // users/s, ns per user, draws per user, rng ns per user and the fraction are positive numbers.
-            #expect(fields.count == 9 && fields[3...7].allSatisfy { $0 > 0 }, "\(line)")
+            #expect(fields.count == 12 && fields[3...7].allSatisfy { $0 > 0 }, "\(line)")
         }
         // Draws per user: hold-only has 3 (class, phase, hold); the timer case adds 160 latency draws per user.
         #expect(lines[1].split(separator: ",")[8] == "3.00")
@@ -38,6 +42,88 @@ struct MiscCommandTests {
         #expect(try CLI.run(["benchmark", "--users", "0"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "100", "--set", "fill.curve=wobbly"]).status == 64)
         #expect(try CLI.run(["benchmark", "--threads", "0"]).status == 64)
+    }
+
+    static let benchmarkHeader = "case,profile,population,users,threads,seconds,users_per_second,ns_per_user,"
+        + "draws_per_user,rng_ns_per_user,fraction_of_rng_bound,max_rss_mib,numpy_seconds,numpy_users_per_second,"
+        + "ratio_to_numpy"
+
+    /// The fields of a benchmark's rows by column name.
+    static func benchmarkRows(_ stdout: String) -> [[String: String]] {
+        let lines = stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = lines.first else { return [] }
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    /// Whether `python3` on PATH imports NumPy (the yardstick's own test is skipped, loudly, without it).
+    static let numpyPresent: Bool = {
+        (try? runProcess("/usr/bin/env", ["python3", "-c", "import numpy"]).status) == 0
+    }()
+
+    @Test("benchmark's NumPy yardstick columns: NaN with --no-numpy or --set, without python3 or NumPy (one note), elsewhere")
+    func benchmarkNumpyColumnsWithout() throws {
+        let args = ["benchmark", "--users", "2000", "--threads", "1", "--threads", "2", "--case", "hold-only",
+                    "--case", "spring", "--fit-rows", "0"]
+        let skipped = try CLI.run(args + ["--no-numpy"])
+        #expect(skipped.status == 0 && skipped.stdout.hasPrefix(Self.benchmarkHeader + "\n"), "\(skipped.stderr)")
+        #expect(!skipped.stderr.contains("NumPy"))
+        let columns = ["numpy_seconds", "numpy_users_per_second", "ratio_to_numpy"]
+        let rows = Self.benchmarkRows(skipped.stdout)
+        #expect(rows.count == 4 && rows.allSatisfy { row in columns.allSatisfy { row[$0] == "NaN" } })
+        // --set changes the case the yardstick computes as shipped: not run, said once.
+        let set = try CLI.run(args + ["--set", "display.refreshRate=120"])
+        #expect(set.status == 0 && set.stderr.contains("--set changes it"), "\(set.stderr)")
+        #expect(Self.benchmarkRows(set.stdout).allSatisfy { row in columns.allSatisfy { row[$0] == "NaN" } })
+        // No python3 on PATH: NaN, one note saying why, and the benchmark succeeds.
+        let empty = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let without = try CLI.run(args, environment: ["PATH": empty.path])
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(Self.benchmarkRows(without.stdout).allSatisfy { row in columns.allSatisfy { row[$0] == "NaN" } })
+        #expect(without.stderr.components(separatedBy: "NumPy yardstick").count == 2, "\(without.stderr)")
+        #expect(without.stderr.contains("python3 is not on PATH"), "\(without.stderr)")
+        // A python3 without NumPy (a stand-in that fails as python3 does), and one that dies: NaN, the reason noted.
+        let stub = empty.appendingPathComponent("python3")
+        try "#!/bin/sh\necho \"ModuleNotFoundError: No module named 'numpy'\" >&2\nexit 1\n"
+            .write(to: stub, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        let noNumpy = try CLI.run(args, environment: ["PATH": empty.path + ":/usr/bin:/bin"])
+        #expect(noNumpy.status == 0 && noNumpy.stderr.contains("NumPy is not installed for \(stub.path)"), "\(noNumpy.stderr)")
+        #expect(Self.benchmarkRows(noNumpy.stdout).allSatisfy { row in columns.allSatisfy { row[$0] == "NaN" } })
+        try "#!/bin/sh\nkill -9 $$\n".write(to: stub, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        // In a temporary directory of its own, which the yardstick's temporary copy must leave empty.
+        let temporary = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let killed = try CLI.run(args, environment: ["PATH": empty.path + ":/usr/bin:/bin", "TMPDIR": temporary.path])
+        #expect(killed.status == 0 && killed.stderr.contains("was killed by signal 9"), "\(killed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+
+    @Test("benchmark runs the NumPy yardstick for hold-only on one thread: positive seconds, rate and ratio",
+          .enabled(if: numpyPresent, "SKIPPED LOUDLY: python3 with NumPy is not installed; the NumPy yardstick is untested here"))
+    func benchmarkNumpyColumns() throws {
+        let result = try CLI.run(["benchmark", "--users", "20000", "--threads", "1", "--threads", "2", "--case", "hold-only",
+                                  "--case", "spring", "--fit-rows", "0"])
+        #expect(result.status == 0 && !result.stderr.contains("NumPy yardstick"), "\(result.stderr)")
+        let rows = Self.benchmarkRows(result.stdout)
+        #expect(rows.count == 4)
+        for row in rows {
+            let measured = row["case"] == "hold-only" && row["threads"] == "1"
+            let seconds = Double(row["numpy_seconds"] ?? "") ?? 0
+            let rate = Double(row["numpy_users_per_second"] ?? "") ?? 0
+            let ratio = Double(row["ratio_to_numpy"] ?? "") ?? 0
+            let holdlab = Double(row["users_per_second"] ?? "") ?? 0
+            if measured {
+                #expect(seconds > 0 && rate > 0 && ratio > 0, "\(row)")
+                // rate = users / seconds and ratio = holdlab's users/s ÷ NumPy's, to their printed digits (seconds
+                // to 3 decimals).
+                #expect(rate >= 20000 / (seconds + 5e-4) - 1 && rate <= 20000 / max(seconds - 5e-4, 1e-9) + 1, "\(row)")
+                #expect(abs(ratio - holdlab / rate) <= 1e-3 + ratio * 1e-4, "\(row)")
+            } else {
+                #expect(seconds.isNaN && rate.isNaN && ratio.isNaN, "\(row)")
+            }
+        }
     }
 
     @Test("profiles list names every profile with its description, and the populations")

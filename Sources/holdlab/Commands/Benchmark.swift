@@ -23,9 +23,19 @@ struct Benchmark: ParsableCommand {
             column counts rows, ns_per_user is ns per row and the random-number columns are NaN. Build with \
             -c release for meaningful figures.
 
+            The NumPy yardstick (issue 32): for hold-only on one thread, the same columns computed by a vectorised \
+            NumPy program (compiled into holdlab, run as python3 on a temporary copy with the same --users and seed \
+            1, right after holdlab's run). numpy_seconds is its own compute_seconds, which leaves out Python's \
+            start-up and import numpy as seconds leaves out holdlab's; numpy_users_per_second = users / \
+            numpy_seconds; ratio_to_numpy = users_per_second / numpy_users_per_second (above 1: holdlab is faster). \
+            The three are NaN for every other case and thread count, with --no-numpy or --set (the yardstick \
+            computes the case as shipped), and when python3 or NumPy is missing or the yardstick fails (one note on \
+            standard error says why; the benchmark goes on).
+
             Examples:
               holdlab benchmark --case hold-only --users 1000000 --threads 1
-              holdlab benchmark --case spring --threads 1 --threads 2 > bench.csv
+              holdlab benchmark --case hold-only --users 4000000 --threads 1 --fit-rows 0
+              holdlab benchmark --case spring --threads 1 --threads 2 --no-numpy > bench.csv
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -48,6 +58,9 @@ struct Benchmark: ParsableCommand {
     @Option(name: .customLong("fit-rows"), help: ArgumentHelp(
         "Rows for a fit case (repeatable; 0 for none). Default: 10,000, 100,000 and 1,000,000.", valueName: "n"))
     var fitRows: [Int] = [10_000, 100_000, 1_000_000]
+
+    @Flag(name: .customLong("no-numpy"), help: "Do not run the NumPy yardstick: its three columns are NaN.")
+    var noNumpy = false
 
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users)).") }
@@ -99,14 +112,43 @@ struct Benchmark: ParsableCommand {
     /// The columns: the case, its profile and population (names), users (rows for a fit case) and threads, then
     /// the measurements: seconds (3 decimals), users per second (0), ns per user on one thread's scale (1), random
     /// draws per user (2), the same draws' own ns per user (1), the fraction of that bound reached (3), peak memory in
-    /// MiB (1). A fit case has no random-number bound: its three columns are NaN.
+    /// MiB (1). A fit case has no random-number bound: its three columns are NaN. Then the NumPy yardstick's seconds
+    /// (3), users per second (0) and holdlab's ratio to it (3), for hold-only on one thread (NaN elsewhere).
     static let columns = [
         ResultColumn("case", .text), ResultColumn("profile", .text), ResultColumn("population", .text),
         ResultColumn("users", .integer), ResultColumn("threads", .integer), ResultColumn("seconds", .number),
         ResultColumn("users_per_second", .number), ResultColumn("ns_per_user", .number),
         ResultColumn("draws_per_user", .number), ResultColumn("rng_ns_per_user", .number),
         ResultColumn("fraction_of_rng_bound", .number), ResultColumn("max_rss_mib", .number),
+        ResultColumn("numpy_seconds", .number), ResultColumn("numpy_users_per_second", .number),
+        ResultColumn("ratio_to_numpy", .number),
     ]
+
+    /// The NumPy yardstick's three cells for a row: measured for hold-only on one thread (unless --no-numpy), NaN
+    /// otherwise. The yardstick computes the case as shipped, so with --set (which changes every case) it is not run.
+    /// A run that gives no time notes why on standard error, once.
+    private func numpyCells(_ simulation: SimulationCase, users: Int, threads: Int, rate: Double,
+                            noted: inout Bool) -> [ResultCell] {
+        var seconds: Double?
+        if simulation == .holdOnly && threads == 1 && !noNumpy && !source.overrides.isEmpty {
+            if !noted {
+                printNote("note: benchmark: no NumPy yardstick (numpy_ columns NaN): it computes hold-only as shipped, "
+                          + "and --set changes it")
+            }
+            noted = true
+        } else if simulation == .holdOnly && threads == 1 && !noNumpy {
+            switch NumPyYardstick.run(users: users, seed: 1) {
+            case .seconds(let measured):
+                seconds = measured
+            case .unavailable(let reason):
+                if !noted { printNote("note: benchmark: no NumPy yardstick (numpy_ columns NaN): \(reason)") }
+                noted = true
+            }
+        }
+        let numpyRate = seconds.map { Double(users) / $0 }
+        return [.number(seconds, decimals: 3), .number(numpyRate, decimals: 0),
+                .number(numpyRate.map { rate / $0 }, decimals: 3)]
+    }
 
     /// Measures every case at every thread count, calling `onRow` with each row as it is measured; returns them all.
     func measure(onRow: ([ResultCell]) throws -> Void) throws -> ResultTable {
@@ -115,6 +157,7 @@ struct Benchmark: ParsableCommand {
         let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
         let extra = try source.parsedOverrides(command: "benchmark")
         var table = ResultTable(columns: Self.columns)
+        var numpyNoted = false
         func add(_ row: [ResultCell]) throws {
             table.rows.append(row)
             try onRow(row)
@@ -149,7 +192,7 @@ struct Benchmark: ParsableCommand {
                     .number(seconds / Double(count) * 1e9 * Double(threadCount), decimals: 1),
                     .number(bound.drawsPerUser, decimals: 2), .number(rngPerUser, decimals: 1),
                     .number(fraction, decimals: 3), .number(Self.peakMemoryMiB(), decimals: 1),
-                ])
+                ] + numpyCells(simulation, users: count, threads: threadCount, rate: rate, noted: &numpyNoted))
             }
         }
         for rows in fitRows where rows > 0 {
@@ -161,6 +204,7 @@ struct Benchmark: ParsableCommand {
                     .number(fit.seconds * 1e9 / Double(rows) * Double(threadCount), decimals: 1),
                     .number(nil, decimals: 2), .number(nil, decimals: 1), .number(nil, decimals: 3),
                     .number(fit.peakMiB, decimals: 1),
+                    .number(nil, decimals: 3), .number(nil, decimals: 0), .number(nil, decimals: 3),
                 ])
             }
         }
