@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -43,6 +44,11 @@ struct Benchmark: ParsableCommand {
     @OptionGroup var view: RowFormatOptions
 
     @OptionGroup var quietOption: QuietOption
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The GSL generator of the synthetic users, as simulate's --rng (the NumPy ratio is measured for either).",
+        valueName: "taus2|mt19937"))
+    var rng: Generator.Kind = .users
 
     @Option(parsing: .unconditional, help: "Users per measured run (the timer-latency case runs a tenth of them).")
     var users: Int = 2_000_000
@@ -171,11 +177,12 @@ struct Benchmark: ParsableCommand {
                 // The bound right before its run: this machine's speed drifts within seconds, and a fraction
                 // of a bound measured earlier would carry the drift.
                 let bound = try DrawBound.measure(
-                    SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, threads: 1))
+                    SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, rng: rng,
+                                      threads: 1))
                 let rngPerUser = bound.seconds / Double(count) * 1e9
                 FitBenchmark.resetPeakMemory()
                 let request = SimulationRequest(
-                    profiles: [profile], population: population, users: count, seed: 1, threads: threadCount)
+                    profiles: [profile], population: population, users: count, seed: 1, rng: rng, threads: threadCount)
                 var bytes = 0
                 let start = DispatchTime.now().uptimeNanoseconds
                 if simulation == .perUser {
