@@ -99,13 +99,15 @@ struct TelemetryRoundTripTests {
 
         // Simulating the fitted population again (other seeds, 4× the people) gives the telemetry's own rates. Each rate's
         // difference has the telemetry's sampling variance, at most as much again from the fitted parameters, and the
-        // new run's: tolerance z·√(2·p(1 − p)/n + p(1 − p)/4n), z Bonferroni over 4 rates (2.50).
+        // new run's: tolerance z·√(2·p(1 − p)/n + p(1 − p)/4n), z Bonferroni over 4 rates (2.50), with p the two runs'
+        // pooled rate (the rate both estimate if they agree: a telemetry rate of 0 would otherwise allow no difference).
         let observed = try Self.rates(text)
         let again = try Self.rates(try Self.telemetry(emitted, users: 4 * users, seedOffset: 100))
         let zRates = Distribution.normal(mean: 0, sd: 1).quantile(1 - 0.05 / 8)
         for (old, new) in zip(observed, again) {
             for (a, b, name) in [(old.fired, new.fired, "fired"), (old.movedOut, new.movedOut, "moved_out")] {
-                let tolerance = zRates * (2 * a * (1 - a) / Double(old.n) + a * (1 - a) / Double(new.n)).squareRoot()
+                let p = (a * Double(old.n) + b * Double(new.n)) / Double(old.n + new.n)
+                let tolerance = zRates * (2 * p * (1 - p) / Double(old.n) + p * (1 - p) / Double(new.n)).squareRoot()
                 #expect(abs(a - b) <= tolerance, "\(name): telemetry \(a), simulated \(b), tolerance \(tolerance)")
             }
         }
