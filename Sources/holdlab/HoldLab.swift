@@ -16,7 +16,7 @@ struct HoldLab: ParsableCommand {
             temporary left), 141 standard output's reader went away. docs/EXIT-STATUS.md has the table.
             """,
         version: HoldLabVersion.current,
-        subcommands: [Simulate.self, Compare.self, Report.self, GuidelineCheck.self, SweepCommand.self, SensitivityCommand.self, Merge.self, Trace.self, Preview.self, Haptics.self, Plot.self, Profiles.self, Fit.self, FitCurve.self, Tune.self, Benchmark.self]
+        subcommands: [Simulate.self, Compare.self, Report.self, GuidelineCheck.self, SweepCommand.self, SensitivityCommand.self, Merge.self, Trace.self, Preview.self, Haptics.self, Export.self, Plot.self, Profiles.self, Fit.self, FitCurve.self, Tune.self, Benchmark.self]
     )
 
     /// Parses, runs and exits with HoldLab's status policy (`ExitStatus`): every error is one line on standard

@@ -343,11 +343,23 @@ enum HostileCases {
         Hostile("--per-user -", ["simulate", "--per-user", "-"], 64, "--per-user - needs --out FILE"),
         Hostile("--threads 0", ["simulate", "--threads", "0"], 64, "--threads must be"),
         Hostile("profiles check with no file", ["profiles", "check"], 64, "Name at least one profile"),
+        Hostile("export with neither --swift nor --kotlin", ["export", "--out", "x.swift"], 64, "give --swift or --kotlin",
+                absent: ["x.swift"]),
+        Hostile("export with both --swift and --kotlin", ["export", "--swift", "--kotlin"], 64, "not both"),
+        Hostile("export --name starting with a digit", ["export", "--swift", "--name", "9Lives"], 64, "--name '9Lives' is not a usable name"),
+        Hostile("export --name a keyword", ["export", "--kotlin", "--name", "object"], 64, "--name 'object' is not a usable name"),
+        Hostile("export --name with a hyphen", ["export", "--swift", "--name", "hold-bar"], 64, "not a usable name"),
+        Hostile("export --out over its --profile", ["export", "--swift", "--profile", "p.yaml", "--out", "p.yaml"], 64, "reads",
+                files: ["p.yaml": .text("version: 1\nname: p\ndescription: x\n")], unchanged: ["p.yaml"]),
     ]
 
     static let profiles: [Hostile] = [
         Hostile("profile file missing", ["trace", "--profile", "./nope.yaml"], 66, "no such profile file"),
         Hostile("profile name unknown", ["trace", "--profile", "nope"], 66, "no profile of that name"),
+        Hostile("export: profile name unknown", ["export", "--swift", "--profile", "nope", "--out", "x.swift"], 66,
+                "no profile of that name", absent: ["x.swift"]),
+        Hostile("export: invalid profile", ["export", "--kotlin", "--profile", "bad.yaml", "--out", "x.kt"], 65, "fill.curve",
+                files: ["bad.yaml": .text("version: 1\nname: bad\ndescription: x\nfill: {curve: wobbly}\n")], absent: ["x.kt"]),
         Hostile("profile is a directory", ["trace", "--profile", "./d.yaml"], 66, "is a directory, not a profile file",
                 files: ["d.yaml": .directory]),
         Hostile("profile not UTF-8", ["trace", "--profile", "b.yaml"], 65, "not UTF-8",

@@ -1,0 +1,207 @@
+import Foundation
+import HoldLabTestSupport
+import HoldModel
+import HoldProfiles
+import Testing
+
+/// `holdlab export`: the exported Swift's timing type is compiled with `swiftc` and run against `trace` for the same
+/// hold; the whole file is parsed with `swiftc -parse`. The SwiftUI and Core Haptics parts are NOT type-checked:
+/// those frameworks do not exist on Linux, so they sit inside `#if canImport(…)` and only their syntax is checked.
+/// The Kotlin is not compiled (no Kotlin compiler here): its numbers are read back and compared with the profile's.
+@Suite("holdlab export")
+struct ExportCommandTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var profile: String
+        var sets: [String]
+        /// The early release traced besides the hold held through.
+        var release: Double
+        var typeName: String
+        var testDescription: String { ([profile] + sets).joined(separator: " ") }
+    }
+
+    /// A linear fill with its completion pulse; easeInOut with frame pulses; a spring fill (bouncy) with pulses and
+    /// an easeOut retract over it; the Timer fill of seed 000 (77 pulses on its ticks); a reverse retract.
+    static let cases = [
+        Case(profile: "hig-linear-bar", sets: [], release: 0.6, typeName: "HigLinearBar"),
+        Case(profile: "android-filling-button", sets: ["haptics.threshold=0.1", "haptics.onComplete=true"],
+             release: 1.0, typeName: "AndroidFillingButton"),
+        Case(profile: "hig-linear-bar", sets: ["fill.curve=bouncy", "haptics.threshold=0.2"], release: 0.3,
+             typeName: "HigLinearBar"),
+        Case(profile: "kikocard-accelerating", sets: [], release: 1.5, typeName: "KikocardAccelerating"),
+        Case(profile: "flutter-monster555", sets: ["haptics.threshold=0.25"], release: 0.9, typeName: "FlutterMonster555"),
+    ]
+
+    /// Instants agree within 1e-9 s and progress within 1e-9 with the in-process trace (the code `holdlab trace`
+    /// runs); with the printed trace, within its six decimals.
+    static let tolerance = 1e-9
+
+    static func profile(_ c: Case) throws -> Profile {
+        try ProfileLibrary(directory: CLI.root.appendingPathComponent("Profiles").path)
+            .loadProfile(c.profile, overrides: c.sets.map { text throws(ProfileError) in try Override(parsing: text) })
+    }
+
+    static func swiftc() -> String {
+        for path in ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"] where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        return "swiftc"
+    }
+
+    @Test("the timing type compiles and agrees with trace; the file parses", arguments: cases)
+    func timingAgreesWithTrace(_ c: Case) throws {
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("Export.swift")
+        let exported = try CLI.run(["export", "--swift", "--profile", c.profile, "--out", file.path]
+            + c.sets.flatMap { ["--set", $0] })
+        #expect(exported.status == 0, "\(exported.stderr)")
+        // The whole file parses (SwiftUI and Core Haptics included, not type-checked: see the suite's comment).
+        let parse = try runProcess(Self.swiftc(), ["-parse", file.path])
+        #expect(parse.status == 0, "\(parse.stderr)")
+
+        let profile = try Self.profile(c)
+        // Held through: trace's default release (the action fired and the fill completed, plus 0.25 s).
+        let held = try TraceRequest(profile: profile).run()
+        let released = try TraceRequest(profile: profile, releaseAtSeconds: c.release).run()
+        let timing = c.typeName + "Timing"
+        var main = "let held: [Int64] = [\(held.rows.map { String($0.time) }.joined(separator: ", "))]\n"
+        main += "let released: [Int64] = [\(released.rows.map { String($0.time) }.joined(separator: ", "))]\n"
+        main += """
+            print("trigger", \(timing).triggerTime().map { "\\($0)" } ?? "nil")
+            for t in held { print("held", \(timing).progress(at: Double(t) / 1e9, releasedAt: \(held.outcome.pressEndTime))) }
+            for t in released { print("released", \(timing).progress(at: Double(t) / 1e9, releasedAt: \(c.release))) }
+            print("pulses", \(timing).pulseTimes().map { "\\($0)" }.joined(separator: " "))
+            print("pulsesReleased", \(timing).pulseTimes(releasedAt: \(c.release)).map { "\\($0)" }.joined(separator: " "))
+
+            """
+        let mainFile = directory.appendingPathComponent("main.swift")
+        try main.write(to: mainFile, atomically: true, encoding: .utf8)
+        let binary = directory.appendingPathComponent("timing").path
+        let compile = try runProcess(Self.swiftc(), [file.path, mainFile.path, "-o", binary])
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let run = try runProcess(binary, [])
+        #expect(run.status == 0)
+        var values: [String: [Double?]] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            values[words[0], default: []] += words.dropFirst().map { Double($0) }
+        }
+
+        var largest = 0.0
+        func agree(_ mine: Double?, _ theirs: Double?, _ what: String) {
+            guard let mine, let theirs else {
+                #expect(mine == nil && theirs == nil, "\(what): \(String(describing: mine)) vs \(String(describing: theirs))")
+                return
+            }
+            largest = max(largest, abs(mine - theirs))
+            #expect(abs(mine - theirs) <= Self.tolerance, "\(what): \(mine) vs trace \(theirs)")
+        }
+        agree(values["trigger"]?.first ?? nil, held.timeline.triggerTime, "trigger time")
+        let heldValues = values["held"] ?? []
+        let releasedValues = values["released"] ?? []
+        #expect(heldValues.count == held.rows.count && releasedValues.count == released.rows.count)
+        for (row, mine) in zip(held.rows, heldValues) { agree(mine, row.modelProgress, "held progress at \(row.time) ns") }
+        for (row, mine) in zip(released.rows, releasedValues) {
+            agree(mine, row.modelProgress, "progress at \(row.time) ns, released at \(c.release)")
+        }
+        for (name, trace) in [("pulses", held), ("pulsesReleased", released)] {
+            let expected = trace.rows.filter { $0.event == .pulse || $0.event == .completionPulse }.map(\.timeSeconds)
+            let mine = values[name] ?? []
+            #expect(mine.count == expected.count, "\(name): \(mine.count) pulses, trace \(expected.count)")
+            for (a, b) in zip(mine, expected) { agree(a, b, "\(name) time") }
+        }
+        #expect(largest <= Self.tolerance)
+        print("export \(c.testDescription): largest difference against trace \(largest)")
+
+        // The printed trace of the binary, row for row, within its six decimals.
+        let printed = try CLI.run(["trace", "--profile", c.profile, "--release-at", "\(c.release)"]
+            + c.sets.flatMap { ["--set", $0] })
+        let rows = CLI.dataLines(printed.stdout).dropFirst()
+        #expect(rows.count == releasedValues.count)
+        for (row, mine) in zip(rows, releasedValues) {
+            let progress = Double(row.split(separator: ",")[1]) ?? .nan
+            #expect(abs((mine ?? .nan) - progress) <= 5e-7 + 1e-12, "printed trace row \(row)")
+        }
+    }
+
+    /// The numeric literals of `text` between two markers, comments and string literals left out.
+    static func numbers(in text: String, from start: String, to end: String) -> [Double] {
+        guard let lower = text.range(of: start), let upper = text.range(of: end, range: lower.upperBound..<text.endIndex)
+        else { return [] }
+        var section = String(text[lower.upperBound..<upper.lowerBound])
+        section = section.replacingOccurrences(of: #""(\\.|[^"\\])*""#, with: "\"\"", options: .regularExpression)
+        section = section.replacingOccurrences(of: #"//[^\n]*"#, with: "", options: .regularExpression)
+        let pattern = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_.])-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?"#)
+        let ns = section as NSString
+        return pattern.matches(in: section, range: NSRange(location: 0, length: ns.length)).compactMap {
+            Double(ns.substring(with: $0.range))
+        }
+    }
+
+    /// The profile's numbers in the order the export writes them.
+    static func expectedNumbers(_ profile: Profile) throws -> [Double] {
+        let c = profile.control
+        func curve(_ curve: TimingCurve) -> [Double] {
+            switch curve {
+            case .linear: return []
+            case .bezier(let b): return [b.x1, b.y1, b.x2, b.y2]
+            case .spring(let s): return [s.stiffness, s.dampingRatio]
+            }
+        }
+        var numbers = [c.gesture.minimumDurationSeconds, c.gesture.maximumDistancePoints, c.trigger.offsetSeconds,
+                       c.fill.delaySeconds]
+        switch c.fill.model {
+        case .animation(let fillCurve, let duration): numbers += curve(fillCurve) + [duration]
+        case .timer(let timer):
+            numbers += [timer.tickSeconds, timer.initialIncrement, timer.acceleration] + (timer.durationSeconds.map { [$0] } ?? [])
+                + [profile.constantTimerLatencySeconds ?? 0]
+        case .none: break
+        }
+        numbers += curve(c.retract.curve) + (c.retract.durationSeconds.map { [$0] } ?? [])
+        numbers += [c.haptics.threshold, c.haptics.minIntervalSeconds, c.haptics.actuatorMinIntervalSeconds,
+                    c.display.refreshRateHz, c.display.resolution]
+        if let nominal = try profile.prepared().nominalFillSeconds { numbers.append(nominal) }
+        return numbers
+    }
+
+    @Test("every number in the Swift and the Kotlin equals the profile's", arguments: cases)
+    func numbersEqualTheProfile(_ c: Case) throws {
+        let profile = try Self.profile(c)
+        let swift = try CLI.run(["export", "--swift", "--profile", c.profile] + c.sets.flatMap { ["--set", $0] })
+        #expect(swift.status == 0)
+        #expect(Self.numbers(in: swift.stdout, from: "// MARK: - The profile's numbers", to: "// MARK: - The model")
+            == (try Self.expectedNumbers(profile)))
+        let kotlin = try CLI.run(["export", "--kotlin", "--profile", c.profile] + c.sets.flatMap { ["--set", $0] })
+        #expect(kotlin.status == 0)
+        // Kotlin writes the Bézier's control points after the fill's duration: compare as multisets of the same values.
+        let kotlinNumbers = Self.numbers(in: kotlin.stdout, from: "// The profile's numbers", to: "// Derived by holdlab")
+            + Self.numbers(in: kotlin.stdout, from: "val FILL_NOMINAL_SECONDS", to: "\n")
+        #expect(kotlinNumbers.sorted() == (try Self.expectedNumbers(profile)).sorted())
+        // The Kotlin's pulse times are the ones holdlab haptics exports (microseconds).
+        let held = try TraceRequest(profile: profile).run()
+        let pulses = held.rows.filter { $0.event == .pulse || $0.event == .completionPulse }.map { ($0.time + 500) / 1000 }
+        let line = kotlin.stdout.split(separator: "\n").first { $0.contains("val PULSE_TIMES_US") } ?? ""
+        #expect(Self.numbers(in: String(line), from: "longArrayOf(", to: ")").map { Int64($0) } == pulses)
+    }
+
+    @Test("names become identifiers; strings are escaped in Swift and Kotlin")
+    func namesAndEscapes() throws {
+        let directory = try CLI.temporaryDirectory()
+        let yaml = "version: 1\nname: 3d-bar\ndescription: \"quote \\\" backslash \\\\ dollar $x \\\\(x) newline \\n */ end\"\n"
+        try yaml.write(to: directory.appendingPathComponent("3d-bar.yaml"), atomically: true, encoding: .utf8)
+        let swift = try CLI.run(["export", "--swift", "--profile", "3d-bar.yaml"], in: directory)
+        #expect(swift.status == 0, "\(swift.stderr)")
+        #expect(swift.stdout.contains("public struct Hold3dBarTiming"))
+        let file = directory.appendingPathComponent("x.swift")
+        try swift.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let main = directory.appendingPathComponent("main.swift")
+        try "print(Hold3dBarTiming.profileDescription)\n".write(to: main, atomically: true, encoding: .utf8)
+        let compile = try runProcess(Self.swiftc(), [file.path, main.path, "-o", directory.appendingPathComponent("m").path])
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let run = try runProcess(directory.appendingPathComponent("m").path, [])
+        #expect(run.stdout == "quote \" backslash \\ dollar $x \\(x) newline \n */ end\n")
+        let kotlin = try CLI.run(["export", "--kotlin", "--profile", "3d-bar.yaml", "--name", "Bar_2"], in: directory)
+        #expect(kotlin.status == 0)
+        #expect(kotlin.stdout.contains("object Bar_2Timing {"))
+        #expect(kotlin.stdout.contains(#""quote \" backslash \\ dollar \$x \\(x) newline \n */ end""#))
+    }
+}
