@@ -31,7 +31,7 @@ struct IntervalRulesCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         var lines = Golden.comparable(result.stdout).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // The provenance's version line, and the command line, which records the options so the run can be repeated.
-        try #require(lines.count > 2 && lines[0].hasPrefix("# holdlab: ") && lines[1].hasSuffix(" --intervals 0.1"), "\(lines.prefix(2))"
+        try #require(lines.count > 2 && lines[0].hasPrefix("# holdlab: ") && lines[1].hasSuffix(" --intervals 0.1"), "\(lines.prefix(2))")
         lines[0] = "# holdlab: 0.1.0 compare"
         lines[1] = String(lines[1].dropLast(" --intervals 0.1".count))
         lines[1] = lines[1].replacingOccurrences(of: "v1/", with: "")
