@@ -671,6 +671,15 @@ enum HostileCases {
                 absent: ["r"]),
         Hostile("report --question with a newline: the folder's CSVs stay readable", ["plot", "design-rates", "--data", "r/designs.csv",
                 "--out", "f.png"], 0, before: [smallReport + ["--question", "Which one?\nThe fast one?", "--out", "r"]], present: ["f.png"]),
+        Hostile("report with neither --out nor --html", smallReport, 64, "give --out DIR (the review folder), --html FILE (its page alone), or both"),
+        Hostile("report --html alone writes the page and no folder", smallReport + ["--html", "page.html"], 0,
+                absent: ["r"], present: ["page.html"]),
+        Hostile("report --html - writes the page to standard output", smallReport + ["--question", "<img src=x onerror=alert(1)>", "--html", "-"], 0,
+                stdout: "&lt;img src=x onerror=alert(1)&gt;"),
+        Hostile("report --html over its review file is refused", ["report", "--review", "r.yaml", "--html", "r.yaml"], 64, "--html",
+                files: ["r.yaml": .text("profiles: [hig-linear-bar]\nusers: 100\n")], unchanged: ["r.yaml"]),
+        Hostile("report --html into a missing folder: 73, nothing written", smallReport + ["--html", "no/such/page.html", "--out", "r"], 73,
+                "no/such", absent: ["r", "no"]),
     ]
 
     static func review(_ variant: String, extra: String = "") -> Fixture {

@@ -44,7 +44,7 @@ struct ReportCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let written = try Self.files(folder)
         let made: Set<String> = [
-            "report.md", "designs.csv", "differences.csv", "checks.csv", "trace-hig-linear-bar.csv", "trace-fast.csv",
+            "report.md", "report.html", "designs.csv", "differences.csv", "checks.csv", "trace-hig-linear-bar.csv", "trace-fast.csv",
             "fill-curves.svg", "fill-curves.png", "design-rates.svg", "design-rates.png", "reproduce.sh",
             "scorecard.csv", "scorecard.svg", "scorecard.png",
             "knob-shares.csv", "robustness.csv", "robustness-margin.svg", "robustness-margin.png",
@@ -426,5 +426,68 @@ struct ReportCommandTests {
         let key = try CLI.run(["report", "--review", review.path, "--out", folder.path])
         #expect((key.status == 64 || key.status == 65) && key.stderr.contains("fill.curvy"), "\(key.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["review.yaml"])
+    }
+
+    @Test("report.html: one file with a policy that forbids the network, the hostile question as text, and the CSVs' numbers")
+    func page() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let hostile = "<img src=x onerror=alert(1)> </script>"
+        let arguments = ["report", "--profile", "hig-linear-bar", "--variant", "fast=fill.duration=0.6", "--population", "default",
+                         "--users", "2000", "--robustness-users", "0", "--sweep", "fill.duration=0.6,1.2", "--question", hostile]
+        let result = try CLI.run(arguments + ["--out", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;; script-src &#39;sha256-"))
+        // Nothing loads from elsewhere: no link, stylesheet import, url() or iframe (URLs in rule sources are text).
+        for reference in ["connect-src", "<link", "@import", "url(", "<iframe", "<img", "<object", "<embed"] {
+            #expect(!html.contains(reference), "report.html has \(reference)")
+        }
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        // Two script elements, the data and the page's own: the question's </script> ended neither.
+        #expect(html.components(separatedBy: "<script").count == 3 && html.components(separatedBy: "</script>").count == 3)
+        #expect(try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8).contains("[`report.html`](report.html)"))
+
+        // The blob parses, and its rates are designs.csv's and the sweep CSV's.
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"holdlab-data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let blob = try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        #expect(blob["question"] as? String == hostile)
+        let tables = try #require(blob["tables"] as? [String: [String: Any]])
+        for name in ["designs.csv", "sweep-fill.duration.csv"] {
+            let table = try #require(tables[name])
+            let columns = try #require(table["columns"] as? [String])
+            let rows = try #require(table["rows"] as? [[Any]])
+            let csv = CSVRecords.records(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+            #expect(rows.count == csv.count && !rows.isEmpty)
+            for (row, record) in zip(rows, csv) {
+                for metric in ["completion_rate", "completion_rate_lo", "completion_rate_hi", "false_activation_rate"] {
+                    let index = try #require(columns.firstIndex(of: metric))
+                    #expect((row[index] as? NSNumber)?.doubleValue == Double(record[metric] ?? ""), "\(name) \(metric)")
+                }
+            }
+        }
+        // Each design: frames on a grid of release times and held to the end, the last as trace-LABEL.csv.
+        let designs = try #require(blob["designs"] as? [[String: Any]])
+        #expect(designs.map { $0["label"] as? String } == ["hig-linear-bar", "fast"])
+        for design in designs {
+            let holds = try #require(design["holds"] as? [[String: Any]])
+            #expect(holds.count >= 9 && holds.last?["releaseMs"] is NSNull)
+            let rows = try #require(holds.last?["rows"] as? [[NSNumber]])
+            let label = try #require(design["label"] as? String)
+            let trace = CSVRecords.records(try String(contentsOf: folder.appendingPathComponent("trace-\(label).csv"), encoding: .utf8))
+            #expect(rows.map { [$0[0].doubleValue, $0[1].doubleValue] }
+                    == trace.map { [Double($0["t_ms"] ?? "") ?? -1, Double($0["displayed_progress"] ?? "") ?? -1] })
+        }
+
+        // --html alone: the same page, and no folder; - writes it to standard output.
+        let alone = directory.appendingPathComponent("alone.html")
+        let page = try CLI.run(arguments + ["--html", alone.path])
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(try String(contentsOf: alone, encoding: .utf8) == html)
+        let piped = try CLI.run(arguments + ["--html", "-"])
+        #expect(piped.status == 0 && piped.stdout == html)
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["review", "alone.html"])
     }
 }

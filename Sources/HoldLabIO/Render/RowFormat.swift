@@ -28,7 +28,7 @@ public enum NumberText {
     }
 
     /// A CSV number as a JSON number: finite decimal notation only (`NaN`, `inf` and hex are not numbers there).
-    static func jsonNumber(_ text: String) -> String? {
+    public static func jsonNumber(_ text: String) -> String? {
         guard let value = Double(text), value.isFinite,
               text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }) else { return nil }
         var digits = text.hasPrefix("+") ? String(text.dropFirst()) : text

@@ -1,6 +1,7 @@
 import GSL
 import Foundation
 import HoldLabIO
+import HoldModel
 import HoldPreview
 import HoldProfiles
 import HoldSimulation
@@ -73,12 +74,15 @@ public struct ReviewRequest: Sendable {
 /// Writes a design review folder: assembled beside its destination and renamed into place when complete, so a
 /// failed review leaves no half folder (`PartialDirectory`). Nothing in it depends on the time or the folder's path.
 public enum ReviewJob {
-    /// Writes the review into the folder `out` (created, or an earlier review replaced).
+    /// Writes the review into the folder `out` (created, or an earlier review replaced), and its page
+    /// (`report.html`, the folder's own) to `page` when one is given. Without `out` the folder is assembled in a
+    /// temporary and removed: only the page is written.
     ///
     /// - Parameter progress: users simulated so far by the comparison, of `users × populations`.
     /// - Returns: with `--precision`, how each population's comparison ended (for the command's warnings).
     @discardableResult
-    public static func write(_ request: ReviewRequest, to out: String, progress: ((Int) -> Void)? = nil) throws -> [PrecisionOutcome] {
+    public static func write(_ request: ReviewRequest, to out: String?, page: OutputFile? = nil,
+                             progress: ((Int) -> Void)? = nil) throws -> [PrecisionOutcome] {
         guard Gnuplot.executable() != nil else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
@@ -88,10 +92,14 @@ public enum ReviewJob {
         let marginScript = request.robustnessUsers > 0 ? try request.notebooks.script("robustness-margin") : nil
         let plan = request.plan
         let (cap, seed, threads) = (request.users, request.seed, request.threads)
-        let directory = try PartialDirectory(path: out, marker: "report.md")
+        let scratch = NSTemporaryDirectory() + "/holdlab-report-page-\(ProcessInfo.processInfo.processIdentifier)"
+        let directory = try PartialDirectory(path: out ?? scratch, marker: "report.md")
         let command = CSV.commandLine(["holdlab"] + request.arguments)
+        // The tables the page shows, as the CSVs are rendered from them.
+        var pageTables: [(name: String, table: ResultTable)] = []
         func write(_ name: String, _ table: ResultTable) throws {
             try directory.write(name, ResultDocument(table).rendered(as: .csv))
+            pageTables.append((name, table))
         }
 
         // The requested sweeps (the baseline design over one key, against the first population), every point's
@@ -189,6 +197,7 @@ public enum ReviewJob {
 
         // The requested sweeps, run.
         var sweepFiles: [(String, String)] = []
+        var pageSweeps: [ReviewPage.SweepData] = []
         var sweepFigures: [(stem: String, caption: String)] = []
         let baselineDesign = plan.designs[plan.baseline]
         for (text, parameter, sweepPlan, planned, profiles) in sweeps {
@@ -199,8 +208,12 @@ public enum ReviewJob {
             // Names or booleans (fill.curve=linear,easeIn) are drawn one place apart, with intervals, not bands.
             let categorical = Sweep.columns(sweepPlan).first?.kind == .text
             let stem = "sweep-\(parameter.keyPath)"
-            try write(stem + ".csv", Sweep.table(sweepPlan, rows: rows, provenance: Provenance.made(by: "report", commandLine: command)
-                + Provenance(Sweep.identity(sweep, baseProfile: baselineDesign.profile))))
+            let sweepTable = Sweep.table(sweepPlan, rows: rows, provenance: Provenance.made(by: "report", commandLine: command)
+                + Provenance(Sweep.identity(sweep, baseProfile: baselineDesign.profile)))
+            try write(stem + ".csv", sweepTable)
+            pageSweeps.append(ReviewPage.SweepData(
+                file: stem + ".csv", keyPath: parameter.keyPath, column: parameter.column,
+                baselineValue: ReviewPage.value(at: parameter.keyPath, in: baselineDesign.profile.canonicalYAML), table: sweepTable))
             for kind in Gnuplot.extensions {
                 _ = directory.reserve("\(stem)-rates.\(kind)")
                 let headline = ReviewFigures.sweepHeadline(key: parameter.keyPath, columns: Sweep.columns(sweepPlan), rows: rows)
@@ -238,6 +251,7 @@ public enum ReviewJob {
         let defaultQuestion = ReviewArgumentText.defaultQuestion(designs: plan.designs.map(\.label), populations: populations)
         var files: [(String, String)] = [
             ("report.md", "this report"),
+            ("report.html", "this report as one interactive page that works offline: each design's hold animated from its trace frames at a grid of release times, the sweeps as charts, the rates and rule results"),
             ("designs.csv", "each design's `holdlab simulate` row per population (a `design` column first)"),
             ("differences.csv", "every rate and mean of each design against the baseline: difference, paired and unpaired 95 % intervals, method"),
             ("checks.csv", "the guideline rules per design: status, measured figure, threshold, source"),
@@ -295,6 +309,15 @@ public enum ReviewJob {
                 + (slide ? [("scorecard", "Scorecard for a slide: each design's completion, false activation and time to confirm per population, and its guideline results")] : []),
             files: files, argument: argument)
         try directory.write("report.md", ReviewReport.markdown(input, version: HoldLabVersion.current))
+        // The page: each design traced on one grid of release times (up to 1.5 × the latest trigger) and held to the end.
+        let fullHolds = try plan.designs.map { design throws(ControlError) in try TraceRequest(profile: design.profile, seed: seed).run() }
+        let latest = fullHolds.compactMap { $0.outcome.completed ? $0.timeline.triggerTime : nil }.max()
+        let grid = ReviewPage.releaseGrid(triggerSeconds: latest, endSeconds: fullHolds.map { $0.rows.last?.timeSeconds ?? 1 }.max() ?? 1)
+        let pageHolds = try plan.designs.map { design throws(ControlError) in try ReviewPage.holds(design.profile, seed: seed, grid: grid) }
+        let html = ReviewPage.html(input, version: HoldLabVersion.current, command: command, holds: pageHolds,
+                                   tables: pageTables.filter { $0.name != "differences.csv" && $0.name != "knob-shares.csv" && $0.name != "robustness.csv" },
+                                   sweeps: pageSweeps)
+        try directory.write("report.html", html)
         for folder in ReviewInputs.folders(request.inputs) { try directory.makeFolder(folder) }
         for file in request.inputs { try directory.write(file.name, file.text) }
         if !request.inputs.isEmpty {
@@ -302,7 +325,8 @@ public enum ReviewJob {
         }
         try directory.write("reproduce.sh", reproduceScript(arguments: request.arguments, inputs: request.inputs,
                                                             version: HoldLabVersion.current), executable: true)
-        try directory.commit()
+        if out != nil { try directory.commit() }
+        try page?.write(html)
         return outcomes
     }
 

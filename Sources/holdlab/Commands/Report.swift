@@ -29,6 +29,11 @@ struct Report: ParsableCommand {
             most --users (as compare --precision); the checks, sweeps, knob shares and robustness then take the most \
             users a comparison took. reproduce.sh runs it again and stops at the same users.
 
+            The folder also holds report.html: the review as one interactive page that works offline (each \
+            design's hold animated from its trace frames, release times to choose from, the sweeps as charts). \
+            --html FILE writes that page to FILE too (- for standard output); without --out, only the page is \
+            written.
+
             Examples:
               holdlab report --profile hig-linear-bar \\
                 --variant fast="fill.duration=0.6 gesture.minimumDuration=0.8" \\
@@ -75,7 +80,12 @@ struct Report: ParsableCommand {
     var robustnessPoints: Int = RobustnessRequest.defaultGridPoints
 
     @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"), completion: .directory)
-    var out: String
+    var out: String?
+
+    @Option(name: .customLong("html"), help: ArgumentHelp(
+        "Also write the review's page (the folder's report.html) to FILE, or to standard output with -; without --out, write only the page.",
+        valueName: "file"), completion: .file(extensions: ["html"]))
+    var html: String?
 
     @Option(help: ArgumentHelp(
         "A YAML review file naming the designs, populations, users, seed, baseline, question and sweeps (instead of those options).",
@@ -97,7 +107,9 @@ struct Report: ParsableCommand {
                                 "--seed", "--sweep", "--prefer", "--guard"]
 
     func validate() throws {
-        if out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
+        if out == nil && html == nil { throw ValidationError("give --out DIR (the review folder), --html FILE (its page alone), or both") }
+        if let out, out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
+        if let html, html.isEmpty { throw ValidationError("--html needs a file name, or - for standard output") }
         guard ReviewFigureStyle(rawValue: figureStyle) != nil else {
             throw ValidationError("--figure-style must be slide or classic (got \(figureStyle))")
         }
@@ -114,13 +126,14 @@ struct Report: ParsableCommand {
         if !(2...51).contains(robustnessPoints) {
             throw ValidationError("--robustness-points must be from 2 to 51 (got \(robustnessPoints))")
         }
-        try refuseOutputsOverInputs([("--out", out)], inputs: comparison.inputs(source) + [("--review", review)])
+        try refuseOutputsOverInputs([("--out", out), ("--html", html == "-" ? nil : html)],
+                                    inputs: comparison.inputs(source) + [("--review", review)])
     }
 
-    /// The command line without `--out DIR`, `--inputs DIR` and `--threads N`: what the CSVs record and
-    /// reproduce.sh runs.
+    /// The command line without `--out DIR`, `--html FILE`, `--inputs DIR` and `--threads N`: what the CSVs record
+    /// and reproduce.sh runs.
     static func reproducibleArguments(_ commandLine: [String]) -> [String] {
-        CommandRecord.arguments(commandLine, dropping: CommandRecord.threads.union(["--out", "--inputs"]))
+        CommandRecord.arguments(commandLine, dropping: CommandRecord.threads.union(["--out", "--html", "--inputs"]))
     }
 
     func run() throws {
@@ -254,11 +267,15 @@ struct Report: ParsableCommand {
             rule: try decisionRule(), robustnessUsers: robustnessUsers ?? comparison.users, robustnessPoints: robustnessPoints)
         let bar = ProgressBar(label: "compare", total: comparison.users * plan.populations.count, unit: "users")
         request.precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
-        let outcomes = try ReviewJob.write(request, to: out, progress: { bar.update($0) })
+        // The page's destination is checked before anything runs: a page that cannot be written leaves no folder either.
+        let page = html.map(OutputFile.init(argument:))
+        try page?.checkWritable()
+        let outcomes = try ReviewJob.write(request, to: out, page: page, progress: { bar.update($0) })
         bar.finish()
         for (population, outcome) in zip(plan.populations, outcomes) {
             if let warning = outcome.warning(plan.populations.count > 1 ? population.name : "") { printNote(warning) }
         }
-        printNote("wrote \(out)/report.md and the files it lists")
+        if let out { printNote("wrote \(out)/report.md and the files it lists") }
+        if let html, html != "-" { printNote("wrote \(html)") }
     }
 }
