@@ -99,6 +99,15 @@ public enum Distribution: Sendable, Hashable, CustomStringConvertible {
             self.cumulativeWeights = cumulative
         }
 
+        /// The component a uniform `u` in [0, 1) picks: the first whose cumulative weight exceeds `u`.
+        @inline(__always)
+        func component(at u: Double) -> Int {
+            let last = cumulativeWeights.count - 1
+            var index = 0
+            while index < last && u >= cumulativeWeights[index] { index += 1 }
+            return index
+        }
+
         /// Components that can actually be drawn (weight > 0).
         var drawable: some Sequence<Component> {
             components.lazy.filter { $0.weight > 0 }
@@ -153,12 +162,7 @@ public enum Distribution: Sendable, Hashable, CustomStringConvertible {
             let u = g.uniformPositive()
             return scale * exp((log(u) - log1p(-u)) / shape)
         case .mixture(let mixture):
-            let u = g.uniform()
-            let cumulative = mixture.cumulativeWeights
-            let last = cumulative.count - 1
-            var index = 0
-            while index < last && u >= cumulative[index] { index += 1 }
-            return mixture.components[index].distribution.sample(g)
+            return mixture.components[mixture.component(at: g.uniform())].distribution.sample(g)
         }
     }
 
@@ -174,12 +178,7 @@ public enum Distribution: Sendable, Hashable, CustomStringConvertible {
         case .exgaussian(let mu, let sigma, let tau):
             return mu + gsl_ran_gaussian(rng, sigma) + gsl_ran_exponential(rng, tau)
         case .mixture(let mixture):
-            let u = gsl_rng_uniform(rng)
-            let cumulative = mixture.cumulativeWeights
-            let last = cumulative.count - 1
-            var index = 0
-            while index < last && u >= cumulative[index] { index += 1 }
-            return mixture.components[index].distribution.librarySample(g)
+            return mixture.components[mixture.component(at: gsl_rng_uniform(rng))].distribution.librarySample(g)
         case .constant, .gamma, .loglogistic: return sample(g)
         }
     }

@@ -98,8 +98,8 @@ public final class Generator {
     ///   position is set to 624 so the first draw regenerates the state; for a fixed seed, distinct streams always
     ///   get distinct keys.
     /// - taus2: s1 and s2 are the low and high halves of the first SplitMix output (so distinct keys give distinct
-    ///   states), s3 the high half of the second; each is then raised as GSL's `taus2_set` raises an LCG's words
-    ///   (s1 ≥ 2, s2 ≥ 8, s3 ≥ 16: below those a component is stuck at 0), and six words are drawn and dropped, as
+    ///   states), s3 the high half of the second; each is then kept at least 2, 8 and 16 (below those a component
+    ///   is stuck at 0; GSL's `taus2_set` adds 2, 8 or 16 to an LCG word below them, here the minimum is taken), and six words are drawn and dropped, as
     ///   `taus2_set` "warms it up".
     ///
     /// Pitfall: the state layouts are GSL 2.7's private `struct { unsigned long mt[624]; int mti; }` and
