@@ -299,6 +299,11 @@ enum HostileCases {
         Hostile("--set and --param of one key", tuneArguments + ["--set", "gesture.minimumDuration=0.7"], 64, "conflicts with --param"),
         Hostile("repeated single-valued option", ["simulate", "--users", "5", "--users", "6"], 64, "--users is given twice"),
         Hostile("repeated --out", ["trace", "--out", "a.csv", "--out=b.csv"], 64, "--out is given twice"),
+        // --rng (issue 32): a GSL generator HoldLab draws users from, named as the help names it.
+        Hostile("--rng unknown generator", ["simulate", "--rng", "pcg64"] + quick, 64,
+                "Please provide one of 'taus2' and 'mt19937'"),
+        Hostile("--rng on compare, wrong case", ["compare", "--variant", "a=fill.duration=0.6", "--rng", "TAUS2"] + quick, 64,
+                "The value 'TAUS2' is invalid for '--rng"),
         // --precision (issue 32): the metric must have an interval where the command prints one, the width must be
         // a positive number or a percentage, and a shard cannot see the whole run.
         Hostile("--precision unknown metric", ["simulate", "--precision", "completion_rat=0.01"] + quick, 64,
