@@ -1,6 +1,7 @@
 import Foundation
 import HoldLabTestSupport
 import HoldModel
+import HoldPreview
 import HoldProfiles
 import Testing
 
@@ -203,5 +204,48 @@ struct ExportCommandTests {
         #expect(kotlin.status == 0)
         #expect(kotlin.stdout.contains("object Bar_2Timing {"))
         #expect(kotlin.stdout.contains(#""quote \" backslash \\ dollar \$x \\(x) newline \n */ end""#))
+    }
+
+    /// The exported text less what names the command that wrote it (the header's and the AHAP description's
+    /// `command: …;`), which differs between a review folder's export and a profile's by construction.
+    static func withoutCommand(_ text: String) -> String {
+        text.replacingOccurrences(of: #"command: holdlab export[^;\n]*"#, with: "command: …", options: .regularExpression)
+    }
+
+    @Test("a review folder's design exports as its profile and the values the review set do; by default the one report.md recommends")
+    func fromReviewFolder() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let long = ["gesture.minimumDuration=1.5", "fill.duration=1.5"]
+        let fast = ["fill.duration=0.6", "gesture.minimumDuration=0.8"]
+        // Fewer false activations wins, with no guardrail: the longer hold is the design to ship (1.1 points fewer,
+        // 95 % CI 0.7 to 1.5 at 20,000 users, seed 1).
+        let made = try CLI.run(["report", "--variant", "long=" + long.joined(separator: " "), "--variant",
+                                "fast=" + fast.joined(separator: " "), "--prefer", "false_activation_rate", "--guard", "none",
+                                "--users", "20000", "--robustness-users", "0", "--out", folder.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let report = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        try #require(report.contains("\n**Ship long.** "), "the review this test reads recommends shipping long")
+        for language in ["--swift", "--kotlin"] {
+            for (design, sets) in [(nil, long), ("long", long), ("fast", fast), ("hig-linear-bar", [])] as [(String?, [String])] {
+                let label = design ?? "long"
+                let exported = try CLI.run(["export", language, "--review-folder", folder.path]
+                    + (design.map { ["--design", $0] } ?? []))
+                #expect(exported.status == 0, "\(exported.stderr)")
+                let direct = try CLI.run(["export", language, "--profile", "hig-linear-bar",
+                                          "--name", ControlExport.typeName(forProfile: label)] + sets.flatMap { ["--set", $0] })
+                #expect(direct.status == 0, "\(direct.stderr)")
+                #expect(exported.stdout.contains("--review-folder \(folder.path)"), "the header names the review folder")
+                #expect(Self.withoutCommand(exported.stdout) == Self.withoutCommand(direct.stdout),
+                        "\(language) \(label): the review's design differs from its profile with \(sets)")
+            }
+        }
+        // The design's hash in the code is the one designs.csv records for it.
+        let designs = try String(contentsOf: folder.appendingPathComponent("designs.csv"), encoding: .utf8)
+        let recorded = try #require(designs.split(separator: "\n").first { $0.hasPrefix("# design: long = ") })
+        let hash = try #require(recorded.split(separator: " ").first { $0.hasPrefix("fnv1a64:") })
+        let swift = try CLI.run(["export", "--swift", "--review-folder", folder.path])
+        #expect(swift.stdout.contains("public static let profileHash = \"\(hash)\""))
     }
 }

@@ -19,6 +19,8 @@ enum Tamper: Sendable {
     case shardColumn(file: String, column: String, value: String)
     /// Puts a UTF-8 byte-order mark first and makes every line end CRLF (Excel's "CSV UTF-8", a Windows checkout).
     case bomAndCRLF(file: String)
+    /// Replaces the first `text` in `file` with `with` (the case fails when it is not there).
+    case replace(file: String, text: String, with: String)
 }
 
 /// One hostile input or fault, run against the built `holdlab` in a fresh directory: the exit status, a piece of
@@ -356,7 +358,37 @@ enum HostileCases {
         Hostile("export --name with a hyphen", ["export", "--swift", "--name", "hold-bar"], 64, "not a usable name"),
         Hostile("export --out over its --profile", ["export", "--swift", "--profile", "p.yaml", "--out", "p.yaml"], 64, "reads",
                 files: ["p.yaml": .text("version: 1\nname: p\ndescription: x\n")], unchanged: ["p.yaml"]),
+        Hostile("export --review-folder that does not exist", ["export", "--swift", "--review-folder", "nope", "--out", "x.swift"],
+                66, "--review-folder nope: no such folder", absent: ["x.swift"]),
+        Hostile("export --review-folder that is not a review", ["export", "--swift", "--review-folder", "d", "--out", "x.swift"],
+                66, "not a review folder: it has no designs.csv", files: ["d": .directory], absent: ["x.swift"]),
+        Hostile("export --review-folder beside --set", ["export", "--swift", "--review-folder", "r", "--set", "fill.duration=1"],
+                64, "--set and --review-folder both name the design"),
+        Hostile("export --design without --review-folder", ["export", "--kotlin", "--design", "fast"], 64,
+                "give --review-folder DIR too"),
+        Hostile("export --design the review does not have",
+                ["export", "--swift", "--review-folder", "r", "--design", "slow", "--out", "x.swift"], 64,
+                "the review in r has the designs 'hig-linear-bar', 'fast'", before: [Self.smallReview], absent: ["x.swift"]),
+        Hostile("export from a review whose carried profile was edited",
+                ["export", "--swift", "--review-folder", "r", "--out", "x.swift"], 65,
+                "r/inputs/profiles/hig-linear-bar.yaml now gives", before: [Self.smallReview],
+                tamper: [.replace(file: "r/inputs/profiles/hig-linear-bar.yaml", text: "minimumDuration: 1.0", with: "minimumDuration: 1.1")],
+                absent: ["x.swift"]),
+        Hostile("export from a review whose report.md was rewritten",
+                ["export", "--swift", "--review-folder", "r", "--out", "x.swift"], 64,
+                "r/report.md states no recommendation as holdlab report writes one: name the design with --design ('hig-linear-bar', 'fast')",
+                before: [Self.smallReview],
+                tamper: [.replace(file: "r/report.md", text: "**Keep hig-linear-bar.**", with: "We keep the baseline.")],
+                absent: ["x.swift"]),
+        Hostile("export from a review whose command line was damaged",
+                ["export", "--swift", "--review-folder", "r", "--out", "x.swift"], 65,
+                "r/designs.csv: its '# command:' line does not parse", before: [Self.smallReview],
+                tamper: [.replace(file: "r/designs.csv", text: "--users 400", with: "--users many")], absent: ["x.swift"]),
     ]
+
+    /// A review folder for export's cases: a baseline it keeps and one variant.
+    static let smallReview = ["report", "--variant", "fast=fill.duration=0.6 gesture.minimumDuration=0.8", "--users", "400",
+                              "--robustness-users", "0", "--out", "r"]
 
     static let profiles: [Hostile] = [
         Hostile("profile file missing", ["trace", "--profile", "./nope.yaml"], 66, "no such profile file"),
@@ -856,6 +888,11 @@ struct HostileInputTests {
             let url = directory.appendingPathComponent(file)
             let text = try String(contentsOf: url, encoding: .utf8)
             try Data(([0xEF, 0xBB, 0xBF] as [UInt8]) + Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)).write(to: url)
+        case .replace(let file, let text, let replacement):
+            let url = directory.appendingPathComponent(file)
+            let old = try String(contentsOf: url, encoding: .utf8)
+            let range = try #require(old.range(of: text), "\(file) has no '\(text)'")
+            try Data(old.replacingCharacters(in: range, with: replacement).utf8).write(to: url)
         }
     }
 

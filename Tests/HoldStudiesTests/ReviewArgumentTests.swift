@@ -250,4 +250,22 @@ import Testing
         #expect(ReviewArgumentText.defaultQuestion(designs: ["a", "b", "c"], populations: ["x", "y"])
             == "Should we ship **a**, **b**, or **c** for `x` and `y` users?")
     }
+
+    /// report.md's recommendation read back (what `export --review-folder` exports): the line `recommendation`
+    /// writes, a label that begins another, the undecided case, and reports it cannot read.
+    @Test func recommendationReadsBackFromReportMarkdown() {
+        func report(_ first: String) -> String {
+            "# Design review: a vs b\n\n**Question.** Should we?\n\n## Recommendation\n\n\(first)\n\nMore.\n\n## Designs\n"
+        }
+        let labels = ["hig-linear-bar", "fast", "fast-2"]
+        #expect(ReviewArgumentText.recommended(inReport: report("**Keep hig-linear-bar.** With **fast**, 50 of …"), labels: labels) == .design(0))
+        #expect(ReviewArgumentText.recommended(inReport: report("**Ship fast.** With **fast** …"), labels: labels) == .design(1))
+        #expect(ReviewArgumentText.recommended(inReport: report("**Ship fast-2.** With …"), labels: labels) == .design(2))
+        #expect(ReviewArgumentText.recommended(inReport: report("**Ship fast-2.**"), labels: labels) == .design(2))
+        #expect(ReviewArgumentText.recommended(inReport: report("**Undecided.** **fast** against …"), labels: labels) == .undecided)
+        #expect(ReviewArgumentText.recommended(inReport: report("**Ship slow.** With …"), labels: labels) == .unreadable)
+        #expect(ReviewArgumentText.recommended(inReport: report("We keep the baseline."), labels: labels) == .unreadable)
+        #expect(ReviewArgumentText.recommended(inReport: "# Notes\n\n**Ship fast.**\n", labels: labels) == .unreadable)
+        #expect(ReviewArgumentText.recommended(inReport: "", labels: labels) == .unreadable)
+    }
 }

@@ -32,4 +32,39 @@ public enum CommandRecord {
                             arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
         CSV.commandLine(["holdlab"] + Self.arguments(arguments, dropping: valued, flags: flags))
     }
+
+    /// The arguments of a recorded command line (`line`'s output, or a `# command:` provenance value): words
+    /// separated by spaces, each bare or in single quotes with `'\''` for a quote inside, as `CSV.commandLine`
+    /// writes them; nil for text it does not write (an unclosed quote).
+    public static func words(_ line: String) -> [String]? {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quoted = false
+        var escaped = false
+        for character in line {
+            if quoted {
+                if character == "'" { quoted = false } else { word.append(character) }
+            } else if escaped {
+                word.append(character)
+                escaped = false
+            } else if character == "'" {
+                quoted = true
+                inWord = true
+            } else if character == "\\" {
+                escaped = true
+                inWord = true
+            } else if character == " " {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if quoted || escaped { return nil }
+        if inWord { words.append(word) }
+        return words
+    }
 }

@@ -156,9 +156,8 @@ public enum ReviewArgumentText {
             return said
         }
         if let chosen = decision.recommended {
-            let verb = decision.keepsBaseline ? "Keep \(labels[chosen])" : "Ship \(labels[chosen])"
             let said = lines(metric: metric)
-            text += "**\(verb).** " + (said.isEmpty ? "" : capitalised(said.joined(separator: "; ")) + ".") + "\n\n"
+            text += verdictLead(keepsBaseline: decision.keepsBaseline, label: labels[chosen]) + " " + (said.isEmpty ? "" : capitalised(said.joined(separator: "; ")) + ".") + "\n\n"
             let tradeOffs = argument.rule.guards.map(\.metric).filter { $0 != metric }
             var trade: [String] = []
             for guardMetric in Array(Set(tradeOffs)).sorted() { trade += lines(metric: guardMetric) }
@@ -374,6 +373,41 @@ public enum ReviewArgumentText {
             return "a mean \(number((mu + tau) * 1000, 0)) ms (ex-Gaussian mu \(number(mu * 1000, 0)), sigma \(number(sigma * 1000, 0)), tau \(number(tau * 1000, 0)) ms)"
         default: return "\(distribution)"
         }
+    }
+}
+
+extension ReviewArgumentText {
+    /// How report.md's recommendation opens: `**Ship fast.**` or `**Keep hig-linear-bar.**` (`**Undecided.**` when
+    /// no design wins). The one place that writes it, and `recommended(inReport:labels:)` reads it back.
+    static func verdictLead(keepsBaseline: Bool, label: String) -> String {
+        "**\(keepsBaseline ? "Keep" : "Ship") \(label).**"
+    }
+
+    /// What a review folder's report.md recommends, read back from the line that opens its recommendation.
+    public enum Stated: Equatable, Sendable {
+        /// The design (an index into `labels`) to ship, or the baseline to keep.
+        case design(Int)
+        /// The report recommends no design.
+        case undecided
+        /// No recommendation written as `report` writes one (an edited report, or not a review).
+        case unreadable
+    }
+
+    /// The recommendation report.md states, among `labels` (the review's designs): the first line of its
+    /// *Recommendation* section, exactly as `recommendation(_:_:)` writes it.
+    public static func recommended(inReport markdown: String, labels: [String]) -> Stated {
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let heading = lines.firstIndex(of: "## Recommendation"),
+              let first = lines[(heading + 1)...].first(where: { !$0.isEmpty })
+        else { return .unreadable }
+        if first.hasPrefix("**Undecided.**") { return .undecided }
+        // The longest label that matches: `fast` must not be read from `**Ship fast-2.**`.
+        let matches = labels.indices.filter { index in
+            [true, false].contains { first.hasPrefix(verdictLead(keepsBaseline: $0, label: labels[index]) + " ")
+                || first == verdictLead(keepsBaseline: $0, label: labels[index]) }
+        }
+        guard let chosen = matches.max(by: { labels[$0].count < labels[$1].count }) else { return .unreadable }
+        return .design(chosen)
     }
 }
 

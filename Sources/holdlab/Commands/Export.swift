@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HoldLabIO
 import HoldPreview
 import HoldProfiles
@@ -17,17 +18,35 @@ struct Export: ParsableCommand {
 
             A Timer fill whose latency is drawn at random is exported with every tick on time (a note says so).
 
+            --review-folder DIR exports a design of a review folder ('holdlab report --out DIR'): the one its \
+            report.md recommends (ship or keep), or the one --design names, made from the profiles the folder \
+            carries in inputs/ with the values the review set, each checked against the hash designs.csv \
+            recorded. The generated names come from the design's label.
+
             Examples:
               holdlab export --profile hig-linear-bar --swift --out HoldButton.swift
               holdlab export --profile kikocard-accelerating --kotlin --name Kiko
               holdlab export --swift --set fill.curve=easeInOut --out -
+              holdlab export --review-folder review --swift --out Review.swift
+              holdlab export --review-folder review --design fast --kotlin --out Fast.kt
             """)
 
     @OptionGroup var source: ProfileSourceOptions
 
-    @Option(help: ArgumentHelp("Profile name or YAML file ('-' for standard input).", valueName: "name|file|-"),
+    @Option(help: ArgumentHelp("Profile name or YAML file ('-' for standard input; default: hig-linear-bar).",
+                               valueName: "name|file|-"),
             completion: .profileNames)
-    var profile: String = "hig-linear-bar"
+    var profile: String?
+
+    @Option(name: .customLong("review-folder"), help: ArgumentHelp(
+        "Export a design of this review folder (what 'holdlab report --out' wrote) instead of --profile.",
+        valueName: "dir"), completion: .directory)
+    var reviewFolder: String?
+
+    @Option(help: ArgumentHelp(
+        "With --review-folder: the design to export, by its label (default: the one report.md recommends).",
+        valueName: "label"))
+    var design: String?
 
     @Flag(help: "Write Swift (timing type, SwiftUI view, Core Haptics player).")
     var swift = false
@@ -56,19 +75,62 @@ struct Export: ParsableCommand {
                 + "with a digit, not a Swift or Kotlin keyword, at most 100 characters (e.g. --name HoldToDelete)")
         }
         if out.isEmpty { throw ValidationError("--out needs a file name, or - for standard output") }
+        if let reviewFolder {
+            if reviewFolder.isEmpty { throw ValidationError("--review-folder needs a folder") }
+            for (given, option) in [(profile != nil, "--profile"), (!source.overrides.isEmpty, "--set"),
+                                    (source.profilesDirectory != nil, "--profiles-dir")] where given {
+                throw ValidationError("\(option) and --review-folder both name the design: the review folder carries "
+                    + "its profiles and the values it set; give one of them")
+            }
+            try refuseOutputsOverInputs([("--out", out == "-" ? nil : out)],
+                                        inputs: [("--review-folder", (reviewFolder as NSString).appendingPathComponent("designs.csv"))])
+            return
+        }
+        if design != nil { throw ValidationError("--design names a design of a review folder: give --review-folder DIR too") }
         try source.refuseRepeatedKeys()
         try refuseOutputsOverInputs([("--out", out == "-" ? nil : out)],
-                                    inputs: [("--profile", source.library.profilePath(profile))])
+                                    inputs: [("--profile", source.library.profilePath(profileArgument))])
+    }
+
+    var profileArgument: String { profile ?? "hig-linear-bar" }
+
+    /// The profile to export and the name its code takes by default: --profile (with --set), or a review folder's
+    /// design.
+    func exported() throws -> (profile: Profile, name: String) {
+        guard let reviewFolder else {
+            let loaded = try source.library.loadProfile(profileArgument, overrides: try source.parsedOverrides(command: "export"))
+            return (loaded, loaded.name)
+        }
+        let folder = try ReviewFolder(path: reviewFolder)
+        let labels = folder.plan.designs.map(\.label)
+        let listed = labels.map { "'\($0)'" }.joined(separator: ", ")
+        let index: Int
+        if let design {
+            guard let named = labels.firstIndex(of: design) else {
+                throw UsageError("--design '\(design)': the review in \(reviewFolder) has the designs \(listed)")
+            }
+            index = named
+        } else {
+            switch folder.stated {
+            case .design(let recommended): index = recommended
+            case .undecided:
+                throw UsageError("\(reviewFolder)/report.md recommends no design (undecided): name one with --design (\(listed))")
+            case .unreadable:
+                throw UsageError("\(reviewFolder)/report.md states no recommendation as holdlab report writes one: name the design with --design (\(listed))")
+            }
+        }
+        // The profile as the review resolved it (its hash the one designs.csv records); the label names the code.
+        return (folder.plan.designs[index].profile, labels[index])
     }
 
     func run() throws {
         try reportingErrors {
-            let loaded = try source.library.loadProfile(profile, overrides: try source.parsedOverrides(command: "export"))
+            let (loaded, designName) = try exported()
             let output = OutputFile(argument: out)
             try output.checkWritable()
             let request = ControlExport.Request(
                 profile: loaded, language: swift ? .swift : .kotlin,
-                typeName: name ?? ControlExport.typeName(forProfile: loaded.name), commandLine: CommandRecord.line())
+                typeName: name ?? ControlExport.typeName(forProfile: designName), commandLine: CommandRecord.line())
             let result = try ControlExport.export(request)
             try output.write(result.text)
             for note in result.notes { printNote(note) }

@@ -217,7 +217,7 @@ struct Report: ParsableCommand {
     /// The inputs to carry and the library that reads them: with `--inputs`, every file the folder carries (each
     /// profile and population argument must be one of them); otherwise the files the arguments name, the review
     /// file and the domain reference their sources cite.
-    private func carriedInputs(reviewFile: String?) throws -> (library: ProfileLibrary, inputs: [ReviewInputFile]) {
+    func carriedInputs(reviewFile: String?) throws -> (library: ProfileLibrary, inputs: [ReviewInputFile]) {
         let library = source.library
         let profiles = comparison.profile.isEmpty ? ["hig-linear-bar"] : comparison.profile
         if let inputs {
