@@ -118,6 +118,38 @@ import Testing
         return try #require(findings.first)
     }
 
+    /// Under `--intervals 0.1` every robustness comparison takes the plan's rules, as the review's own comparison
+    /// does: the assumed value's decision and margin are the same whether the robustness run reuses the review's
+    /// comparison or runs its own, and a grid point's decision is the rule applied to the plan's comparison of that
+    /// population. (0.3.0 ran its own comparisons under the current rules, whose margins differ: see CHANGELOG 0.3.1.)
+    @Test func robustnessTakesThePlansIntervalRules() throws {
+        let sets = ["fill.duration=0.6", "gesture.minimumDuration=0.7"]
+        let plan = ComparisonPlan(
+            designs: [try Self.design("p", []), try Self.design("v", sets)], sets: [[], sets], paths: ["p.yaml", "p.yaml"],
+            baseline: 0, populations: [try Self.population()], intervals: .v0_1)
+        let assumption = BehaviourAssumption(name: "reaction", keyPath: "deliberate.reaction.value", unit: "s",
+                                             ranges: ["*": 0.12...0.32], source: "assumption: a constructed case")
+        let request = RobustnessRequest(plan: plan, rule: try Self.rule(), assumptions: [assumption], gridPoints: 2,
+                                        users: 4000, seed: 1, threads: 2)
+        let assumed = try plan.run(users: 4000, seed: 1, threads: 2)
+        let reused = try #require(try Robustness.run(request, assumed: assumed).first)
+        let findings = try Robustness.run(request)
+        let own = try #require(findings.first)
+        let margins = { (finding: RobustnessFinding) in finding.points.map { [$0.value, $0.decision.margin ?? .nan] } }
+        #expect(margins(reused).map { $0.map(\.bitPattern) } == margins(own).map { $0.map(\.bitPattern) })
+        let point = try #require(own.points.first { $0.value == 0.32 })
+        var moved = plan
+        moved.populations = [try assumption.setting(0.32, in: try Self.population())]
+        let expected = try Self.rule().decide(labels: ["p", "v"], baseline: 0, populations: [moved.populations[0].name],
+                                         results: try moved.run(users: 4000, seed: 1, threads: 2))
+        #expect(point.decision.verdict == expected.verdict && point.decision.margin == expected.margin)
+        // The rules make a difference here: under the current rules the margin at 0.32 s is another number.
+        moved.intervals = IntervalRules.current
+        let current = try Self.rule().decide(labels: ["p", "v"], baseline: 0, populations: [moved.populations[0].name],
+                                        results: try moved.run(users: 4000, seed: 1, threads: 2))
+        #expect(current.margin != expected.margin)
+    }
+
     /// Under **v** a react user completes only when the reaction outlasts the gap between the bar looking full (the
     /// first frame at or after 0.6 s, 0.600–0.608 s at 120 Hz) and the action at 0.7 s: from a reaction of
     /// 0.092–0.100 s on. Above it **v** wins (its holders complete too); below it **v** loses 70 % of people. Over

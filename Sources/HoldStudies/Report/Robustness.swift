@@ -4,7 +4,8 @@ import HoldSimulation
 
 /// How far a review's recommendation rests on the people assumed: each behaviour assumption varied over its
 /// plausible range (`BehaviourAssumptions`), one population at a time, the comparison run again on the same people
-/// (the same seed) at each value, and the decision rule applied to every population's result.
+/// (the same seed) at each value, and the decision rule applied to every population's result. Every comparison
+/// takes the plan's interval rules (`--intervals`), as the review's own comparison does.
 public struct RobustnessRequest: Sendable {
     public var plan: ComparisonPlan
     public var rule: DecisionRule
@@ -95,7 +96,7 @@ public enum Robustness {
         func compare(_ population: Population) throws -> DesignComparison {
             try PairedComparison.run(ComparisonRequest(
                 designs: plan.designs, baseline: plan.baseline, population: population, users: request.users,
-                seed: request.seed, rng: plan.rng, threads: request.threads))
+                seed: request.seed, rng: plan.rng, threads: request.threads, intervals: plan.intervals))
         }
         let base = try assumed ?? plan.populations.map(compare)
         let baseDecision = request.rule.decide(labels: labels, baseline: plan.baseline, populations: names, results: base)
