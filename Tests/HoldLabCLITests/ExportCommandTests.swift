@@ -206,6 +206,42 @@ struct ExportCommandTests {
         #expect(kotlin.stdout.contains(#""quote \" backslash \\ dollar \$x \\(x) newline \n */ end""#))
     }
 
+    /// "Trojan Source": a description with bidirectional overrides and isolates, zero-width characters, a
+    /// byte-order mark, a C1 control (NEL) and a line separator reaches no literal or comment as itself. Every
+    /// such character in the Swift and the Kotlin is escaped (in literals) or a space (in comments), and the Swift
+    /// literal still reads back to the description.
+    @Test("hidden and reordering characters from a profile never reach the code as themselves")
+    func hiddenCharactersAreEscaped() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let description = "ok\u{202E}evil\u{202C} \u{2066}iso\u{2069} zero\u{200B}width \u{FEFF}bom \u{85}nel \u{2028}sep \u{061C}alm"
+        let escaped = "ok\\u202Eevil\\u202C \\u2066iso\\u2069 zero\\u200Bwidth \\uFEFFbom \\x85nel \\u2028sep \\u061Calm"
+        // (A name is letters, digits, - and _: the profile refuses one with such characters.)
+        let yaml = "version: 1\nname: bidi\ndescription: \"\(escaped)\"\n"
+        try yaml.write(to: directory.appendingPathComponent("bidi.yaml"), atomically: true, encoding: .utf8)
+        func hidden(_ text: String) -> [String] {
+            text.unicodeScalars.filter { $0 != "\n" && [.control, .format, .lineSeparator, .paragraphSeparator]
+                .contains($0.properties.generalCategory) }.map { String($0.value, radix: 16) }
+        }
+        #expect(hidden(description).count == 9, "the description as the test means it")
+        for language in ["--swift", "--kotlin"] {
+            let exported = try CLI.run(["export", language, "--profile", "bidi.yaml", "--name", "Bidi"], in: directory)
+            try #require(exported.status == 0, "\(exported.stderr)")
+            #expect(hidden(exported.stdout).isEmpty, "\(language): hidden characters written as themselves: \(hidden(exported.stdout))")
+        }
+        let swift = try CLI.run(["export", "--swift", "--profile", "bidi.yaml", "--name", "Bidi"], in: directory)
+        let file = directory.appendingPathComponent("x.swift")
+        try swift.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let main = directory.appendingPathComponent("main.swift")
+        // The description as Swift source, escapes written by hand.
+        let literal = #""ok\u{202E}evil\u{202C} \u{2066}iso\u{2069} zero\u{200B}width \u{FEFF}bom \u{85}nel \u{2028}sep \u{61C}alm""#
+        try "print(BidiTiming.profileDescription == \(literal) ? \"same\" : \"differs\")\n"
+            .write(to: main, atomically: true, encoding: .utf8)
+        let compile = try runProcess(Self.swiftc(), [file.path, main.path, "-o", directory.appendingPathComponent("m").path])
+        #expect(compile.status == 0, "\(compile.stderr)")
+        #expect(try runProcess(directory.appendingPathComponent("m").path, []).stdout == "same\n")
+    }
+
     /// The exported text less what names the command that wrote it (the header's and the AHAP description's
     /// `command: …;`), which differs between a review folder's export and a profile's by construction.
     static func withoutCommand(_ text: String) -> String {

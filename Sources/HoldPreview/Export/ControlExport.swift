@@ -90,7 +90,19 @@ public enum ControlExport {
 
     // MARK: Literals
 
-    /// A Swift string literal: quotes, backslashes and every control character escaped.
+    /// Whether a character would be invisible in the generated source or change how it reads: C0 and C1 controls,
+    /// line and paragraph separators, and format characters (the bidirectional overrides and isolates of "Trojan
+    /// Source", zero-width characters, the byte-order mark). A profile's name or description could carry them into
+    /// a literal or a comment, where an editor would show code in another order than the compiler reads it.
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// A Swift string literal: quotes, backslashes, every control character and every hidden one (`isHidden`)
+    /// escaped.
     public static func swiftString(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -101,7 +113,7 @@ public enum ControlExport {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value) {
+                if isHidden(scalar) {
                     out += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -134,11 +146,10 @@ public enum ControlExport {
         return out + "\""
     }
 
-    /// Text for a `//` comment: one line, control characters as spaces.
+    /// Text for a `//` comment: one line, every hidden character (`isHidden`: controls, separators, bidirectional
+    /// and zero-width format characters) as a space.
     static func comment(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.value < 0x20 || $0.value == 0x7F || (0x2028...0x2029).contains($0.value) ? " " : $0
-        }))
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isHidden($0) ? " " : $0 }))
     }
 
     /// A double as the shortest text that reads back to it (valid in Swift and Kotlin: `1.0`, `7e-05`).
