@@ -75,13 +75,15 @@ public final class Generator {
         return rng
     }
 
-    /// A generator seeded exactly like GSL: `gsl_rng_set(type, seed)` (mt19937 unless `kind` says otherwise).
+    /// A generator seeded exactly like GSL: `gsl_rng_set(type, seed)`. `kind` has no default: synthetic users are
+    /// drawn from `.users` (taus2) and everything else from mt19937, and every caller says which, so an output's
+    /// `# rng:` line cannot name another generator than the one that drew.
     ///
     /// Reproduces GSL's documented sequences: seed 42 gives a first `gaussian(sigma: 1)` of
     /// 1.22192121739814 (GSL 2.7.1). Pitfalls: mt19937 uses only the low 32 bits of the seed
     /// (seeds that differ only above bit 31 give the same sequence), and GSL maps seed 0 to its
-    /// default seed 4357. For many independent generators use ``init(seed:stream:)``.
-    public convenience init(seed: UInt64, kind: Kind = .mt19937) {
+    /// default seed 4357. For many independent generators use ``init(seed:stream:kind:)``.
+    public convenience init(seed: UInt64, kind: Kind) {
         self.init(allocated: Generator.allocate(kind), kind: kind)
         gsl_rng_set(rng, CUnsignedLong(truncatingIfNeeded: seed))
     }
@@ -92,21 +94,21 @@ public final class Generator {
     /// SplitMix64's output finaliser. Unlike `gsl_rng_set`, which only uses 32 bits of its seed (2^32 possible
     /// sequences, so birthday collisions among ~65,000 streams), this uses all 64 bits of both inputs. The result
     /// depends only on `(seed, stream, kind)`, never on creation order. Stream 0 of seed `s` is *not* the same
-    /// sequence as `init(seed: s)`.
+    /// sequence as `init(seed: s, kind:)`.
     ///
-    /// - mt19937 (the default here, as before 0.3.0): its 624 words are 624 SplitMix outputs' high halves, and the
-    ///   position is set to 624 so the first draw regenerates the state; for a fixed seed, distinct streams always
-    ///   get distinct keys.
+    /// - mt19937 (bootstraps, random designs, traces; the users' before 0.3.0): its 624 words are 624 SplitMix
+    ///   outputs' high halves, and the position is set to 624 so the first draw regenerates the state; for a fixed
+    ///   seed, distinct streams always get distinct keys.
     /// - taus2: s1 and s2 are the low and high halves of the first SplitMix output (so distinct keys give distinct
     ///   states), s3 the high half of the second; each is then kept at least 2, 8 and 16 (below those a component
-    ///   is stuck at 0; GSL's `taus2_set` adds 2, 8 or 16 to an LCG word below them, here the minimum is taken), and six words are drawn and dropped, as
-    ///   `taus2_set` "warms it up".
+    ///   is stuck at 0; GSL's `taus2_set` adds 2, 8 or 16 to an LCG word below them, here the minimum is taken), and
+    ///   six words are drawn and dropped, as `taus2_set` "warms it up".
     ///
     /// Pitfall: the state layouts are GSL 2.7's private `struct { unsigned long mt[624]; int mti; }` and
     /// `struct { unsigned long s1, s2, s3; }`. If `gsl_rng_size` does not match (a different GSL build) this falls
     /// back to `gsl_rng_set` with the 64-bit key folded to 32 bits, which is still deterministic but has only 2^32
     /// distinct streams.
-    public convenience init(seed: UInt64, stream: UInt64, kind: Kind = .mt19937) {
+    public convenience init(seed: UInt64, stream: UInt64, kind: Kind) {
         self.init(allocated: Generator.allocate(kind), kind: kind)
         let key = Generator.splitMixFinalize(Generator.splitMixFinalize(seed) ^ stream)
         let longStride = MemoryLayout<CUnsignedLong>.stride

@@ -9,7 +9,7 @@ struct DistributionSamplingTests {
     func sampleMoments(_ reference: Reference) throws {
         let d = reference.distribution
         let index = try #require(references.firstIndex { $0.name == reference.name })
-        let g = Generator(seed: 20_240_611, stream: UInt64(index))
+        let g = Generator(seed: 20_240_611, stream: UInt64(index), kind: .mt19937)
         let median = d.quantile(0.5)
         let n = Self.drawCount
         var sum = 0.0
@@ -33,7 +33,7 @@ struct DistributionSamplingTests {
 
     @Test("constant always returns its value")
     func constantSamples() {
-        let g = Generator(seed: 1)
+        let g = Generator(seed: 1, kind: .mt19937)
         #expect((0..<100).allSatisfy { _ in Distribution.constant(value: 0.25).sample(g) == 0.25 })
     }
 
@@ -44,7 +44,7 @@ struct DistributionSamplingTests {
             (weight: 2, distribution: .constant(value: 1)),
             (weight: 0, distribution: .constant(value: -2)),
         ])
-        let g = Generator(seed: 3)
+        let g = Generator(seed: 3, kind: .mt19937)
         #expect((0..<10_000).allSatisfy { _ in d.sample(g) == 1 })
         #expect(d.lowerBound == 1)
     }
@@ -52,7 +52,7 @@ struct DistributionSamplingTests {
     @Test("mixture picks components in proportion to the normalised weights")
     func mixtureProportions() throws {
         let d = try Distribution(mixture: [(weight: 3, distribution: .constant(value: 0)), (weight: 1, distribution: .constant(value: 1))])
-        let g = Generator(seed: 4, stream: 9)
+        let g = Generator(seed: 4, stream: 9, kind: .mt19937)
         let n = Self.drawCount
         let ones = (0..<n).reduce(0.0) { sum, _ in sum + d.sample(g) }
         // Binomial(n, 1/4): standard error sqrt(0.25·0.75/n) ≈ 9.7e-4; allow 4 of them.

@@ -7,7 +7,7 @@ import GSL
 struct CurveFitTests {
     /// Noisy samples of a model with known parameters: 25 x values, Gaussian noise σ, a fixed seed.
     static func samples(_ model: CurveModel, _ truth: [Double], sigma: Double, seed: UInt64) -> ([Double], [Double]) {
-        let generator = Generator(seed: seed)
+        let generator = Generator(seed: seed, kind: .mt19937)
         let xs = (0..<25).map { 0.3 + Double($0) * 0.05 }
         return (xs, xs.map { model.value(truth, $0) + generator.gaussian(sigma: sigma) })
     }

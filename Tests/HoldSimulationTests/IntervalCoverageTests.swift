@@ -18,7 +18,7 @@ struct IntervalCoverageTests {
                                 _ intervals: [(Tally) -> (Double?, Double?)]) -> [(covered: Double, zeroWidth: Int)] {
         var covered = Array(repeating: 0, count: intervals.count), zeroWidth = covered
         for sample in 0..<samples {
-            let tally = draw(Generator(seed: 27, stream: UInt64(sample)))
+            let tally = draw(Generator(seed: 27, stream: UInt64(sample), kind: .mt19937))
             for (index, interval) in intervals.enumerated() {
                 guard case let (lower?, upper?) = interval(tally) else { continue }
                 if lower <= truth && truth <= upper { covered[index] += 1 }

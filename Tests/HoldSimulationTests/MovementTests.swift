@@ -110,7 +110,7 @@ private let uniformGridSize = 100_000
 /// Exact discrete walks: for each of `n` fingers, the touch sample (1…) at which it first lies
 /// farther than r from touch-down, or nil when it stays inside up to `samples`.
 private func simulateWalks(_ c: WalkCase, fingers n: Int, samples: Int, stream: UInt64) -> [Int] {
-    let generator = Generator(seed: 20_260_511, stream: stream)
+    let generator = Generator(seed: 20_260_511, stream: stream, kind: .mt19937)
     let sigma = c.drift / c.rate.squareRoot()
     let radiusSquared = c.radius * c.radius
     var exitsBySample = [Int](repeating: 0, count: samples + 1)

@@ -21,7 +21,7 @@ public struct TraceRequest: Sendable {
     /// Traces the hold: the profile's control, its Timer latencies drawn with `seed`.
     public func run() throws(ControlError) -> HoldTrace {
         let evaluator = HoldEvaluator(try profile.prepared())
-        var latencies = DrawnLatencies(profile.timerLatency, generator: Generator(seed: seed))
+        var latencies = DrawnLatencies(profile.timerLatency, generator: Generator(seed: seed, kind: .mt19937))
         return HoldTrace(evaluator: evaluator, framePhase: framePhase, pressEndTime: releaseAtSeconds, latencies: &latencies)
     }
 }

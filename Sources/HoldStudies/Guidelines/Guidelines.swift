@@ -241,7 +241,7 @@ public enum Guidelines {
 
     /// The timeline of a held hold of `profile` at a frame phase, its Timer latencies drawn from `seed`.
     static func timeline(_ evaluator: HoldEvaluator, _ profile: Profile, phase: Double, seed: UInt64) -> HeldTimeline {
-        var latencies = DrawnLatencies(profile.timerLatency, generator: Generator(seed: seed))
+        var latencies = DrawnLatencies(profile.timerLatency, generator: Generator(seed: seed, kind: .mt19937))
         return evaluator.hold(framePhase: phase, latencies: &latencies)
     }
 

@@ -128,7 +128,7 @@ public struct MorrisDesign: Sendable, Equatable {
     }
 
     public func build() -> [Trajectory] {
-        let generator = Generator(seed: seed, stream: Self.stream)
+        let generator = Generator(seed: seed, stream: Self.stream, kind: .mt19937)
         let startLevels = levels / 2
         let step = 1 / Double(levels - 1)
         var result: [Trajectory] = []

@@ -31,7 +31,7 @@ public struct SensitivityBootstrap: Sendable, Equatable {
 
     /// B rows of n indices into 0..<n.
     func indices(count: Int) -> [[Int]] {
-        let generator = Generator(seed: seed, stream: Self.stream)
+        let generator = Generator(seed: seed, stream: Self.stream, kind: .mt19937)
         return (0..<resamples).map { _ in (0..<count).map { _ in generator.uniformInt(below: count) } }
     }
 

@@ -209,7 +209,7 @@ public struct SweepPlan: Sendable, Equatable {
     /// N points in [0, 1)^d, one in each of the N strata [k/N, (k+1)/N) of every dimension: dimension j of
     /// point i is (π_j(i) + u_ij) / N with π_j a GSL shuffle of 0…N−1 and u_ij uniform.
     static func latinHypercube(points: Int, dimensions: Int, seed: UInt64) -> [[Double]] {
-        let generator = Generator(seed: seed, stream: hypercubeStream)
+        let generator = Generator(seed: seed, stream: hypercubeStream, kind: .mt19937)
         var unit = Array(repeating: Array(repeating: 0.0, count: dimensions), count: points)
         for dimension in 0..<dimensions {
             var strata = Array(0..<points)

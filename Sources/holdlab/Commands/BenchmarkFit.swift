@@ -33,7 +33,7 @@ enum FitBenchmark {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
         defer { try? handle.close() }
-        let generator = Generator(seed: 1, stream: UInt64(rows))
+        let generator = Generator(seed: 1, stream: UInt64(rows), kind: .mt19937)
         var text = "hold_s\n"
         for index in 0..<rows {
             text += "\(truth.sample(generator))\n"
