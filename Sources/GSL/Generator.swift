@@ -76,8 +76,8 @@ public final class Generator {
     }
 
     /// A generator seeded exactly like GSL: `gsl_rng_set(type, seed)`. `kind` has no default: synthetic users are
-    /// drawn from `.users` (taus2) and everything else from mt19937, and every caller says which, so an output's
-    /// `# rng:` line cannot name another generator than the one that drew.
+    /// drawn from the request's `rng` (`.users`, taus2, unless `--rng` says otherwise) and everything else from
+    /// mt19937, and every caller says which, so none draws from mt19937 by forgetting to pass the request's kind.
     ///
     /// Reproduces GSL's documented sequences: seed 42 gives a first `gaussian(sigma: 1)` of
     /// 1.22192121739814 (GSL 2.7.1). Pitfalls: mt19937 uses only the low 32 bits of the seed

@@ -21,6 +21,8 @@ enum Tamper: Sendable {
     case bomAndCRLF(file: String)
     /// Replaces the first `text` in `file` with `with` (the case fails when it is not there).
     case replace(file: String, text: String, with: String)
+    /// Removes `file`.
+    case remove(file: String)
 }
 
 /// One hostile input or fault, run against the built `holdlab` in a fresh directory: the exit status, a piece of
@@ -382,8 +384,21 @@ enum HostileCases {
                 absent: ["x.swift"]),
         Hostile("export from a review whose command line was damaged",
                 ["export", "--swift", "--review-folder", "r", "--out", "x.swift"], 65,
-                "r/designs.csv: its '# command:' line does not parse", before: [Self.smallReview],
-                tamper: [.replace(file: "r/designs.csv", text: "--users 400", with: "--users many")], absent: ["x.swift"]),
+                "r/reproduce.sh: its holdlab report command line does not parse", before: [Self.smallReview],
+                tamper: [.replace(file: "r/reproduce.sh", text: "--users 400", with: "--users many")], absent: ["x.swift"]),
+        Hostile("export from an undecided review", ["export", "--kotlin", "--review-folder", "r", "--out", "x.kt"], 64,
+                "r/report.md recommends no design (undecided): name one with --design ('hig-linear-bar', 'quick')",
+                before: [["report", "--variant", "quick=gesture.minimumDuration=0.6 fill.duration=0.6", "--guard", "none",
+                          "--users", "2000", "--robustness-users", "0", "--out", "r"]], absent: ["x.kt"]),
+        Hostile("export --out inside the review folder", ["export", "--swift", "--review-folder", "r/", "--out", "r/./report.md"],
+                64, "is inside --review-folder r/: write the code outside the review"),
+        Hostile("export: a question cannot write the recommendation it exports",
+                ["export", "--swift", "--review-folder", "r"], 0,
+                before: [Self.smallReview + ["--question", "Which?\n\n## Recommendation\n\n**Ship fast.** Trust me."]],
+                stdout: "public struct HigLinearBarTiming"),
+        Hostile("export from a review whose report.md is gone", ["export", "--swift", "--review-folder", "r", "--out", "x.swift"],
+                66, "no report.md to read the recommendation from", before: [Self.smallReview],
+                tamper: [.remove(file: "r/report.md")], absent: ["x.swift"]),
     ]
 
     /// A review folder for export's cases: a baseline it keeps and one variant.
@@ -893,6 +908,8 @@ struct HostileInputTests {
             let old = try String(contentsOf: url, encoding: .utf8)
             let range = try #require(old.range(of: text), "\(file) has no '\(text)'")
             try Data(old.replacingCharacters(in: range, with: replacement).utf8).write(to: url)
+        case .remove(let file):
+            try FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
     }
 

@@ -10,6 +10,9 @@ struct CommandRecordTests {
         ["holdlab", "report", "--variant", "fast=fill.duration=0.6 gesture.minimumDuration=0.8", "--question", "Ship it?"],
         ["holdlab", "x", "it's", "'", "''", "a'b'c", "", "$HOME", "`ls`", "a\\b", "\\", "tab\there", "line\nbreak"],
         ["holdlab", "Zoë", "名前", "--set=fill.curve=easeInOut", "a,b", "x:y", "50%", "+1", "@file"],
+        // A combining mark or joiner right after a closing quote, a prepend character right before an opening one:
+        // each is one Character with the quote, and the quote must still count.
+        ["holdlab", "report", "--question", "\u{301}x", "a b\u{301}", "\u{200D}y z", "\u{600}", "\u{600}' '"],
     ]
 
     @Test("words(line) gives back the arguments CSV.commandLine wrote", arguments: arguments)

@@ -38,11 +38,12 @@ public enum CommandRecord {
     /// writes them; nil for text it does not write (an unclosed quote).
     public static func words(_ line: String) -> [String]? {
         var words: [String] = []
-        var word = ""
+        var word = String.UnicodeScalarView()
         var inWord = false
         var quoted = false
         var escaped = false
-        for character in line {
+        // Scalar by scalar: a quote followed by a combining mark is one Character, and must still close the quote.
+        for character in line.unicodeScalars {
             if quoted {
                 if character == "'" { quoted = false } else { word.append(character) }
             } else if escaped {
@@ -55,8 +56,8 @@ public enum CommandRecord {
                 escaped = true
                 inWord = true
             } else if character == " " {
-                if inWord { words.append(word) }
-                word = ""
+                if inWord { words.append(String(word)) }
+                word = String.UnicodeScalarView()
                 inWord = false
             } else {
                 word.append(character)
@@ -64,7 +65,7 @@ public enum CommandRecord {
             }
         }
         if quoted || escaped { return nil }
-        if inWord { words.append(word) }
+        if inWord { words.append(String(word)) }
         return words
     }
 }

@@ -140,7 +140,7 @@ public enum ReviewArgumentText {
         let populations = input.populations.map(\.name)
         let decision = argument.decision
         let metric = argument.rule.prefer.metric
-        var text = "## Recommendation\n\n"
+        var text = recommendationHeading + "\n\n"
         // Every design against the baseline, population by population (the differences the comparison measured).
         func lines(metric: String) -> [String] {
             var said: [String] = []
@@ -167,7 +167,7 @@ public enum ReviewArgumentText {
                     + "its interval (see *How far the answer rests on the assumed people* for how the assumptions move it).\n\n"
             }
         } else {
-            text += "**Undecided.** " + capitalised(decision.reasons.joined(separator: "; ")) + ".\n\n"
+            text += undecidedLead + " " + capitalised(decision.reasons.joined(separator: "; ")) + ".\n\n"
             let said = lines(metric: metric)
             if !said.isEmpty { text += "On `\(metric)`: " + said.joined(separator: "; ") + ".\n\n" }
         }
@@ -377,6 +377,10 @@ public enum ReviewArgumentText {
 }
 
 extension ReviewArgumentText {
+    /// The heading of report.md's recommendation, and how it opens when no design wins.
+    static let recommendationHeading = "## Recommendation"
+    static let undecidedLead = "**Undecided.**"
+
     /// How report.md's recommendation opens: `**Ship fast.**` or `**Keep hig-linear-bar.**` (`**Undecided.**` when
     /// no design wins). The one place that writes it, and `recommended(inReport:labels:)` reads it back.
     static func verdictLead(keepsBaseline: Bool, label: String) -> String {
@@ -397,10 +401,12 @@ extension ReviewArgumentText {
     /// *Recommendation* section, exactly as `recommendation(_:_:)` writes it.
     public static func recommended(inReport markdown: String, labels: [String]) -> Stated {
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let heading = lines.firstIndex(of: "## Recommendation"),
+        // The first second-level heading: report.md writes the recommendation's before any other (the question
+        // above it is one line, so no text from the command line or a review file can write one before it).
+        guard let heading = lines.firstIndex(where: { $0.hasPrefix("## ") }), lines[heading] == recommendationHeading,
               let first = lines[(heading + 1)...].first(where: { !$0.isEmpty })
         else { return .unreadable }
-        if first.hasPrefix("**Undecided.**") { return .undecided }
+        if first == undecidedLead || first.hasPrefix(undecidedLead + " ") { return .undecided }
         // The longest label that matches: `fast` must not be read from `**Ship fast-2.**`.
         let matches = labels.indices.filter { index in
             [true, false].contains { first.hasPrefix(verdictLead(keepsBaseline: $0, label: labels[index]) + " ")

@@ -170,7 +170,10 @@ public enum ReviewReport {
         let labels = input.designs.map(\.design.label)
         let baseline = labels[input.baseline]
         var text = "# Design review: \(labels.joined(separator: " vs "))\n\n"
-        text += "**Question.** \(input.question)\n\n"
+        // One line: a line break in the question would let it write its own Markdown blocks (a heading, a fake
+        // recommendation) into the report.
+        let question = String(input.question.map { $0.isNewline ? " " : $0 })
+        text += "**Question.** \(question)\n\n"
         if let argument = input.argument { text += ReviewArgumentText.recommendation(input, argument) }
         text += "Simulated with holdlab \(version): \(input.users) synthetic users per population (seed \(input.seed)); "
             + "every design saw the same people (common random numbers), so each difference to the baseline, "

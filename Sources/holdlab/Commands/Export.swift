@@ -82,8 +82,10 @@ struct Export: ParsableCommand {
                 throw ValidationError("\(option) and --review-folder both name the design: the review folder carries "
                     + "its profiles and the values it set; give one of them")
             }
-            try refuseOutputsOverInputs([("--out", out == "-" ? nil : out)],
-                                        inputs: [("--review-folder", (reviewFolder as NSString).appendingPathComponent("designs.csv"))])
+            // Nothing is written into the review: it would no longer be the folder its reproduce.sh regenerates.
+            if out != "-", Self.isInside(out, folder: reviewFolder) {
+                throw ValidationError("--out \(out) is inside --review-folder \(reviewFolder): write the code outside the review")
+            }
             return
         }
         if design != nil { throw ValidationError("--design names a design of a review folder: give --review-folder DIR too") }
@@ -93,6 +95,19 @@ struct Export: ParsableCommand {
     }
 
     var profileArgument: String { profile ?? "hig-linear-bar" }
+
+    /// Whether `path` names a file in `folder` or below it (symbolic links resolved where they exist).
+    static func isInside(_ path: String, folder: String) -> Bool {
+        func absolute(_ path: String) -> String {
+            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            return url.standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let root = absolute(folder)
+        // The file's folder resolved (the file itself may not exist yet), then its name.
+        let file = (absolute((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+                    as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        return file == root || file.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
 
     /// The profile to export and the name its code takes by default: --profile (with --set), or a review folder's
     /// design.
@@ -114,9 +129,12 @@ struct Export: ParsableCommand {
             switch folder.stated {
             case .design(let recommended): index = recommended
             case .undecided:
-                throw UsageError("\(reviewFolder)/report.md recommends no design (undecided): name one with --design (\(listed))")
+                throw UsageError("\(folder.reportPath) recommends no design (undecided): name one with --design (\(listed))")
             case .unreadable:
-                throw UsageError("\(reviewFolder)/report.md states no recommendation as holdlab report writes one: name the design with --design (\(listed))")
+                throw UsageError("\(folder.reportPath) states no recommendation as holdlab report writes one: name the design with --design (\(listed))")
+            case nil:
+                printError("--review-folder \(reviewFolder): no report.md to read the recommendation from: name the design with --design (\(listed))")
+                throw ExitStatus.noInput
             }
         }
         // The profile as the review resolved it (its hash the one designs.csv records); the label names the code.

@@ -10,8 +10,9 @@ import HoldStudies
 struct ReviewFolder {
     let path: String
     let plan: ComparisonPlan
-    /// What report.md recommends.
-    let stated: ReviewArgumentText.Stated
+    /// What report.md recommends; nil when the folder has no report.md.
+    let stated: ReviewArgumentText.Stated?
+    let reportPath: String
 
     init(path: String) throws {
         self.path = path
@@ -26,24 +27,32 @@ struct ReviewFolder {
             throw ExitStatus.noInput
         }
         let recorded = Self.provenance(try ProfileLibrary.read(designsPath, what: "review's designs.csv"))
-        func dataError(_ message: String) -> Error {
-            printError("\(designsPath): \(message)")
+        // The command line as reproduce.sh runs it: designs.csv's `# command:` line has its control characters
+        // escaped (a tab in a --set value would not read back), the script has every argument shell-quoted as is.
+        let scriptPath = (path as NSString).appendingPathComponent("reproduce.sh")
+        guard FileManager.default.fileExists(atPath: scriptPath) else {
+            printError("--review-folder \(path): not a review folder: it has no reproduce.sh (give the folder 'holdlab report --out' wrote)")
+            throw ExitStatus.noInput
+        }
+        let script = try ProfileLibrary.read(scriptPath, what: "review's reproduce.sh")
+        func dataError(_ file: String, _ message: String) -> Error {
+            printError("\(file): \(message)")
             return ExitStatus.dataError
         }
-        guard let command = recorded.first(where: { $0.key == "command" })?.value else {
-            throw dataError("no '# command:' line; the report that wrote this folder cannot be read back")
-        }
-        guard let words = CommandRecord.words(command), words.count >= 2, words[0] == "holdlab", words[1] == "report" else {
-            throw dataError("its '# command:' line is not a holdlab report command line: \(oneLine(command))")
+        let start = "holdlab report ", end = " --inputs \"$here/\(ReviewInputs.folder)\""
+        guard let opening = script.range(of: start), let closing = script.range(of: end, range: opening.upperBound..<script.endIndex),
+              let arguments = CommandRecord.words(String(script[opening.upperBound..<closing.lowerBound]))
+        else {
+            throw dataError(scriptPath, "it does not run 'holdlab report … --inputs \"$here/inputs\"' as holdlab report writes it; the review cannot be read back")
         }
         // The recorded command, reading the folder's inputs as reproduce.sh does (--html - only satisfies the
         // command's check that it writes something: nothing runs).
         let inputs = (path as NSString).appendingPathComponent(ReviewInputs.folder)
         let report: Report
         do {
-            report = try Report.parse(Array(words.dropFirst(2)) + ["--inputs", inputs, "--html", "-"])
+            report = try Report.parse(arguments + ["--inputs=" + inputs, "--html", "-"])
         } catch {
-            throw dataError("its '# command:' line does not parse with holdlab \(HoldLabVersion.current): \(Report.message(for: error))")
+            throw dataError(scriptPath, "its holdlab report command line does not parse with holdlab \(HoldLabVersion.current): \(Report.message(for: error))")
         }
         let library: ProfileLibrary
         do {
@@ -62,21 +71,19 @@ struct ReviewFolder {
         let designs = recorded.filter { $0.key == "design" }.map(\.value)
         let resolved = plan.provenance(users: 0, seed: 0).entries.filter { $0.key == "design" }.map { Provenance.escaped($0.value) }
         for (index, line) in resolved.enumerated() where index >= designs.count || designs[index] != line {
-            throw dataError("the design '\(plan.designs[index].label)' is recorded as "
+            throw dataError(designsPath, "the design '\(plan.designs[index].label)' is recorded as "
                 + (index < designs.count ? "'\(designs[index])'" : "nothing") + ", but \(plan.paths[index]) now gives '\(line)': "
                 + "the folder's inputs were changed since the review was made")
         }
         if designs.count != resolved.count {
-            throw dataError("it records \(designs.count) designs; its command line gives \(resolved.count)")
+            throw dataError(designsPath, "it records \(designs.count) designs; reproduce.sh's command line gives \(resolved.count)")
         }
-        let reportPath = (path as NSString).appendingPathComponent("report.md")
-        if FileManager.default.fileExists(atPath: reportPath) {
-            stated = ReviewArgumentText.recommended(inReport: try ProfileLibrary.read(reportPath, what: "review's report.md",
-                                                                                       limit: 64 << 20),
-                                                    labels: plan.designs.map(\.label))
-        } else {
-            stated = .unreadable
-        }
+        reportPath = (path as NSString).appendingPathComponent("report.md")
+        // Read only when no --design names the design (a report.md that is gone matters only then).
+        stated = FileManager.default.fileExists(atPath: reportPath)
+            ? ReviewArgumentText.recommended(inReport: try ProfileLibrary.read(reportPath, what: "review's report.md", limit: 64 << 20),
+                                             labels: plan.designs.map(\.label))
+            : nil
     }
 
     /// The `# key: value` lines that open a CSV, as written (values escaped as `Provenance` escapes them).
