@@ -99,7 +99,7 @@ public enum GoodnessOfFit {
     /// simulation). When m < n the draws are a smaller sample from the same fitted distribution, and the statistics
     /// are compared on the scale on which their null distribution settles, √m·D_b against √n·D (the KS distance
     /// shrinks as 1/√n; its limit law under estimated parameters depends on the family, not on n), so the cost is
-    /// O(B·m) whatever n. Replicate b draws from `Generator(seed: seed, stream: familyIndex·2³² + b)` (mt19937), so the result
+    /// O(B·m) whatever n. Replicate b draws from `Generator(seed: seed, stream: familyIndex·2³² + b)`, so the result
     /// does not depend on `threads` or on which other families are fitted. A replicate whose refit fails counts as
     /// D_b ≥ D (conservative). The smallest possible p is 1/(B + 1). `step` is called once per finished replicate
     /// (from worker threads).

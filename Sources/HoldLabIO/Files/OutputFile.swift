@@ -178,6 +178,18 @@ public enum OutputFile: Sendable, Equatable {
         return canonical(first) == canonical(second)
     }
 
+    /// Whether `path` would be written in `folder` or below it, both resolved as `canonical` resolves a path
+    /// (symbolic links, `.`, `..`); never for `-`.
+    public static func isInside(_ path: String, folder: String) -> Bool {
+        guard path != "-" else { return false }
+        let root = realpath(folder, nil).map { pointer -> String in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? canonical(folder)
+        let file = canonical(path)
+        return file == root || file.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
     /// An absolute path for a file that may not exist yet: its directory resolved (symbolic links, `.`, `..`),
     /// then its name; a dangling symbolic link is followed to where it points.
     static func canonical(_ path: String, depth: Int = 0) -> String {

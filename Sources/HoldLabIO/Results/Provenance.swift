@@ -13,6 +13,15 @@ public struct Provenance: Sendable, Equatable {
             self.key = key
             self.value = value
         }
+
+        /// A provenance line read back: `# key: value` split at the first colon, the spaces after it dropped; nil
+        /// for a line that is not one (no `# `, no colon).
+        public init?(line: Substring) {
+            guard line.hasPrefix("# ") else { return nil }
+            let body = line.dropFirst(2)
+            guard let colon = body.firstIndex(of: ":") else { return nil }
+            self.init(String(body[..<colon]), String(body[body.index(after: colon)...].drop { $0 == " " }))
+        }
     }
 
     public var entries: [Entry]
@@ -21,6 +30,16 @@ public struct Provenance: Sendable, Equatable {
 
     /// From `(key, value)` pairs, in order.
     public init(_ pairs: [(String, String)]) { entries = pairs.map { Entry($0.0, $0.1) } }
+
+    /// The `# key: value` lines that open `text` (a CSV), values as written (escaped as `escaped` escapes them).
+    public static func leadingEntries(of text: String) -> [Entry] {
+        var entries: [Entry] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix("# ") else { break }
+            if let entry = Entry(line: line) { entries.append(entry) }
+        }
+        return entries
+    }
 
     /// The first two lines of every output: `holdlab: VERSION COMMAND` and `command: LINE`.
     public static func made(by command: String, commandLine: String) -> Provenance {

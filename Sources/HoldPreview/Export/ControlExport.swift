@@ -92,8 +92,9 @@ public enum ControlExport {
 
     /// Whether a character would be invisible in the generated source or change how it reads: C0 and C1 controls,
     /// line and paragraph separators, format characters (the bidirectional overrides and isolates of "Trojan
-    /// Source", zero-width characters, the byte-order mark) and every other default-ignorable code point. A profile's name or description could carry them into
-    /// a literal or a comment, where an editor would show code in another order than the compiler reads it.
+    /// Source", zero-width characters, the byte-order mark) and every other default-ignorable code point. A
+    /// profile's description could carry them into a literal or a comment, where an editor would show code in
+    /// another order than the compiler reads it.
     static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.properties.isDefaultIgnorableCodePoint { return true }  // variation selectors, CGJ, fillers
         switch scalar.properties.generalCategory {

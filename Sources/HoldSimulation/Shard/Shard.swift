@@ -174,11 +174,12 @@ struct ShardFile {
         var data: [String] = []
         for line in content.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("# ") {
-                let entry = line.dropFirst(2)
-                guard let colon = entry.firstIndex(of: ":") else { continue }
-                let key = String(entry[..<colon])
-                let value = String(entry[entry.index(after: colon)...].drop { $0 == " " })
-                if key.hasPrefix("shard") || key == "plan_command" { shardLines[key] = value } else { provenance.append((key, value)) }
+                guard let entry = Provenance.Entry(line: line) else { continue }
+                if entry.key.hasPrefix("shard") || entry.key == "plan_command" {
+                    shardLines[entry.key] = entry.value
+                } else {
+                    provenance.append((entry.key, entry.value))
+                }
             } else {
                 data.append(String(line))
             }

@@ -157,7 +157,8 @@ public enum ReviewArgumentText {
         }
         if let chosen = decision.recommended {
             let said = lines(metric: metric)
-            text += verdictLead(keepsBaseline: decision.keepsBaseline, label: labels[chosen]) + " " + (said.isEmpty ? "" : capitalised(said.joined(separator: "; ")) + ".") + "\n\n"
+            text += verdictLead(keepsBaseline: decision.keepsBaseline, label: labels[chosen]) + " "
+                + (said.isEmpty ? "" : capitalised(said.joined(separator: "; ")) + ".") + "\n\n"
             let tradeOffs = argument.rule.guards.map(\.metric).filter { $0 != metric }
             var trade: [String] = []
             for guardMetric in Array(Set(tradeOffs)).sorted() { trade += lines(metric: guardMetric) }

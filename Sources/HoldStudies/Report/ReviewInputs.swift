@@ -27,7 +27,12 @@ public struct ReviewInputFile: Sendable, Equatable {
 
 /// A folder's carried inputs that cannot be read back.
 public struct ReviewInputsError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong: the manifest could not be read, a file it lists (or a line of it) is wrong, or an argument
+    /// the command line names is not among the carried inputs.
+    public enum Reason: Sendable { case manifest, content, notCarried }
+
     public let message: String
+    public var reason: Reason = .content
     public var description: String { message }
 }
 
@@ -104,7 +109,7 @@ public enum ReviewInputs {
         do {
             manifest = try BoundedFile.read(manifestPath, what: "manifest", limit: 1 << 20)
         } catch {
-            throw ReviewInputsError(message: "\(manifestPath): \(error.message); --inputs names a review folder's inputs/ folder")
+            throw ReviewInputsError(message: "\(manifestPath): \(error.message)", reason: .manifest)
         }
         let root = (directory as NSString).deletingLastPathComponent
         var files: [ReviewInputFile] = []
@@ -128,6 +133,19 @@ public enum ReviewInputs {
     }
 
     /// `library` reading the carried profiles and populations for their arguments.
+    /// Reads the inputs a folder carries (`inputs`, as `read`) and the library that reads them, refusing (reason
+    /// `.notCarried`) when an argument in `named` (kind and argument as the command line writes it) is not among them.
+    public static func library(_ library: ProfileLibrary, readingCarried inputs: String,
+                               named: [(kind: ReviewInputFile.Kind, argument: String)]) throws
+        -> (library: ProfileLibrary, inputs: [ReviewInputFile])
+    {
+        let carried = try read(inputs)
+        for (kind, argument) in named where !carried.contains(where: { $0.kind == kind && $0.argument == argument }) {
+            throw ReviewInputsError(message: "the \(kind.rawValue) '\(argument)' is not among its inputs", reason: .notCarried)
+        }
+        return (Self.library(library, reading: carried, from: inputs), carried)
+    }
+
     public static func library(_ library: ProfileLibrary, reading files: [ReviewInputFile], from inputs: String)
         -> ProfileLibrary
     {

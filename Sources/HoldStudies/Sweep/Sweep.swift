@@ -273,11 +273,8 @@ public enum Sweep {
             }
         }
         var recorded: [String: String] = [:]
-        for line in lines where line.hasPrefix("# ") {
-            let body = line.dropFirst(2)
-            if let colon = body.firstIndex(of: ":") {
-                recorded[String(body[..<colon])] = String(body[body.index(after: colon)...]).trimmedLeading()
-            }
+        for line in lines {
+            if let entry = Provenance.Entry(line: Substring(line)) { recorded[entry.key] = entry.value }
         }
         if request.precision == nil, let old = recorded["sweep_precision"] {
             throw refuse("came from a different precision (file: \(old); now: none, every point runs --users)")
@@ -356,8 +353,4 @@ public enum Sweep {
         }
         return nil
     }
-}
-
-extension String {
-    fileprivate func trimmedLeading() -> String { String(drop { $0 == " " }) }
 }

@@ -83,7 +83,7 @@ struct Export: ParsableCommand {
                     + "its profiles and the values it set; give one of them")
             }
             // Nothing is written into the review: it would no longer be the folder its reproduce.sh regenerates.
-            if out != "-", Self.isInside(out, folder: reviewFolder) {
+            if OutputFile.isInside(out, folder: reviewFolder) {
                 throw ValidationError("--out \(out) is inside --review-folder \(reviewFolder): write the code outside the review")
             }
             return
@@ -95,19 +95,6 @@ struct Export: ParsableCommand {
     }
 
     var profileArgument: String { profile ?? "hig-linear-bar" }
-
-    /// Whether `path` names a file in `folder` or below it (symbolic links resolved where they exist).
-    static func isInside(_ path: String, folder: String) -> Bool {
-        func absolute(_ path: String) -> String {
-            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-            return url.standardizedFileURL.resolvingSymlinksInPath().path
-        }
-        let root = absolute(folder)
-        // The file's folder resolved (the file itself may not exist yet), then its name.
-        let file = (absolute((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
-                    as NSString).appendingPathComponent((path as NSString).lastPathComponent)
-        return file == root || file.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-    }
 
     /// The profile to export and the name its code takes by default: --profile (with --set), or a review folder's
     /// design.

@@ -214,6 +214,13 @@ struct Report: ParsableCommand {
         }
     }
 
+    /// The profiles and populations the command line names, each of which a folder's carried inputs must hold.
+    var namedInputs: [(kind: ReviewInputFile.Kind, argument: String)] {
+        let profiles = comparison.profile.isEmpty ? ["hig-linear-bar"] : comparison.profile
+        return profiles.map { (.profile, $0) }
+            + (comparison.populationNames + [guidelines.impairedPopulation]).map { (.population, $0) }
+    }
+
     /// The inputs to carry and the library that reads them: with `--inputs`, every file the folder carries (each
     /// profile and population argument must be one of them); otherwise the files the arguments name, the review
     /// file and the domain reference their sources cite.
@@ -221,14 +228,15 @@ struct Report: ParsableCommand {
         let library = source.library
         let profiles = comparison.profile.isEmpty ? ["hig-linear-bar"] : comparison.profile
         if let inputs {
-            let carried = try usage { try ReviewInputs.read(inputs) }
-            let substituted = ReviewInputs.library(library, reading: carried, from: inputs)
-            let named = profiles.map { (ReviewInputFile.Kind.profile, $0) }
-                + (comparison.populationNames + [guidelines.impairedPopulation]).map { (ReviewInputFile.Kind.population, $0) }
-            for (kind, argument) in named where !carried.contains(where: { $0.kind == kind && $0.argument == argument }) {
-                throw UsageError("--inputs \(inputs): the \(kind.rawValue) '\(argument)' is not among its inputs; run without --inputs to read it from the library")
+            do {
+                return try ReviewInputs.library(library, readingCarried: inputs, named: namedInputs)
+            } catch let error as ReviewInputsError {
+                switch error.reason {
+                case .manifest: throw UsageError("\(error.message); --inputs names a review folder's inputs/ folder")
+                case .notCarried: throw UsageError("--inputs \(inputs): \(error.message); run without --inputs to read it from the library")
+                case .content: throw UsageError(error.message)
+                }
             }
-            return (substituted, carried)
         }
         var entries: [(kind: ReviewInputFile.Kind, argument: String, text: String)] = []
         for argument in profiles {

@@ -8,14 +8,12 @@ import HoldStudies
 /// and populations the folder carries in `inputs/` (as `reproduce.sh` does), and the design report.md recommends.
 /// Each design is checked against the hash designs.csv recorded, so what is read is what was reviewed.
 struct ReviewFolder {
-    let path: String
     let plan: ComparisonPlan
     /// What report.md recommends; nil when the folder has no report.md.
     let stated: ReviewArgumentText.Stated?
     let reportPath: String
 
     init(path: String) throws {
-        self.path = path
         let designsPath = (path as NSString).appendingPathComponent("designs.csv")
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -26,7 +24,7 @@ struct ReviewFolder {
             printError("--review-folder \(path): not a review folder: it has no designs.csv (give the folder 'holdlab report --out' wrote)")
             throw ExitStatus.noInput
         }
-        let recorded = Self.provenance(try ProfileLibrary.read(designsPath, what: "review's designs.csv"))
+        let recorded = Provenance.leadingEntries(of: try ProfileLibrary.read(designsPath, what: "review's designs.csv"))
         // The command line as reproduce.sh runs it: designs.csv's `# command:` line has its control characters
         // escaped (a tab in a --set value would not read back), the script has every argument shell-quoted as is.
         let scriptPath = (path as NSString).appendingPathComponent("reproduce.sh")
@@ -56,15 +54,11 @@ struct ReviewFolder {
         }
         let library: ProfileLibrary
         do {
-            library = try report.carriedInputs(reviewFile: nil).library
-        } catch let error as UsageError {
-            // Said of the folder the user named, not of report's --inputs.
-            let message = error.description.replacingOccurrences(of: "; --inputs names a review folder's inputs/ folder", with: "")
-                .replacingOccurrences(of: "--inputs \(inputs): ", with: "")
-                .replacingOccurrences(of: "; run without --inputs to read it from the library", with: " (inputs/manifest.tsv lists none)")
-            printError("--review-folder \(path): \(message)")
+            library = try ReviewInputs.library(report.source.library, readingCarried: inputs, named: report.namedInputs).library
+        } catch let error as ReviewInputsError {
+            printError("--review-folder \(path): \(error.message)" + (error.reason == .notCarried ? " (inputs/manifest.tsv lists none)" : ""))
             let manifest = (inputs as NSString).appendingPathComponent(ReviewInputs.manifestName)
-            throw FileManager.default.fileExists(atPath: manifest) ? ExitStatus.dataError : ExitStatus.noInput
+            throw error.reason == .manifest && !FileManager.default.fileExists(atPath: manifest) ? ExitStatus.noInput : ExitStatus.dataError
         }
         plan = try report.comparison.resolve(report.source, library: library)
         // Each design as designs.csv recorded it: the same profile, hash and values set.
@@ -79,22 +73,10 @@ struct ReviewFolder {
             throw dataError(designsPath, "it records \(designs.count) designs; reproduce.sh's command line gives \(resolved.count)")
         }
         reportPath = (path as NSString).appendingPathComponent("report.md")
-        // Read only when no --design names the design (a report.md that is gone matters only then).
+        // A report.md that is gone matters only without --design (`Export` says so then).
         stated = FileManager.default.fileExists(atPath: reportPath)
             ? ReviewArgumentText.recommended(inReport: try ProfileLibrary.read(reportPath, what: "review's report.md", limit: 64 << 20),
                                              labels: plan.designs.map(\.label))
             : nil
-    }
-
-    /// The `# key: value` lines that open a CSV, as written (values escaped as `Provenance` escapes them).
-    static func provenance(_ text: String) -> [Provenance.Entry] {
-        var entries: [Provenance.Entry] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard line.hasPrefix("# ") else { break }
-            let body = line.dropFirst(2)
-            guard let colon = body.range(of: ": ") else { continue }
-            entries.append(Provenance.Entry(String(body[..<colon.lowerBound]), String(body[colon.upperBound...])))
-        }
-        return entries
     }
 }
