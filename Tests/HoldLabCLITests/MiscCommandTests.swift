@@ -9,7 +9,12 @@ struct MiscCommandTests {
     func benchmark() throws {
         let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1", "--fit-rows", "300", "--no-numpy"])
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n")
+        // Provenance first, as every output has it: the version, the command line, the generator, the seed, the cores.
+        let provenance = Provenance.leadingEntries(of: result.stdout)
+        #expect(provenance.map(\.key) == ["holdlab", "command", "rng", "seed", "cores"])
+        #expect(provenance.first?.value == "\(HoldLabVersion.current) benchmark")
+        #expect(provenance.first { $0.key == "rng" }?.value == "taus2")
+        let lines = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines.first.map(String.init) == Self.benchmarkHeader)
         let cases = lines.dropFirst().map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
         #expect(cases == [
@@ -31,13 +36,19 @@ struct MiscCommandTests {
         // Draws per user: hold-only has 3 (class, phase, hold); the timer case adds 160 latency draws per user.
         #expect(lines[1].split(separator: ",")[8] == "3.00")
         #expect((Double(lines[5].split(separator: ",")[8]) ?? 0) > 160)
-        let one = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--fit-rows", "0"])
+        // --rng names its generator; --no-comments leaves the lines out (and JSON has none).
+        let one = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--fit-rows", "0",
+                               "--rng", "mt19937", "--no-comments"])
         #expect(try CLI.run(["benchmark", "--fit-rows", "5"]).status == 64)
-        #expect(one.stdout.split(separator: "\n").count == 2)
+        #expect(one.stdout.split(separator: "\n").count == 2 && one.stdout.hasPrefix(Self.benchmarkHeader + "\n"))
+        let named = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--fit-rows", "0",
+                                 "--rng", "mt19937", "--no-numpy"])
+        #expect(Provenance.leadingEntries(of: named.stdout).first { $0.key == "rng" }?.value == "mt19937")
+        #expect(Self.benchmarkRows(named.stdout).count == 1)
         // --case and --fit-rows are repeatable.
         let two = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--case", "spring",
                                "--fit-rows", "0", "--fit-rows", "0"])
-        #expect(two.status == 0 && two.stdout.split(separator: "\n").count == 3, "\(two.stderr)")
+        #expect(two.status == 0 && Self.benchmarkRows(two.stdout).count == 2, "\(two.stderr)")
         #expect(try CLI.run(["benchmark", "--case", "nonesuch"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "0"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "100", "--set", "fill.curve=wobbly"]).status == 64)
@@ -50,7 +61,8 @@ struct MiscCommandTests {
 
     /// The fields of a benchmark's rows by column name.
     static func benchmarkRows(_ stdout: String) -> [[String: String]] {
-        let lines = stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         guard let header = lines.first else { return [] }
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
@@ -65,7 +77,7 @@ struct MiscCommandTests {
         let args = ["benchmark", "--users", "2000", "--threads", "1", "--threads", "2", "--case", "hold-only",
                     "--case", "spring", "--fit-rows", "0"]
         let skipped = try CLI.run(args + ["--no-numpy"])
-        #expect(skipped.status == 0 && skipped.stdout.hasPrefix(Self.benchmarkHeader + "\n"), "\(skipped.stderr)")
+        #expect(skipped.status == 0 && skipped.stdout.contains("\n" + Self.benchmarkHeader + "\n"), "\(skipped.stderr)")
         #expect(!skipped.stderr.contains("NumPy"))
         let columns = ["numpy_seconds", "numpy_users_per_second", "ratio_to_numpy"]
         let rows = Self.benchmarkRows(skipped.stdout)

@@ -104,15 +104,26 @@ struct Benchmark: ParsableCommand {
         try reportingErrors {
             // CSV (the default, also on a terminal): the header first, then each row as it is measured, so a late
             // failure loses nothing. Another --format or --columns: every row, rendered at the end.
+            let provenance = self.provenance
             if (view.format ?? .csv) == .csv && view.columns == nil {
-                try emit(ResultTable(columns: Self.columns).csvHeaderLine)
+                try emit((view.omitsComments ? "" : provenance.lines) + ResultTable(columns: Self.columns).csvHeaderLine)
                 _ = try measure(onRow: { try emit(ResultTable.csvLine($0)) })
             } else {
-                var table = ResultTable(columns: Self.columns)
+                var table = ResultTable(provenance: provenance, columns: Self.columns)
                 _ = try measure(onRow: { table.rows.append($0) })
                 try emit(view.render(ResultDocument(table), for: .standardOutput))
             }
         }
+    }
+
+    /// What every row was measured with, as every output says it: the version and command line, the generator the
+    /// cases draw their users from (`--rng`), the seed every case uses, and the machine's cores.
+    var provenance: Provenance {
+        var lines = Provenance.made(by: "benchmark", commandLine: CommandRecord.line())
+        lines.append("rng", rng.rawValue)
+        lines.append("seed", "1 (every case)")
+        lines.append("cores", String(ProcessInfo.processInfo.activeProcessorCount))
+        return lines
     }
 
     /// The columns: the case, its profile and population (names), users (rows for a fit case) and threads, then
