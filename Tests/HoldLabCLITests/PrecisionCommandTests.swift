@@ -53,6 +53,36 @@ struct PrecisionCommandTests {
         #expect(try Self.pairedHalfWidth(before.stdout, metric: "completion_rate") > 0.002, "a chunk earlier it was not met")
     }
 
+    @Test("report with two populations that stop apart: the checks take the first population's users, as check --users does")
+    func reportChecksTakeTheFirstPopulationsUsers() throws {
+        // default stops a chunk or more before hold-only; motor-impaired (the impaired population) is not among them,
+        // so its check and every suggested fix are simulations of their own.
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("review").path
+        let result = try CLI.run(["report"] + Self.designs + ["--population", "default,hold-only", "--precision",
+                                  "completion_rate=0.01", "--users", "200000", "--robustness-users", "0", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let checks = try String(contentsOfFile: out + "/checks.csv", encoding: .utf8)
+        let designs = try String(contentsOfFile: out + "/designs.csv", encoding: .utf8)
+        let usersLine = try #require(designs.split(separator: "\n").first { $0.hasPrefix("# users: ") })
+        // "# users: 4096 (default), 12288 (hold-only) per population, seed 1 …"
+        let counts = try #require(usersLine.components(separatedBy: " per population").first)
+        let taken = counts.split(separator: " ").compactMap { Int($0) }
+        #expect(taken.count == 2 && taken[0] < taken[1], "\(usersLine): the populations stop apart")
+        let first = try #require(taken.first)
+        #expect(checks.contains("\n# check_users: \(first) per simulation (the users default took)\n"))
+        // The baseline's and the variant's rows are `holdlab check`'s at the first population's users.
+        for (label, sets) in [("hig-linear-bar", [String]()), ("slow", ["--set", "gesture.minimumDuration=2.0"])] {
+            let check = try CLI.run(["check", "--profile", "hig-linear-bar"] + sets + ["--users", "\(first)"])
+            #expect(check.status == 0 || check.status == 1, "\(check.stderr)")
+            let expected = Self.data(check.stdout).dropFirst().map { $0.drop { $0 != "," } }
+            let rows = Self.data(checks).dropFirst().filter { $0.hasPrefix(label + ",") }.map { $0.drop { $0 != "," } }
+            #expect(rows.count == expected.count && rows.count > 5)
+            #expect(rows == expected, "\(label): checks.csv's rows are check --users \(first)'s")
+        }
+    }
+
     @Test("simulate with a relative target on a mean equals the --users run of the users it took")
     func simulateRelativeMean() throws {
         let arguments = ["simulate", "--profile", "kikocard-accelerating", "--users", "60000"]

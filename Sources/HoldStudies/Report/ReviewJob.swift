@@ -42,8 +42,8 @@ public struct ReviewRequest: Sendable {
     /// The assumptions varied, with their plausible ranges.
     public var assumptions: [BehaviourAssumption]
     /// `--precision`: the comparison of each population stops at the first chunk where every paired difference
-    /// meets every target (`users` is then the cap); the checks, sweeps, knob shares and robustness (at its default
-    /// of `users`) then take the most users a population's comparison took.
+    /// meets every target (`users` is then the cap); the checks take the users the first population took, the sweeps,
+    /// knob shares and robustness (at its default of `users`) the most users a population's comparison took.
     public var precision: Precision?
 
     public init(plan: ComparisonPlan, users: Int, seed: UInt64, threads: Int, thresholds: GuidelineThresholds,
@@ -142,22 +142,34 @@ public enum ReviewJob {
 
         // The guideline checks, every design against the first population. The comparison already simulated every
         // design against its populations, with the same users and seed: the checks reuse those summaries (each
-        // equals the design's own simulate run) instead of simulating again.
+        // equals the design's own simulate run) instead of simulating again. With --precision each population took
+        // its own users: the checks take the first population's, as its summaries did, so every simulation behind
+        // checks.csv (the impaired population's when it did not run, a suggested fix's) has as many users as the
+        // measurements in designs.csv it repeats (`holdlab check --users` of that many gives the same rows).
         let checkPopulation = plan.populations[0]
+        let checkUsers = outcomes.first?.users ?? cap
         let impaired = request.impairedPopulation
-        let impairedIndex = plan.populations.firstIndex { $0.name == impaired.name && $0.contentHash == impaired.contentHash }
+        // The impaired population's summaries are reused when it ran with as many users (else it is simulated).
+        let impairedIndex = plan.populations.indices.first { index in
+            let population = plan.populations[index]
+            return population.name == impaired.name && population.contentHash == impaired.contentHash
+                && (outcomes.isEmpty || outcomes[index].users == checkUsers)
+        }
         var checks: [[GuidelineResult]] = []
         for (index, design) in plan.designs.enumerated() {
             var profile = design.profile
             profile.name = design.label
             checks.append(try Guidelines.check(GuidelineRequest(
-                profile: profile, population: checkPopulation, impairedPopulation: impaired, users: users, seed: seed,
+                profile: profile, population: checkPopulation, impairedPopulation: impaired, users: checkUsers, seed: seed,
                 rng: plan.rng, threads: threads, thresholds: request.thresholds, summary: results[0].summaries[index],
                 impairedSummary: impairedIndex.map { results[$0].summaries[index] })))
         }
         var checkProvenance = Provenance(head.entries.filter { $0.key != "method" })
         checkProvenance.append("checked_against", "\(checkPopulation.name) fnv1a64:\(checkPopulation.contentHash)")
         checkProvenance.append("impaired_population", "\(impaired.name) fnv1a64:\(impaired.contentHash)")
+        if !outcomes.isEmpty {
+            checkProvenance.append("check_users", "\(checkUsers) per simulation (the users \(checkPopulation.name) took)")
+        }
         let ruleSet = request.thresholds.ruleSet
         try write("checks.csv", ResultTable(provenance: checkProvenance, columns: Guidelines.resultColumns(ruleSet),
                                             rows: checks.joined().map { Guidelines.cells($0, ruleSet) }))

@@ -26,8 +26,9 @@ struct Report: ParsableCommand {
 
             --precision METRIC=WIDTH stops each population's comparison at the first chunk of 4,096 users where \
             every design's paired interval for METRIC has a larger half of at most WIDTH (or WIDTH % of diff), at \
-            most --users (as compare --precision); the checks, sweeps, knob shares and robustness then take the most \
-            users a comparison took. reproduce.sh runs it again and stops at the same users.
+            most --users (as compare --precision); the checks take the users the first population took (their \
+            rows are check --users of that many), the sweeps, knob shares and robustness the most users a \
+            comparison took. reproduce.sh runs it again and stops at the same users.
 
             The folder also holds report.html: the review as one interactive page that works offline (each \
             design's hold animated from its trace frames, release times to choose from, the sweeps as charts). \
