@@ -228,6 +228,39 @@ import Testing
         #expect(undecided.recommended == nil && undecided.reasons.contains { $0.contains("within the interval") })
     }
 
+    /// Keeping the baseline when the other design both breaks a guardrail and loses on the preferred metric: the
+    /// verdict holds by whichever exclusion holds by more, so moving the guardrail by the margin the old rule quoted
+    /// (the guardrail's alone) must not change it, and the margin is the larger of the two.
+    @Test func keptBaselineMarginCountsALossBeyondABrokenGuardrail() throws {
+        let population = try Make.population("""
+              - {name: deliberate, weight: 0.8, intent: confirm, behavior: hold, hold: {dist: uniform, min: 0.5, max: 1.5}}
+              - {name: accidental, weight: 0.2, intent: none, behavior: hold, hold: {dist: uniform, min: 0.0, max: 1.2}}
+            """)
+        let designs = [try Self.design("slow", []), try Self.design("quick", ["gesture.minimumDuration=0.7"])]
+        let result = try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 0, population: population,
+                                                                users: 20_000, seed: 4, threads: 2))
+        let labels = ["slow", "quick"]
+        let difference = try #require(result.rows.first { $0.design == "quick" && $0.metric.name == "false_activation_rate" }?.difference)
+        let lower = try #require(difference.lower) * 100, upper = try #require(difference.upper) * 100
+        // quick fires on far more accidental touches: it loses on false activations (lower end above 0, by `lower`
+        // points) and breaks a guardrail set half that below its upper end (by lower / 2 points).
+        #expect(lower > 1)
+        let bound = ((upper - lower / 2) * 1000).rounded() / 1000
+        func decide(bound: Double) throws -> Decision {
+            try DecisionRule(prefer: "false_activation_rate", guards: ["false_activation_rate<=+\(bound)pt"])
+                .decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
+        }
+        let kept = try decide(bound: bound)
+        let broken = upper - bound, loss = min(lower, upper)
+        #expect(broken > 0 && broken < loss)
+        #expect(kept.keepsBaseline && kept.recommended == 0)
+        #expect(abs((kept.margin ?? -1) - max(broken, loss)) < 1e-9, "margin \(kept.margin ?? -1): broken by \(broken), loses by \(loss)")
+        // A guardrail moved past its break still excludes quick by its loss: the verdict is the same.
+        let moved = try decide(bound: ((bound + broken + 0.01) * 1000).rounded() / 1000)
+        #expect(moved.keepsBaseline && moved.recommended == 0)
+        #expect(abs((moved.margin ?? -1) - loss) < 1e-9)
+    }
+
     @Test func assumptionsSetSharesAndParameters() throws {
         let population = try Make.library.loadPopulation("default")
         let share = try #require(BehaviourAssumptions.all.first { $0.keyPath == "anticipating.weight" })

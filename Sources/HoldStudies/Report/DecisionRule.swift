@@ -196,6 +196,18 @@ extension DecisionRule {
             guard let d = Self.row(result, design: labels[index], metric: metric), let lower = d.lower, let upper = d.upper else { return nil }
             return prefer.higherIsBetter ? (lower * scale, upper * scale) : (-upper * scale, -lower * scale)
         }
+        // Loses: worse somewhere at the far end, better nowhere at the near end; by how much it would have to move to
+        // stop losing (nil when it does not lose). Asked of every design, admissible or not: one that breaks a
+        // guardrail may lose as well, and then keeping the baseline holds by whichever holds by more.
+        func lossMargin(_ index: Int) -> Double? {
+            let ends = results.map { better(index, $0) }
+            guard ends.allSatisfy({ $0 != nil }) else { return nil }
+            let values = ends.compactMap { $0 }
+            guard values.contains(where: { $0.far < 0 }), !values.contains(where: { $0.near > 0 }) else { return nil }
+            let worst = values.map { -$0.far }.max() ?? 0
+            let nowhereBetter = values.map { -$0.near }.min() ?? 0
+            return min(worst, nowhereBetter)
+        }
         var beats: [Int] = []
         var loses: [Int: Double] = [:]
         for index in admissible where index != baseline {
@@ -207,11 +219,8 @@ extension DecisionRule {
             let values = ends.compactMap { $0 }
             if values.allSatisfy({ $0.near > 0 }) {
                 beats.append(index)
-            } else if values.contains(where: { $0.far < 0 }), !values.contains(where: { $0.near > 0 }) {
-                // Loses: worse somewhere at the far end, better nowhere at the near end.
-                let worst = values.map { -$0.far }.max() ?? 0
-                let nowhereBetter = values.map { -$0.near }.min() ?? 0
-                loses[index] = min(worst, nowhereBetter)
+            } else if let margin = lossMargin(index) {
+                loses[index] = margin
             } else {
                 let where_ = zip(populations, values).map { population, ends in
                     ends.near > 0 ? "better for `\(population)`" : ends.far < 0 ? "worse for `\(population)`" : "within the interval for `\(population)`"
@@ -254,7 +263,7 @@ extension DecisionRule {
         var margin = Double.infinity
         for index in others {
             // Excluded by losing, or by a guardrail: whichever holds by more.
-            margin = min(margin, max(loses[index] ?? -.infinity, -holds[index]))
+            margin = min(margin, max(loses[index] ?? lossMargin(index) ?? -.infinity, -holds[index]))
         }
         return Decision(recommended: baseline, keepsBaseline: true, reasons: reasons, margin: margin.isFinite ? margin : nil)
     }
