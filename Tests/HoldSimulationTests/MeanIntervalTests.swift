@@ -92,6 +92,17 @@ struct MeanIntervalTests {
         let notes = table.undefinedValueNotes(subject: "profile").joined(separator: "\n")
         #expect(notes.contains("note: a mean of a single value has no 95 % interval, so these are written as NaN: completion_time_mean_ms_lo, completion_time_mean_ms_hi, pulses_mean_lo"), "\(notes)")
         #expect(!notes.contains("over nobody: completion_time_mean_ms_lo") && !notes.contains("nobody: false_activation_rate, false_activation_rate_lo, false_activation_rate_hi, completion_time"))
+        // Over nobody are the statistics over accidental users alone: peak_pulse_rate_hz is NaN because the one
+        // completed hold rendered a single pulse (data, not nobody), so it is not blamed on accidental_users = 0.
+        #expect(one["peak_pulse_rate_hz"] == "NaN" && one["accidental_users"] == "0")
+        #expect(notes.hasPrefix("note: undefined values are written as NaN: accidental_users = 0, so these are over nobody: "
+                                + "false_activation_rate, false_activation_rate_lo, false_activation_rate_hi\n"), "\(notes)")
+        // Every statistic names the count it is over; counts and names name none.
+        let over = Dictionary(uniqueKeysWithValues: SimulationCSV.resultColumns.map { ($0.name, $0.over) })
+        #expect(over["peak_pulse_rate_hz"] == "completed" && over["false_activation_rate_hi"] == "accidental_users")
+        #expect(over["first_feedback_ms"] == "intent_users" && over["completed_unseen_rate"] == "completed")
+        #expect(over["intent_users"] == .some(nil) && over["profile"] == .some(nil))
+        #expect(SimulationCSV.resultColumns.filter { $0.kind == .number }.allSatisfy { $0.over != nil })
     }
 
     @Test("table, markdown and json of one row show every mean as mean [lo, hi], rounded to its interval")

@@ -29,15 +29,21 @@ public struct ResultColumn: Sendable, Equatable {
     public var unit: String
     public var definition: String
     public var role: Role
+    /// For a statistic over some of the people: the count column (of the same table) that counts them, so that a
+    /// missing value in a row where that count is 0 is undefined (over nobody) rather than missing for a reason of
+    /// its own (`undefinedValueNotes`). Bound columns take their value column's.
+    public var over: String?
 
     /// A column; without a `role`, one is read off the name as every HoldLab CSV names them: `X_lo` and `X_hi`
     /// bound column `X` and `X_se` is its standard error when the table has `X` (see `ResultTable.init`).
-    public init(_ name: String, _ kind: Kind, unit: String = "", definition: String = "", role: Role? = nil) {
+    public init(_ name: String, _ kind: Kind, unit: String = "", definition: String = "", role: Role? = nil,
+                over: String? = nil) {
         self.name = name
         self.kind = kind
         self.unit = unit
         self.definition = definition
         self.role = role ?? .value
+        self.over = over
         explicitRole = role != nil
     }
 

@@ -1,8 +1,9 @@
 extension ResultTable {
     /// The notes a command prints (one line each, `note: …`) when rows hold values that are undefined rather than
-    /// measured: a rate or mean over nobody (its row has `intent_users`, `accidental_users` or `completed` = 0), and a
-    /// mean of a single value, whose interval bounds are missing while the mean is not. A missing value with data
-    /// behind it (no hold with two pulses has no peak pulse rate) is not noted.
+    /// measured: a rate or mean over nobody (its row has `intent_users`, `accidental_users` or `completed` = 0: the
+    /// column's own count, `ResultColumn.over`, where it names one, else any of them), and a mean of a single value,
+    /// whose interval bounds are missing while the mean is not. A missing value with data behind it (no hold with
+    /// two pulses has no peak pulse rate, though holds completed) is not noted.
     ///
     /// - Parameter subject: what a row is, for "(2 of 5 points)".
     public func undefinedValueNotes(subject: String) -> [String] {
@@ -16,6 +17,8 @@ extension ResultTable {
             }
         }
         let bounds = boundOf.keys.sorted()
+        /// The count each column is over, where it (or the column it bounds) says.
+        func over(_ position: Int) -> String? { columns[position].over ?? boundOf[position].flatMap { columns[$0].over } }
         var undefinedColumns: [String] = []
         var reasons: [String] = []
         var affected = 0
@@ -27,12 +30,25 @@ extension ResultTable {
             let lonely = bounds.filter { missing($0) && boundOf[$0].map { $0 < row.count && !missing($0) } == true }
             if !lonely.isEmpty { singleRows += 1 }
             for position in lonely where !single.contains(columns[position].name) { single.append(columns[position].name) }
-            let empty = counts.filter { $0.1 < row.count && row[$0.1].numericValue == 0 }.map { "\($0.0) = 0" }
+            let empty = counts.filter { $0.1 < row.count && row[$0.1].numericValue == 0 }.map(\.0)
             guard !empty.isEmpty else { continue }
-            let undefined = row.indices.filter { missing($0) && !lonely.contains($0) }.map { columns[$0].name }
+            // A missing value is over nobody when its own count is 0 (any of them, for a column that names none).
+            var rowReasons: [String] = []
+            let undefined = row.indices.filter { position in
+                guard missing(position), !lonely.contains(position) else { return false }
+                if let count = over(position) {
+                    guard empty.contains(count) else { return false }
+                    if !rowReasons.contains(count) { rowReasons.append(count) }
+                } else {
+                    for count in empty where !rowReasons.contains(count) { rowReasons.append(count) }
+                }
+                return true
+            }.map { columns[$0].name }
             guard !undefined.isEmpty else { continue }
             affected += 1
-            for reason in empty where !reasons.contains(reason) { reasons.append(reason) }
+            for count in empty where rowReasons.contains(count) && !reasons.contains("\(count) = 0") {
+                reasons.append("\(count) = 0")
+            }
             for name in undefined where !undefinedColumns.contains(name) { undefinedColumns.append(name) }
         }
         func scope(_ count: Int) -> String { rows.count == 1 ? "" : " (\(count) of \(rows.count) \(subject)s)" }

@@ -99,6 +99,30 @@ public struct Metric: Sendable {
     /// Whether the metric is a proportion of people (a rate).
     public var isRate: Bool { if case .rate = kind { true } else { false } }
 
+    /// The count column of the people a statistic is over, whose 0 leaves it undefined: intent users, accidental
+    /// users, or completed holds (of which the holds with a fill, or that looked full, or rendered two pulses, are a
+    /// part); nil for a count.
+    var countColumn: String? {
+        func column(_ event: HoldEvent) -> String {
+            switch event {
+            case .accidental, .falseActivation: "accidental_users"
+            case .completed, .completedWithFill, .completedUnseen: "completed"
+            default: "intent_users"
+            }
+        }
+        func column(_ value: HoldValue) -> String {
+            switch value {
+            case .completionTime, .pulses, .droppedPulses, .mismatch, .progressAtTrigger, .pulseRate: "completed"
+            case .firstFeedback, .retract, .holdTime: "intent_users"
+            }
+        }
+        switch kind {
+        case .count: return nil
+        case .rate(_, let denominator, _): return column(denominator)
+        case .mean(let value), .quantile(let value, _), .maximum(let value), .minimum(let value): return column(value)
+        }
+    }
+
     /// The proportion behind a rate, from a tally's counts; nil for other metrics.
     func proportion(_ tally: Tally) -> Proportion? {
         guard case .rate(let event, let denominator, _) = kind else { return nil }

@@ -64,6 +64,8 @@ public enum SimulationCSV {
         /// Whether the column is a statistic (not a name or the seed): what `tune` can minimise or constrain.
         public let isNumeric: Bool
         let kind: ResultColumn.Kind
+        /// The count column of the people the statistic is over (`ResultColumn.over`), nil for names and counts.
+        var over: String? = nil
         let cell: @Sendable (SimulationSummary) -> ResultCell
 
         /// The CSV field.
@@ -72,7 +74,7 @@ public enum SimulationCSV {
         /// The column's value as a number, or nil for a text column or a statistic without data.
         public func numericValue(_ summary: SimulationSummary) -> Double? { isNumeric ? cell(summary).numericValue : nil }
 
-        var resultColumn: ResultColumn { ResultColumn(name, kind, unit: unit, definition: definition) }
+        var resultColumn: ResultColumn { ResultColumn(name, kind, unit: unit, definition: definition, over: over) }
     }
 
     public static let columns: [Column] = [
@@ -86,9 +88,10 @@ public enum SimulationCSV {
     /// A metric's columns: its value, then a rate's Wilson bounds or a mean's t bounds.
     static func columns(of metric: Metric) -> [Column] {
         let decimals = metric.decimals
+        let over = metric.countColumn
         func column(_ name: String, _ definition: String, _ kind: ResultColumn.Kind = .number,
                     _ cell: @escaping @Sendable (SimulationSummary) -> ResultCell) -> Column {
-            Column(name: name, unit: metric.unit, definition: definition, isNumeric: true, kind: kind, cell: cell)
+            Column(name: name, unit: metric.unit, definition: definition, isNumeric: true, kind: kind, over: over, cell: cell)
         }
         switch metric.kind {
         case .count:

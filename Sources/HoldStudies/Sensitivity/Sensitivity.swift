@@ -139,7 +139,7 @@ public struct SensitivityResult: Sendable {
         switch failure.reason {
         case .notFinite(let row):
             let values = plan.sweepPlan.points[row].enumerated().map { "\(plan.parameters[$0.offset].keyPath)=\($0.element)" }
-            return "\(metric) is NaN at point \(row + 1) (\(values.joined(separator: ", "))): a statistic over nobody there, so its indices are undefined"
+            return "\(metric) is NaN at point \(row + 1) (\(values.joined(separator: ", "))): it has no value there (a statistic over nobody, or one none of the holds it is over had, as a peak pulse rate without two pulses), so its indices are undefined"
         case .constant:
             return "\(metric) does not vary over the design's A and B points: its variance is 0 and its indices are 0/0"
         }
