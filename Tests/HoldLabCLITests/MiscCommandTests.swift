@@ -51,7 +51,14 @@ struct MiscCommandTests {
         #expect(two.status == 0 && Self.benchmarkRows(two.stdout).count == 2, "\(two.stderr)")
         #expect(try CLI.run(["benchmark", "--case", "nonesuch"]).status == 64)
         #expect(try CLI.run(["benchmark", "--users", "0"]).status == 64)
-        #expect(try CLI.run(["benchmark", "--users", "100", "--set", "fill.curve=wobbly"]).status == 64)
+        // A --set a case refuses, or a population key (the cases run their shipped populations), stops before any
+        // output: not a provenance line or a header, then an error.
+        for set in ["fill.curve=wobbly", "population.deliberate.reaction.mu=0.2"] {
+            let refused = try CLI.run(["benchmark", "--users", "100", "--threads", "1", "--no-numpy", "--set", set])
+            #expect(refused.status == 64 && refused.stdout.isEmpty, "\(set): \(refused.stdout)")
+        }
+        #expect(try CLI.run(["benchmark", "--users", "100", "--set", "population.deliberate.reaction.mu=0.2"])
+            .stderr.contains("benchmark simulates no population of your choosing"))
         #expect(try CLI.run(["benchmark", "--threads", "0"]).status == 64)
     }
 

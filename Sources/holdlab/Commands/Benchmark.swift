@@ -104,13 +104,15 @@ struct Benchmark: ParsableCommand {
         try reportingErrors {
             // CSV (the default, also on a terminal): the header first, then each row as it is measured, so a late
             // failure loses nothing. Another --format or --columns: every row, rendered at the end.
+            // Every case's profile and population first: a --set any case refuses stops here, before any output.
+            let resolved = try resolvedCases()
             let provenance = self.provenance
             if (view.format ?? .csv) == .csv && view.columns == nil {
                 try emit((view.omitsComments ? "" : provenance.lines) + ResultTable(columns: Self.columns).csvHeaderLine)
-                _ = try measure(onRow: { try emit(ResultTable.csvLine($0)) })
+                _ = try measure(resolved, onRow: { try emit(ResultTable.csvLine($0)) })
             } else {
                 var table = ResultTable(provenance: provenance, columns: Self.columns)
-                _ = try measure(onRow: { table.rows.append($0) })
+                _ = try measure(resolved, onRow: { table.rows.append($0) })
                 try emit(view.render(ResultDocument(table), for: .standardOutput))
             }
         }
@@ -167,22 +169,30 @@ struct Benchmark: ParsableCommand {
                 .number(numpyRate.map { rate / $0 }, decimals: 3)]
     }
 
-    /// Measures every case at every thread count, calling `onRow` with each row as it is measured; returns them all.
-    func measure(onRow: ([ResultCell]) throws -> Void) throws -> ResultTable {
+    /// The cases to measure with their profiles (their own values and --set applied) and populations, loaded before
+    /// anything is measured or written.
+    func resolvedCases() throws -> [(SimulationCase, Profile, Population)] {
         let library = source.library
+        let extra = try source.parsedOverrides(command: "benchmark")
+        return try (cases.isEmpty ? SimulationCase.allCases : cases).map { simulation in
+            let overrides = try simulation.overrides.map { text throws(ProfileError) in try Override(parsing: text) }
+            return (simulation, try library.loadProfile(simulation.profile, overrides: overrides + extra),
+                    try library.loadPopulation(simulation.population))
+        }
+    }
+
+    /// Measures every case at every thread count, calling `onRow` with each row as it is measured; returns them all.
+    func measure(_ resolved: [(SimulationCase, Profile, Population)],
+                 onRow: ([ResultCell]) throws -> Void) throws -> ResultTable {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let counts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
-        let extra = try source.parsedOverrides(command: "benchmark")
         var table = ResultTable(columns: Self.columns)
         var numpyNoted = false
         func add(_ row: [ResultCell]) throws {
             table.rows.append(row)
             try onRow(row)
         }
-        for simulation in cases.isEmpty ? SimulationCase.allCases : cases {
-            let overrides = try simulation.overrides.map { text throws(ProfileError) in try Override(parsing: text) }
-            let profile = try library.loadProfile(simulation.profile, overrides: overrides + extra)
-            let population = try library.loadPopulation(simulation.population)
+        for (simulation, profile, population) in resolved {
             let count = simulation.users(users)
             for threadCount in counts {
                 // The bound right before its run: this machine's speed drifts within seconds, and a fraction

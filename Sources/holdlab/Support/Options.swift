@@ -14,7 +14,7 @@ struct ProfileSourceOptions: ParsableArguments {
     var profilesDirectory: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Override a profile value, e.g. --set fill.curve=easeInOut, or a population's: --set population.deliberate.reaction.mu=0.2 (repeatable).",
+        "Override a profile value, e.g. --set fill.curve=easeInOut, or, in a command that simulates a population of its choosing (simulate, sweep, sensitivity, compare, report, tune, check), a population's: --set population.deliberate.reaction.mu=0.2 (repeatable).",
         discussion: "A population key is population.CLASS.key when one population runs, population.NAME.CLASS.key (NAME a population that runs) when several do.",
         valueName: "key.path=value"))
     var overrides: [String] = []
@@ -34,7 +34,7 @@ struct ProfileSourceOptions: ParsableArguments {
     func parsedOverrides(command: String) throws -> [Override] {
         let parsed = try allOverrides()
         if let key = parsed.first(where: \.reachesPopulation) {
-            throw UsageError("--set \(key.keyPath): \(command) runs no population; population keys go with simulate, sweep, sensitivity, compare, report, tune, check and profiles check")
+            throw UsageError("--set \(key.keyPath): \(command) simulates no population of your choosing; population keys go with simulate, sweep, sensitivity, compare, report, tune, check and profiles check")
         }
         return parsed
     }
