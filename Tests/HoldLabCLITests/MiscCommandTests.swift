@@ -50,6 +50,12 @@ struct MiscCommandTests {
                                "--fit-rows", "0", "--fit-rows", "0"])
         #expect(two.status == 0 && Self.benchmarkRows(two.stdout).count == 2, "\(two.stderr)")
         #expect(try CLI.run(["benchmark", "--case", "nonesuch"]).status == 64)
+        // A case, thread count or row count given twice would measure one thing twice.
+        for twice in [["--case", "spring", "--case", "hold-only", "--case", "spring"], ["--threads", "1", "--threads", "1"],
+                      ["--fit-rows", "100", "--fit-rows", "100"]] {
+            let refused = try CLI.run(["benchmark", "--users", "100"] + twice)
+            #expect(refused.status == 64 && refused.stdout.isEmpty && refused.stderr.contains("is given twice"), "\(twice): \(refused.stderr)")
+        }
         #expect(try CLI.run(["benchmark", "--users", "0"]).status == 64)
         // A --set a case refuses, or a population key (the cases run their shipped populations), stops before any
         // output: not a provenance line or a header, then an error.

@@ -57,7 +57,7 @@ struct Benchmark: ParsableCommand {
     var threads: [Int] = []
 
     @Option(name: .customLong("case"), help: ArgumentHelp(
-        "Only these cases (repeatable): \(SimulationCase.allCases.map(\.rawValue).joined(separator: ", ")).",
+        "Only these simulation cases (repeatable): \(SimulationCase.allCases.map(\.rawValue).joined(separator: ", ")). The fit cases are --fit-rows's (0 for none).",
         valueName: "name"))
     var cases: [SimulationCase] = []
 
@@ -76,6 +76,22 @@ struct Benchmark: ParsableCommand {
         if threads.contains(where: { !(1...256).contains($0) }) {
             throw ValidationError("--threads must be from 1 to 256.")
         }
+        // A value given twice would measure the same case twice: rows that look like two measurements of one thing.
+        if let twice = Self.firstRepeated(cases.map(\.rawValue)) {
+            throw ValidationError("--case \(twice) is given twice; give each case once.")
+        }
+        if let twice = Self.firstRepeated(threads.map(String.init)) {
+            throw ValidationError("--threads \(twice) is given twice; give each thread count once.")
+        }
+        if let twice = Self.firstRepeated(fitRows.filter { $0 > 0 }.map(String.init)) {
+            throw ValidationError("--fit-rows \(twice) is given twice; give each row count once.")
+        }
+    }
+
+    /// The first value that appears twice in `values`, if any.
+    static func firstRepeated(_ values: [String]) -> String? {
+        var seen: Set<String> = []
+        return values.first { !seen.insert($0).inserted }
     }
 
     enum SimulationCase: String, CaseIterable, ExpressibleByArgument {
