@@ -86,6 +86,11 @@ struct ShardCommandTests {
         }
         try write("cut.csv", s2.components(separatedBy: "# shard_end:")[0])
         try Self.refuses(["s1.csv", "cut.csv", "s3.csv"], in: directory, "cut.csv: is truncated (no '# shard_end:' line")
+        // Content after the seal (a row appended, two shards joined): said so, with the line, not called truncated.
+        let sealLine = s2.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("# shard_end:") }! + 1
+        try write("tail.csv", s2 + "0.6,extra\n")
+        try Self.refuses(["s1.csv", "tail.csv", "s3.csv"], in: directory,
+                         "tail.csv: has content after its '# shard_end:' line (line \(sealLine))")
         // Corrupted: one digit of a data row changed.
         let row = try #require(s2.split(separator: "\n").first { $0.hasPrefix("0.6,") })
         let changed = row.replacingOccurrences(of: ",200,", with: ",201,")

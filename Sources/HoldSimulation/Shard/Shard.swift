@@ -156,6 +156,12 @@ struct ShardFile {
         let last = lastBreak.map { body[body.index(after: $0)...] } ?? body[...]
         let endKey = "# shard_end: "
         guard last.hasPrefix(endKey) else {
+            if let end = body.range(of: "\n" + endKey) {
+                // A seal, then more: text was added after the shard was written (or two files were joined).
+                let line = body[..<end.lowerBound].filter { $0 == "\n" }.count + 2
+                throw refuse("has content after its '# shard_end:' line (line \(line)); a shard ends at its seal: remove what "
+                             + "follows, or run its shard again")
+            }
             if text.contains("\n# shard_format: ") {
                 throw refuse("is truncated (no '# shard_end:' line at its end); run its shard again")
             }
