@@ -800,8 +800,68 @@ enum HostileCases {
                 "point 1 (fill.wobble=1): fill.wobble: unknown key"),
     ]
 
+    /// Checks across keys (a derived fill duration, the action's time, a timer that completes, a class weight sum):
+    /// when the command line's values break one the file passes, they are named and the status is 64; a file
+    /// that fails one itself is named at its line (65), once.
+    static let match = "match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0"
+    static let kiko = ["--profile", "kikocard-accelerating", "--set", "fill.timer.initialIncrement=1e-12", "--set", "fill.timer.acceleration=0"]
+    static let crossField: [Hostile] = [
+        Hostile("--set minimumDuration 0 against fill.duration: match", ["simulate", "--set", "gesture.minimumDuration=0"] + quick, 64,
+                "error: --set gesture.minimumDuration=0: fill.duration: \(match)"),
+        Hostile("--set minimumDuration 0 and a fill duration: action at touch-down",
+                ["simulate", "--set", "gesture.minimumDuration=0", "--set", "fill.duration=0.5"] + quick, 64,
+                "error: --set gesture.minimumDuration=0 --set fill.duration=0.5: trigger.offset: fires the action at minimumDuration + offset = 0.0 s"),
+        Hostile("--set values whose timer never completes", ["simulate"] + kiko + quick, 64,
+                "error: --set fill.timer.initialIncrement=1e-12 --set fill.timer.acceleration=0: fill.timer: the timer never completes"),
+        Hostile("trace: --set values whose timer never completes", ["trace"] + kiko, 64,
+                "error: --set fill.timer.initialIncrement=1e-12 --set fill.timer.acceleration=0: fill.timer: the timer never completes"),
+        Hostile("--set an unrelated value is not named", ["trace", "--set", "display.refreshRate=60", "--set", "gesture.minimumDuration=0",
+                                                         "--set", "haptics.threshold=0.1"], 64,
+                "error: --set gesture.minimumDuration=0: fill.duration: match"),
+        Hostile("--set a fill trigger that completes before recognition",
+                ["trace", "--set", "trigger.source=fill", "--set", "fill.duration=0.25"], 64,
+                "error: --set trigger.source=fill --set fill.duration=0.25: trigger.offset: fires the action at 250 ms (the fill's completion + offset)"),
+        Hostile("--set a spring curve against the file's fill duration", ["trace", "--profile", "p.yaml", "--set", "fill.curve=bouncy"], 64,
+                "error: --set fill.curve=bouncy: fill.duration: a spring fill takes its pace from its curve",
+                files: ["p.yaml": F.profile(replacing: "duration: match", with: "duration: 0.8")]),
+        Hostile("--set no fill where the retract matches it", ["trace", "--profile", "p.yaml", "--set", "fill.model=none"], 64,
+                "error: --set fill.model=none: retract.duration: is match, but there is no fill duration to match",
+                files: ["p.yaml": .text(F.profile + "retract: {mode: animation, duration: match}\n")]),
+        Hostile("--set a timer tick whose fill takes over an hour", ["trace", "--profile", "kikocard-accelerating", "--set", "fill.timer.tick=100"], 64,
+                "error: --set fill.timer.tick=100: fill: the fill would take"),
+        Hostile("--set class weights that sum to 0", ["simulate", "--population", "q.yaml", "--set", "population.steady.weight=0"] + quick, 64,
+                "error: --set population.steady.weight=0: classes: the class weights must sum to a positive number",
+                files: ["q.yaml": .text(F.population)]),
+        Hostile("--vary a minimumDuration of 0 against fill.duration: match", ["sweep", "--vary", "gesture.minimumDuration=0.2,0"] + quick, 64,
+                "error: point 2 (gesture.minimumDuration=0): fill.duration: \(match)"),
+        Hostile("--vary with a --set: both named", ["sweep", "--set", "fill.duration=0.5", "--vary", "gesture.minimumDuration=0.2,0"] + quick, 64,
+                "error: point 2 (gesture.minimumDuration=0): --set fill.duration=0.5: trigger.offset: fires the action at minimumDuration + offset"),
+        Hostile("--variant values that fire the action before recognition",
+                ["compare", "--variant", "quick=trigger.source=fill fill.duration=0.25"] + quick, 64,
+                "--set trigger.source=fill --set fill.duration=0.25: trigger.offset"),
+        Hostile("profiles check --set a minimumDuration of 0", ["profiles", "check", "hig-linear-bar", "--set", "gesture.minimumDuration=0"], 64,
+                "error: --set gesture.minimumDuration=0: fill.duration: \(match)"),
+        Hostile("a file's match resolving to a minimumDuration of 0", ["trace", "--profile", "p.yaml"], 65,
+                "error: p.yaml:6:69: fill.duration: \(match)",
+                files: ["p.yaml": F.profile(replacing: "minimumDuration: 1.0", with: "minimumDuration: 0")]),
+        Hostile("a file's own problem stays the file's beside an unrelated --set", ["trace", "--profile", "p.yaml", "--set", "fill.curve=easeIn"], 65,
+                "error: p.yaml:6:69: fill.duration: \(match)",
+                files: ["p.yaml": F.profile(replacing: "minimumDuration: 1.0", with: "minimumDuration: 0")]),
+        // `lines.count <= 2` in every case: each of these is one problem, not one per default that replaced a key.
+        Hostile("profiles check: match resolving to 0 is one problem", ["profiles", "check", "p.yaml"], 65,
+                "error: p.yaml:6:69: fill.duration: \(match)",
+                files: ["p.yaml": F.profile(replacing: "minimumDuration: 1.0", with: "minimumDuration: 0")]),
+        Hostile("profiles check: an action at touch-down is one problem", ["profiles", "check", "p.yaml"], 65,
+                "error: p.yaml:5:36: trigger.offset: fires the action at minimumDuration + offset = 0.0 s",
+                files: ["p.yaml": F.profile(replacing: "minimumDuration: 1.0", with: "minimumDuration: 0")
+                    .replacingText("duration: match", with: "duration: 0.5")]),
+        Hostile("profiles check: a review variant of minimumDuration 0", ["profiles", "check", "r.yaml"], 65,
+                "error: r.yaml:3:36: variants.quick.gesture.minimumDuration: fill.duration: \(match)",
+                files: ["r.yaml": .text("profiles: [hig-linear-bar]\nvariants:\n  quick: {gesture.minimumDuration: 0}\n")]),
+    ]
+
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals
-        + gnuplotNames + children + hostileShards + encodings + jsonTypes + standardInput + figures + reviewFiles
+        + gnuplotNames + children + hostileShards + encodings + jsonTypes + standardInput + figures + reviewFiles + crossField
 }
 
 extension Fixture {

@@ -65,6 +65,29 @@ struct PopulationLoadingTests {
         #expect(failure(Self.bad[index].0) == Self.bad[index].1)
     }
 
+    @Test("--set values that together break a check across classes are named, not the population file's line")
+    func overridesBlamed() throws {
+        let population = try Population.load(yaml: header + """
+              - {name: a, weight: 1, intent: confirm, behavior: hold, hold: {dist: constant, value: 1}}
+              - {name: b, weight: 2, intent: confirm, behavior: hold, hold: {dist: constant, value: 2}}
+
+            """, path: "q.yaml")
+        let sets = try ["population.a.weight=0", "population.a.hold.value=3", "population.b.weight=0"].map { try Override(parsing: $0) }
+        do {
+            _ = try Population.applying(sets, to: [population])
+            Issue.record("weights of 0 applied")
+        } catch {
+            #expect(error.description == "--set population.a.weight=0 --set population.b.weight=0: classes: the class weights must sum to a positive number (they sum to 0)")
+        }
+        // A value a class refuses by itself keeps its one override.
+        do {
+            _ = try Population.applying([try Override(parsing: "population.a.weight=-1")], to: [population])
+            Issue.record("a negative weight applied")
+        } catch {
+            #expect(error.origin == .override("population.a.weight=-1"))
+        }
+    }
+
     @Test("no classes, and a missing population file")
     func missing() {
         #expect(throws: ProfileError.self) { try Population.load(yaml: "version: 1\nname: q\ndescription: x\n", path: "q.yaml") }

@@ -122,15 +122,43 @@ struct BadProfileTests {
         ("override into a scalar", valid, ["fill.curve.x=1"],
          "--set fill.curve.x=1: cannot set a key inside a scalar (at p.yaml:9:10)"),
         ("override without =", valid, ["fill.curve"], "--set fill.curve: expected key.path=value"),
+        // Both values stop the timer: both are named, not the first that happened to create `fill.timer`.
         ("never-completing timer", replacing("model: animation", with: "model: timer"),
          ["fill.timer.initialIncrement=0", "fill.timer.acceleration=0"],
-         "--set fill.timer.initialIncrement=0: fill.timer: initialIncrement and acceleration are both 0: the fill would never move"),
+         "--set fill.timer.initialIncrement=0 --set fill.timer.acceleration=0: fill.timer: initialIncrement and acceleration are both 0: the fill would never move"),
         ("duplicate key", replacing("threshold: 0,", with: "threshold: 0, threshold: 1,"), [],
          "p.yaml:12:11: a mapping has the key 'threshold' twice"),
         ("haptic threshold above 1", replacing("threshold: 0,", with: "threshold: 1.5,"), [],
          "p.yaml:12:22: haptics.threshold: must be a progress step from 0 to 1 (0 = no progress pulses) (got '1.5')"),
         ("non-finite number", replacing("offset: 0", with: "offset: .inf"), [],
          "p.yaml:5:36: trigger.offset: must be a number of seconds (got '.inf')"),
+        // A check across keys that the file passes and the overrides break names the overrides at fault, not the
+        // file's unchanged line (exit 64, not 65); one the file fails itself stays the file's.
+        ("file: match resolves to a minimumDuration of 0", replacing("minimumDuration: 1.0", with: "minimumDuration: 0"), [],
+         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+        ("file: match resolves to 0 with fill left out", replacing("minimumDuration: 1.0", with: "minimumDuration: 0")
+            .replacingOccurrences(of: "fill:\n  start: touchDown\n  model: animation\n  curve: linear\n  duration: match\n", with: ""), [],
+         "p.yaml:1:1: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+        ("file's own problem, an unrelated override", replacing("minimumDuration: 1.0", with: "minimumDuration: 0"),
+         ["display.refreshRate=60"],
+         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+        ("override: match resolves to 0", valid, ["gesture.minimumDuration=0"],
+         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+        ("override: an override not at fault is not named", valid, ["display.refreshRate=60", "gesture.minimumDuration=0", "haptics.threshold=0.1"],
+         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+        ("override: action at touch-down", valid, ["gesture.minimumDuration=0", "fill.duration=0.5"],
+         "--set gesture.minimumDuration=0 --set fill.duration=0.5: trigger.offset: fires the action at minimumDuration + offset = 0.0 s; it must be after touch-down"),
+        ("override: the fill completes before recognition", valid, ["trigger.source=fill", "fill.duration=0.5"],
+         "--set trigger.source=fill --set fill.duration=0.5: trigger.offset: fires the action at 500 ms (the fill's completion + offset), before the gesture recognises at 1000 ms (gesture.minimumDuration); an action cannot fire before its gesture is recognised: use an offset of at least 0.5 s"),
+        ("override: a timer that never completes", replacing("model: animation", with: "model: timer"),
+         ["fill.timer.initialIncrement=1e-12", "fill.timer.acceleration=0"],
+         "--set fill.timer.initialIncrement=1e-12 --set fill.timer.acceleration=0: fill.timer: the timer never completes the fill within 100000 ticks; raise initialIncrement or acceleration"),
+        ("override: a spring curve against the file's duration", replacing("duration: match", with: "duration: 0.8"), ["fill.curve=bouncy"],
+         "--set fill.curve=bouncy: fill.duration: a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match"),
+        ("override: no fill for the retract to match", replacing("duration: 0.2,", with: "duration: match,"), ["fill.model=none"],
+         "--set fill.model=none: retract.duration: is match, but there is no fill duration to match (fill.model is none)"),
+        ("override: a timer slower than an hour", replacing("model: animation", with: "model: timer"), ["fill.timer.tick=100"],
+         "--set fill.timer.tick=100: fill: the fill would take 16000.0 s to complete; at most 3600 s"),
     ]
 
     @Test("each bad profile names the file, line, key path and what is allowed", arguments: 0..<cases.count)
@@ -165,5 +193,60 @@ struct ShippedProfileTests {
     @Test("a missing profile lists the known ones")
     func missingProfile() {
         #expect(throws: ProfileError.self) { try Self.library.loadProfile("no-such-profile") }
+    }
+}
+
+@Suite("Profiles: a check across keys, blamed on the value at fault")
+struct CrossFieldBlameTests {
+    @Test("an override that breaks a check across keys is the command line's problem (its origin is the override)")
+    func overrideOrigin() throws {
+        for overrides in [["gesture.minimumDuration=0"], ["gesture.minimumDuration=0", "fill.duration=0.5"],
+                          ["trigger.source=fill", "fill.duration=0.25"]] {
+            do {
+                _ = try load(valid, overrides: overrides)
+                Issue.record("\(overrides) loaded")
+            } catch let error as ProfileError {
+                #expect(error.origin.isOverride, "\(overrides): \(error)")
+                #expect(Set(error.origin.overrideTexts).isSubset(of: Set(overrides)), "\(error)")
+            }
+        }
+        // The file's own problem stays the file's, whatever else is set.
+        do {
+            _ = try load(replacing("minimumDuration: 1.0", with: "minimumDuration: 0"), overrides: ["fill.curve=easeIn"])
+            Issue.record("loaded")
+        } catch let error as ProfileError {
+            #expect(!error.origin.isOverride)
+            #expect(error.origin == .file(path: "p.yaml", line: 10, column: 13))
+        }
+    }
+
+    @Test("profiles check: match resolving to a minimumDuration of 0 is one problem, and the check goes on past it")
+    func matchIsOneProblem() {
+        let file = replacing("minimumDuration: 1.0", with: "minimumDuration: 0")
+        let problems = Profile.problems(yaml: file, path: "p.yaml")
+        #expect(problems.map(\.description) == [
+            "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0",
+        ])
+        // A later problem is still found.
+        let two = Profile.problems(yaml: file.replacingOccurrences(of: "refreshRate: 120", with: "refreshRate: 0"), path: "p.yaml")
+        #expect(two.map(\.keyPath) == ["fill.duration", "display.refreshRate"])
+    }
+
+    @Test("profiles check: a problem the default that replaces the key has too is reported once")
+    func repeatedProblemOnce() {
+        // minimumDuration 0 with offset 0: the default offset (0) fires at touch-down too.
+        let file = replacing("minimumDuration: 1.0", with: "minimumDuration: 0").replacingOccurrences(of: "duration: match", with: "duration: 0.5")
+        let problems = Profile.problems(yaml: file, path: "p.yaml")
+        #expect(problems.map(\.description) == [
+            "p.yaml:5:36: trigger.offset: fires the action at minimumDuration + offset = 0.0 s; it must be after touch-down",
+        ])
+    }
+
+    @Test("profiles check with --set: an override's problem is the one problem, named by the override")
+    func checkWithOverrides() throws {
+        let problems = Profile.problems(yaml: valid, path: "p.yaml", overrides: [try Override(parsing: "gesture.minimumDuration=0")])
+        #expect(problems.count == 1)
+        #expect(problems.first?.origin == .override("gesture.minimumDuration=0"))
+        #expect(Profile.problems(yaml: valid, path: "p.yaml", overrides: [try Override(parsing: "fill.duration=0.5")]).isEmpty)
     }
 }

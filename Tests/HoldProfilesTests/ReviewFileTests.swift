@@ -82,6 +82,20 @@ struct ReviewFileTests {
         #expect(failure("profiles: [a\n").hasPrefix("review.yaml:"))
     }
 
+    @Test("a set value or variant that breaks a check across keys is reported where the review writes it")
+    func crossFieldProblems() {
+        let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
+        let match = "fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"
+        #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nvariants:\n  quick: {gesture.minimumDuration: 0}\n", path: "r.yaml")
+                    .map(\.description) == ["r.yaml:3:36: variants.quick.gesture.minimumDuration: \(match)"])
+        #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0\n", path: "r.yaml")
+                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: \(match)"])
+        // A set value and a variant's together: at the first, naming the other.
+        #expect(library.reviewProblems(
+            yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0.01\nvariants:\n  f: {trigger.offset: -0.02}\n", path: "r.yaml")
+                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + offset = -0.01 s; it must be after touch-down"])
+    }
+
     @Test("a missing review file cannot be opened (not invalid content)")
     func missing() {
         #expect(throws: ProfileError.self) { try ReviewFile.load(path: "/nonexistent/review.yaml") }

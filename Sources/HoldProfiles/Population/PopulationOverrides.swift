@@ -54,13 +54,36 @@ extension Population {
         throw ProfileError(origin: .override(override.text), keyPath: "", message: message)
     }
 
-    /// This population with `CLASS.key…=value` assignments set in its tree, validated again.
+    /// This population with `CLASS.key…=value` assignments set in its tree, validated again. A problem the
+    /// population alone does not have (the class weights summing to 0) names the assignments at fault
+    /// (`ProfileError.blaming`).
     func applying(_ assignments: [(path: [String], override: Override)]) throws(ProfileError) -> Population {
+        do {
+            return try validated(assignments)
+        } catch {
+            throw ProfileError.blaming(error, among: assignments.map(\.override)) { subset in
+                firstProblem(assignments.filter { assignment in subset.contains(assignment.override) })
+            }
+        }
+    }
+
+    /// This population with the assignments set in its tree, decoded.
+    private func validated(_ assignments: [(path: [String], override: Override)]) throws(ProfileError) -> Population {
         var root = document
         for (path, override) in assignments {
             root = try Self.setting(path, override: override, in: root, population: name)
         }
         return try Self.decode(root)
+    }
+
+    /// The problem of the assignments before blaming any (nil: they apply).
+    private func firstProblem(_ assignments: [(path: [String], override: Override)]) -> ProfileError? {
+        do {
+            _ = try validated(assignments)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Sets the value of `override` at `path` (a class name, then keys inside the class) in a population's tree.

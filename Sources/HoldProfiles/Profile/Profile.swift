@@ -41,9 +41,29 @@ public struct Profile: Sendable {
 extension Profile {
     /// Loads a profile from YAML text, applying `overrides` before validation.
     ///
+    /// A problem the file alone does not have is the overrides': it names the ones at fault (`--set
+    /// gesture.minimumDuration=0: fill.duration: …`, exit 64) instead of the file's unchanged line, also when a check
+    /// across keys fails at a key no override sets (`ProfileError.blaming`).
+    ///
     /// - Parameter path: the file name used in error messages.
     public static func load(yaml text: String, path: String, overrides: [Override] = []) throws(ProfileError) -> Profile {
-        try validated(try parse(yaml: text, path: path, overrides: overrides))
+        do {
+            return try validated(try parse(yaml: text, path: path, overrides: overrides))
+        } catch {
+            throw ProfileError.blaming(error, among: overrides) { subset in
+                firstProblem(yaml: text, path: path, overrides: subset)
+            }
+        }
+    }
+
+    /// The problem `load` finds with these overrides before blaming any (nil: the profile is valid).
+    private static func firstProblem(yaml text: String, path: String, overrides: [Override]) -> ProfileError? {
+        do {
+            _ = try validated(try parse(yaml: text, path: path, overrides: overrides))
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// The YAML tree with the overrides applied.
@@ -64,6 +84,16 @@ extension Profile {
         do {
             nominalFill = try PreparedControl.nominalFillSeconds(validating: profile.control)
         } catch {
+            if error.keyPath == "fill.duration", profile.fillDurationMatchesGesture,
+               case .animation(_, let seconds) = profile.control.fill.model {
+                // The file says `match`: the value at fault is the gesture's, which alone may be 0.
+                throw ProfileError(
+                    origin: root.origin(ofKeyPath: "fill.duration"), keyPath: "fill.duration",
+                    message: "match resolves to \(seconds.shortText) s (gesture.minimumDuration); an animation fill's "
+                        + "duration must be above 0 and at most \(Int(PreparedControl.maximumSeconds)) s: give "
+                        + "fill.duration in seconds, or a gesture.minimumDuration above 0",
+                    setAside: "gesture.minimumDuration")
+            }
             throw ProfileError(origin: root.origin(ofKeyPath: error.keyPath), keyPath: error.keyPath, message: error.message)
         }
         if let problem = actionBeforeRecognition(profile.control, nominalFillSeconds: nominalFill) {

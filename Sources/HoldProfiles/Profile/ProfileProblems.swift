@@ -5,7 +5,18 @@ extension Profile {
     ///
     /// A later problem can come from a default standing in for a removed value (the default `fill.duration` against
     /// the file's `trigger.offset`); the first problem is always the one `load` reports.
+    ///
+    /// A problem of the overrides (one the file alone does not have, `load`'s error naming `--set`s) is the only
+    /// one reported: the file is not at fault.
     public static func problems(yaml text: String, path: String, overrides: [Override] = []) -> [ProfileError] {
+        if !overrides.isEmpty {
+            do {
+                _ = try load(yaml: text, path: path, overrides: overrides)
+                return []
+            } catch {
+                if error.origin.isOverride { return [error] }
+            }
+        }
         let root: ConfigNode
         do {
             root = try parse(yaml: text, path: path, overrides: overrides)
@@ -21,8 +32,10 @@ extension Profile {
 
 extension ConfigNode {
     /// Every problem `validate` finds in a tree, not just the first: after a problem at a key, the key is taken as
-    /// absent and the tree checked again, until it passes or a problem cannot be set aside (a missing required
-    /// key, a problem of the whole document). At most `Profile.maximumProblems`, sorted by line.
+    /// absent (or the key the problem names to set aside, `ProfileError.setAside`) and the tree checked again,
+    /// until it passes or a problem cannot be set aside (a missing required key, a problem of the whole document, or
+    /// the same problem again: the default that took the key's place has it too, as a `trigger.offset` of 0 after a
+    /// `gesture.minimumDuration` of 0). At most `Profile.maximumProblems`, sorted by line.
     static func problems(_ tree: ConfigNode, validate: (ConfigNode) throws(ProfileError) -> Void) -> [ProfileError] {
         var root = tree
         var problems: [ProfileError] = []
@@ -32,8 +45,10 @@ extension ConfigNode {
                 try validate(root)
                 break
             } catch {
+                if problems.contains(where: { $0.keyPath == error.keyPath && $0.message == error.message }) { break }
                 problems.append(error)
-                guard !error.keyPath.isEmpty, let next = root.removing(keyPath: error.keyPath) else { break }
+                let key = error.setAside ?? error.keyPath
+                guard !key.isEmpty, let next = root.removing(keyPath: key) else { break }
                 root = next
             }
         }

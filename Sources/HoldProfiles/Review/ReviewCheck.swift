@@ -35,8 +35,14 @@ extension ProfileLibrary {
             entries[entry.text] = entry
         }
         func problem(_ keyPath: String, _ error: Error) {
-            if let error = error as? ProfileError, case .override(let text) = error.origin, let entry = entries[text] {
-                problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath, message: error.message))
+            // Reported at the first entry at fault; a check across keys names its key and the other entries.
+            if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
+               let entry = texts.lazy.compactMap({ entries[$0] }).first {
+                let others = texts.filter { $0 != entry.text }
+                let with = others.isEmpty ? "" : "with \(others.joined(separator: ", ")): "
+                let direct = error.keyPath.isEmpty || entry.keyPath.hasSuffix("." + error.keyPath)
+                let message = with + (direct ? error.message : "\(error.keyPath): \(error.message)")
+                problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath, message: message))
                 return
             }
             problems.append(ProfileError(origin: root.origin(ofReviewKey: keyPath), keyPath: keyPath, message: "\(error)"))
@@ -130,8 +136,10 @@ extension ProfileLibrary {
                     }
                 } catch {
                     // The value as the sweep writes it, then what is wrong with it by key path.
-                    if case .override(let text) = error.origin, text == point {
-                        refuse("\(point): " + (error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)"))
+                    if error.origin.overrideTexts.contains(point) {
+                        let others = error.origin.overrideTexts.filter { $0 != point }
+                        let with = others.isEmpty ? "" : " with \(others.joined(separator: ", "))"
+                        refuse("\(point)\(with): " + (error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)"))
                     } else {
                         refuse("\(point): \(error)")
                     }

@@ -4,15 +4,32 @@ import Yams
 public enum Origin: Sendable, Equatable, CustomStringConvertible {
     case file(path: String, line: Int, column: Int)
     case override(String)
+    /// Several `--set`s together: a check across keys that the file passes and these values, applied together,
+    /// break (`Profile.load`), in the order given.
+    case overrides([String])
     case unknown(path: String)
 
     public var description: String {
         switch self {
         case .file(let path, let line, let column): "\(path):\(line):\(column)"
         case .override(let text): "--set \(text)"
+        case .overrides(let texts): texts.map { "--set \($0)" }.joined(separator: " ")
         case .unknown(let path): path
         }
     }
+
+    /// The `--set` texts the value came from, in the order given; empty for a file's value.
+    public var overrideTexts: [String] {
+        switch self {
+        case .override(let text): [text]
+        case .overrides(let texts): texts
+        case .file, .unknown: []
+        }
+    }
+
+    /// Whether the value came from the command line (`--set`, or what a command passes as one: `--vary`, `--param`,
+    /// `--variant`): a problem there is a usage error (64), not the file's (65).
+    public var isOverride: Bool { !overrideTexts.isEmpty }
 }
 
 /// A problem in a profile or population file: where, which key, and what is allowed.
@@ -25,6 +42,10 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
     public let message: String
     /// The file could not be opened at all (missing, unreadable, a directory), as opposed to invalid content.
     public let cannotOpen: Bool
+    /// The key `holdlab profiles check` takes as absent to look past this problem, when it is not `keyPath`: a
+    /// `fill.duration: match` that resolves to a `gesture.minimumDuration` of 0 is set aside by the latter
+    /// (`ConfigNode.problems`). Nil: `keyPath`.
+    var setAside: String? = nil
 
     public init(origin: Origin, keyPath: String, message: String, cannotOpen: Bool = false) {
         self.origin = origin
@@ -33,8 +54,49 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
         self.cannotOpen = cannotOpen
     }
 
+    init(origin: Origin, keyPath: String, message: String, setAside: String) {
+        self.init(origin: origin, keyPath: keyPath, message: message)
+        self.setAside = setAside
+    }
+
     public var description: String {
         keyPath.isEmpty ? "\(origin): \(message)" : "\(origin): \(keyPath): \(message)"
+    }
+}
+
+extension ProfileError {
+    /// `error`, found in a document with `overrides` applied, blamed on the overrides at fault when the document
+    /// alone does not have it: a check across keys (`fill.duration: match` against a `gesture.minimumDuration` of 0,
+    /// an action before touch-down, a timer that never completes) reports at a key of the file that no override
+    /// changed, yet the value at fault is the command line's (exit 64, not the file's 65).
+    ///
+    /// `problem` validates the document with a subset of the overrides and returns its first problem (nil: valid).
+    /// The problem is the file's, and `error` is returned unchanged, when the document alone fails at the same key
+    /// path. Otherwise each override is left out in turn, and stays out when the rest still give the same problem
+    /// (key path and message, whose values show what it depends on): what remains is named, in the order given.
+    /// Costs one validation per override, on failure only.
+    static func blaming(
+        _ error: ProfileError, among overrides: [Override], problem: ([Override]) -> ProfileError?
+    ) -> ProfileError {
+        guard !overrides.isEmpty, !error.cannotOpen else { return error }
+        if problem([])?.keyPath == error.keyPath { return error }
+        var atFault = overrides
+        var index = 0
+        while index < atFault.count, atFault.count > 1 {
+            var without = atFault
+            without.remove(at: index)
+            if let same = problem(without), same.keyPath == error.keyPath, same.message == error.message {
+                atFault = without
+            } else {
+                index += 1
+            }
+        }
+        let texts = atFault.map(\.text)
+        guard error.origin.overrideTexts != texts else { return error }
+        var blamed = ProfileError(
+            origin: texts.count == 1 ? .override(texts[0]) : .overrides(texts), keyPath: error.keyPath, message: error.message)
+        blamed.setAside = error.setAside
+        return blamed
     }
 }
 

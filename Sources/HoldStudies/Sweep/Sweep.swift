@@ -93,11 +93,14 @@ public enum Sweep {
     }
 
     /// The error of point `index` (0-based): the point and its values, then what is wrong, named by the key path
-    /// the sweep varies rather than as a `--set` the user never typed.
+    /// the sweep varies rather than as a `--set` the user never typed (a `--set` the user did type that is at fault
+    /// with the point's values is named as such).
     static func pointError(_ index: Int, _ assignments: [String], _ error: Error) -> SweepError {
         var message = "\(error)"
-        if let error = error as? ProfileError, case .override(let text) = error.origin, assignments.contains(text) {
-            message = error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)"
+        if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
+           texts.contains(where: assignments.contains) {
+            let typed = texts.filter { !assignments.contains($0) }.map { "--set \($0): " }.joined()
+            message = typed + (error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)")
         }
         return SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(message)")
     }

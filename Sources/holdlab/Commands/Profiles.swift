@@ -105,14 +105,14 @@ struct Profiles: ParsableCommand {
                     case .invalid(let path, let problems):
                         for problem in problems {
                             printError(problem.description)
-                            if case .override = problem.origin { throw ExitStatus.usage }
+                            if problem.origin.isOverride { throw ExitStatus.usage }
                         }
                         invalid += 1
                         if problems.count > 1 { printNote("\(path): \(problems.count) problems") }
                     }
                 } catch let error as ProfileError {
                     printError(error.description)
-                    if case .override = error.origin { throw ExitStatus.usage }
+                    if error.origin.isOverride { throw ExitStatus.usage }
                     if error.cannotOpen { missing += 1 } else { invalid += 1 }
                 }
             }

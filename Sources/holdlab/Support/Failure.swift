@@ -91,7 +91,7 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         return (.usage, error.message)
     case let error as ProfileError:
         if error.cannotOpen { return (.noInput, error.description) }
-        if case .override = error.origin { return (.usage, error.description) }
+        if error.origin.isOverride { return (.usage, error.description) }
         return (.dataError, error.description)
     case let error as OutputError:
         switch error.kind {
