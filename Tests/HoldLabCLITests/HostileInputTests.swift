@@ -858,6 +858,17 @@ enum HostileCases {
         Hostile("profiles check: a review variant of minimumDuration 0", ["profiles", "check", "r.yaml"], 65,
                 "error: r.yaml:3:36: variants.quick.gesture.minimumDuration: fill.duration: \(match)",
                 files: ["r.yaml": .text("profiles: [hig-linear-bar]\nvariants:\n  quick: {gesture.minimumDuration: 0}\n")]),
+        Hostile("tune: a --param curve range of numbers", ["tune", "--param", "fill.curve=1:2", "--minimize", "completion_rate"] + quick, 64,
+                "error: no candidate in the --param ranges is a valid profile; for example fill.curve="),
+        Hostile("tune: a negative --param minimumDuration range", ["tune", "--param", "gesture.minimumDuration=-5:-1", "--minimize", "completion_rate"] + quick, 64,
+                "for example gesture.minimumDuration=-1.2: gesture.minimumDuration: must be a number of seconds ≥ 0"),
+        Hostile("tune: a --param refresh-rate range below 1", ["tune", "--param", "display.refreshRate=0:0.5", "--minimize", "completion_rate"] + quick, 64,
+                "display.refreshRate: must be frames per second from 1 to 1000"),
+        Hostile("tune: a --param offset range before touch-down", ["tune", "--param", "trigger.offset=-5:-2", "--minimize", "completion_rate"] + quick, 64,
+                "trigger.offset: fires the action at minimumDuration + offset"),
+        Hostile("tune: two --param ranges with no valid profile",
+                ["tune", "--param", "gesture.minimumDuration=-5:-1", "--param", "display.refreshRate=0:0.5", "--minimize", "completion_rate"] + quick, 64,
+                "error: no candidate in the --param ranges is a valid profile; for example gesture.minimumDuration="),
     ]
 
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals

@@ -79,6 +79,27 @@ struct TuneTests {
         #expect(result.best.values[0] > -1.0)
     }
 
+    @Test("a --param range with no valid profile is the command line's: the key, an example and what is allowed",
+          arguments: [
+              (["fill.curve=1:2"], "; for example fill.curve=1.05: fill.curve: timing curve '1.05': not recognised; allowed: linear"),
+              (["gesture.minimumDuration=-5:-1"], "; for example gesture.minimumDuration=-1.2: gesture.minimumDuration: must be a number of seconds ≥ 0 (got '-1.2')"),
+              (["display.refreshRate=0:0.5"], "; for example display.refreshRate=0.025: display.refreshRate: must be frames per second from 1 to 1000"),
+              (["trigger.offset=-5:-2"], "; for example trigger.offset=-2.15: trigger.offset: fires the action at minimumDuration + offset = -1.15 s"),
+              (["gesture.minimumDuration=-5:-1", "display.refreshRate=0:0.5"], "; for example gesture.minimumDuration=-1.25 display.refreshRate=0.03125: gesture.minimumDuration: must be"),
+          ])
+    func noValidCandidate(parameters: [String], example: String) throws {
+        let request = try Self.request(
+            profile: "hig-linear-bar", population: try Make.library.loadPopulation("default"), parameters: parameters,
+            objective: { .minimize(try TuneMetric("completion_rate", parameters: $0)) }, constraints: [], users: 20)
+        do {
+            _ = try Tuner.run(request)
+            Issue.record("\(parameters): tuned")
+        } catch let error as TuneError {
+            #expect(error.kind == .usage)
+            #expect(error.message.hasPrefix("no candidate in the --param ranges is a valid profile" + example), "\(error.message)")
+        }
+    }
+
     @Test("bad metrics, constraints and parameters say what is allowed")
     func errors() throws {
         let parameters = [try TuneParameter(parsing: "gesture.minimumDuration=0.2:1.5")]

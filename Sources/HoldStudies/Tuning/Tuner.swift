@@ -5,8 +5,16 @@ import HoldSimulation
 
 /// A problem with a tuning request, phrased for the command line.
 public struct TuneError: Error, Equatable, CustomStringConvertible {
+    /// Whether the command line is at fault (a `--param` range in which no candidate is a valid profile: exit 64)
+    /// or the search could not go on (exit 65).
+    public enum Kind: Sendable, Equatable { case usage, data }
+
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public let kind: Kind
+    public init(_ message: String, kind: Kind = .data) {
+        self.message = message
+        self.kind = kind
+    }
     public var description: String { message }
 }
 
@@ -325,6 +333,12 @@ public enum Tuner {
             scale = max(high - low, abs(high) * 1e-9, Double.leastNormalMagnitude)
         }
 
+        /// No candidate tried is a valid profile: the --param ranges are at fault, with an example and its problem.
+        func noValidCandidate() -> TuneError {
+            let example = invalid.values.sorted().first.map { "; for example \($0)" } ?? ""
+            return TuneError("no candidate in the --param ranges is a valid profile\(example)", kind: .usage)
+        }
+
         let method: String
         var converged: Bool
         var boundaries: [(constraint: String, standardError: Double)?] = Array(repeating: nil, count: request.parameters.count)
@@ -337,6 +351,9 @@ public enum Tuner {
                 $0 == scanIntervals ? parameter.upper : parameter.lower + width * Double($0) / Double(scanIntervals)
             }
             let scanned = grid.map { simulate([$0]) }
+            if let failure { throw failure }
+            // Brent needs a valid point to start from: without one, say why the range has none.
+            if trajectory.isEmpty { throw noValidCandidate() }
             calibrate()
             // Constraints whose feasibility switches exactly once along the scan: their boundary, by root finding.
             var low = parameter.lower, high = parameter.upper
@@ -447,10 +464,7 @@ public enum Tuner {
             TuneEvaluation(index: $0.index, values: $0.values, summary: $0.summary, objective: $0.objective,
                            violation: $0.violation, score: score(objective: $0.objective, violation: $0.violation))
         }
-        guard let best = ranked.min(by: { $0.isBetter(than: $1) }) else {
-            let example = invalid.values.sorted().first.map { "; for example \($0)" } ?? ""
-            throw TuneError("no candidate in the --param ranges is a valid profile\(example)")
-        }
+        guard let best = ranked.min(by: { $0.isBetter(than: $1) }) else { throw noValidCandidate() }
         let check = try Simulator.run(SimulationRequest(
             profiles: [try profile(best.values)], population: request.population, users: request.users,
             seed: request.checkSeed, rng: request.rng, threads: request.threads,

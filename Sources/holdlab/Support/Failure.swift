@@ -118,7 +118,7 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
     case let error as CurveFitError:
         return (.dataError, error.description)
     case let error as TuneError:
-        return (.dataError, error.description)
+        return (error.kind == .usage ? .usage : .dataError, error.description)
     case let error as SimulationError:
         return (.dataError, error.description)
     case let error as PreviewError:
