@@ -8,11 +8,12 @@ extension ClusterScript.Engine: ExpressibleByArgument {}
 
 /// `--shard K/N`, and `--shards N --emit slurm|parallel` with the engines' options: shared by sweep and simulate.
 struct ShardOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
+    // Values may start with '-' (a mistyped -1/3 is refused by the K/N check, not taken for a missing value).
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Compute only shard K of N and write a shard file for 'holdlab merge' (e.g. --shard 3/8).", valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("With --emit: cut the run into N shards.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --emit: cut the run into N shards.", valueName: "N"))
     var shards: Int?
 
     @Option(help: ArgumentHelp(
