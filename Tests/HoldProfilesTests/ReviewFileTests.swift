@@ -96,6 +96,18 @@ struct ReviewFileTests {
                     .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + offset = -0.01 s; it must be after touch-down"])
     }
 
+    @Test("a set value every profile refuses alike is one problem, not one per profile")
+    func oneProblemForEveryProfile() {
+        let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
+        let problems = library.reviewProblems(
+            yaml: "profiles: [hig-linear-bar, mismatched-fill]\nset: {haptics.enabled: true}\n", path: "r.yaml").map(\.description)
+        #expect(problems.count == 1 && problems.first?.hasPrefix("r.yaml:2:24: set.haptics.enabled: unknown key") == true, "\(problems)")
+        // Two different problems stay two.
+        let two = library.reviewProblems(
+            yaml: "profiles: [hig-linear-bar, mismatched-fill]\nset: {haptics.enabled: true, fill.curve: wobbly}\n", path: "r.yaml")
+        #expect(two.count >= 1 && Set(two.map(\.description)).count == two.count, "\(two.map(\.description))")
+    }
+
     @Test("a missing review file cannot be opened (not invalid content)")
     func missing() {
         #expect(throws: ProfileError.self) { try ReviewFile.load(path: "/nonexistent/review.yaml") }

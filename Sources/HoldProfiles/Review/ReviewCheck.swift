@@ -147,7 +147,10 @@ extension ProfileLibrary {
                 }
             }
         }
-        return ProfileError.inLineOrder(problems)
+        // A `set:` every profile refuses alike is one problem, not one per profile.
+        var seen: [ProfileError] = []
+        for problem in problems where !seen.contains(problem) { seen.append(problem) }
+        return ProfileError.inLineOrder(seen)
     }
 }
 
