@@ -265,6 +265,46 @@ struct DataToolOutputTests {
         #expect(plain.stdout.hasPrefix("# holdlab: "))
     }
 
+    @Test("--no-comments and HOLDLAB_NO_COMMENTS=1 leave the '#' lines out of every row output, not only --out's")
+    func everyOutputWithoutComments() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func text(_ name: String) throws -> String {
+            try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        }
+        let variant = ["--variant", "slow=gesture.minimumDuration=0.9", "--users", "300"]
+        for (how, flag, environment) in [("--no-comments", ["--no-comments"], [String: String]()),
+                                         ("HOLDLAB_NO_COMMENTS=1", [], ["HOLDLAB_NO_COMMENTS": "1"])] {
+            let simulate = try CLI.run(["simulate", "-q", "--users", "300", "--out", "s.csv", "--per-user", "u.csv"] + flag,
+                                       in: directory, environment: environment)
+            #expect(simulate.status == 0, "\(simulate.stderr)")
+            #expect(try text("s.csv").hasPrefix("profile,"), "\(how): simulate --out")
+            #expect(try text("u.csv").hasPrefix("profile,user,"), "\(how): simulate --per-user")
+            let piped = try CLI.run(["simulate", "-q", "--users", "300", "--population", "default,hurried", "--out", "s.csv",
+                                     "--per-user", "-"] + flag, in: directory, environment: environment)
+            #expect(piped.status == 0 && piped.stdout.hasPrefix("population,profile,user,"), "\(how): simulate --per-user -")
+            let compare = try CLI.run(["compare", "-q", "--out", "d.csv", "--summaries", "m.csv", "--per-user", "p.csv"]
+                                      + variant + flag, in: directory, environment: environment)
+            #expect(compare.status == 0, "\(compare.stderr)")
+            #expect(try text("d.csv").hasPrefix("population,design,"), "\(how): compare --out")
+            #expect(try text("m.csv").hasPrefix("design,profile,"), "\(how): compare --summaries")
+            #expect(try text("p.csv").hasPrefix("population,profile,user,"), "\(how): compare --per-user")
+            // A shard's per-user file is not read back (the shard file is, and keeps its lines: HostileInputTests).
+            if flag.isEmpty {
+                let shard = try CLI.run(["simulate", "-q", "--users", "5000", "--shard", "1/2", "--out", "shard.csv",
+                                         "--per-user", "su.csv"], in: directory, environment: environment)
+                #expect(shard.status == 0, "\(shard.stderr)")
+                #expect(try text("shard.csv").hasPrefix("# holdlab: "))
+                #expect(try text("su.csv").hasPrefix("profile,user,"), "\(how): a shard's --per-user")
+            }
+        }
+        // Without either, every file keeps its provenance.
+        let plain = try CLI.run(["compare", "-q", "--out", "d.csv", "--summaries", "m.csv", "--per-user", "p.csv"] + variant,
+                                in: directory)
+        #expect(plain.status == 0)
+        for name in ["d.csv", "m.csv", "p.csv"] { #expect(try text(name).hasPrefix("# holdlab: "), "\(name)") }
+    }
+
     @Test("plot --data - reads standard input (once), named so in messages")
     func plotFromStandardInput() throws {
         let directory = try CLI.temporaryDirectory()

@@ -56,7 +56,7 @@ extension SimulationJob {
     /// Runs the job as `simulate --out … --per-user …` does: the summary's CSV, and the per-user file (its head, then
     /// one row per user and profile).
     public func runWithPerUser() throws -> (summary: String, perUser: String) {
-        var perUser = perUserHead
+        var perUser = perUserHead()
         let table = try run(perUser: { perUser += $0 })
         return (ResultDocument(table).csv, perUser)
     }

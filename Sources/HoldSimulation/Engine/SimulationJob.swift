@@ -87,12 +87,15 @@ public struct SimulationJob: Sendable {
     /// The `--per-user` file's head: provenance and header (with several populations, a `population` column first,
     /// as `compare --per-user` has). It is written before the run: with `--precision` its `# users:` line is the
     /// cap and a `# precision:` line says the rows stop where the summary says.
-    public var perUserHead: String {
+    /// Without `comments` (`--no-comments`, `HOLDLAB_NO_COMMENTS=1`) the header alone.
+    public func perUserHead(comments: Bool = true) -> String {
+        let header = ((populations.count > 1 ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n"
+        guard comments else { return header }
         var lines = provenance
         if let precision {
             lines.append("precision", "\(precision): the rows stop at the first chunk of \(Simulator.chunkSize) users where every target is met (at most --users; the summary's # users: line says how many)")
         }
-        return lines.lines + ((populations.count > 1 ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n"
+        return lines.lines + header
     }
 
     /// The request of one population.

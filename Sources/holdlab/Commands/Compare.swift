@@ -92,7 +92,10 @@ struct Compare: ParsableCommand {
                 perUserHead.append("precision", "\(precision): the rows of each population stop at the first chunk of \(Simulator.chunkSize) users where every target is met (at most --users; the differences' # users: line says how many)")
             }
             let perUserFile = try perUser.map { path throws -> PartialFile in try PartialFile(path: path) }
-            try perUserFile?.write(perUserHead.lines + (["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
+            // --no-comments and HOLDLAB_NO_COMMENTS leave out the '#' lines of every file the command writes, not only
+            // standard output's.
+            let comments = !view.omitsComments
+            try perUserFile?.write((comments ? perUserHead.lines : "") + (["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
             let bar = ProgressBar(label: "compare", total: comparison.users * resolved.populations.count, unit: "users")
             let results = try resolved.run(
                 users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads, precision: precision,
@@ -103,7 +106,7 @@ struct Compare: ParsableCommand {
             let differences = ComparisonCSV.differences(results, provenance: provenance)
             if let summaryFile {
                 try summaryFile.write(try ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: provenance))
-                    .rendered(as: .csv))
+                    .rendered(as: .csv, comments: comments))
                 try summaryFile.flush()
             }
             try perUserFile?.flush()

@@ -50,7 +50,7 @@ struct Simulate: ParsableCommand {
     @OptionGroup var view: RowFormatOptions
 
     @Option(name: .customLong("per-user"), help: ArgumentHelp(
-        "Also write one row per user and profile to this file, CSV with the summary's '#' lines ('-' for standard output when --out names a file).",
+        "Also write one row per user and profile to this file, CSV with the summary's '#' lines (none with --no-comments; '-' for standard output when --out names a file).",
         valueName: "file|-"), completion: .file())
     var perUser: String?
 
@@ -133,7 +133,9 @@ struct Simulate: ParsableCommand {
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let perUserFile = try perUser.map { path throws -> StreamedOutput in try StreamedOutput(argument: path) }
-            try perUserFile?.write(job.perUserHead)
+            // The per-user rows honour --no-comments and HOLDLAB_NO_COMMENTS as the summary does; a shard's per-user
+            // file is not read back by merge, so it may leave them out too.
+            try perUserFile?.write(job.perUserHead(comments: !view.omitsComments))
             let writeUser = perUserFile.map { file in { (text: String) throws in try file.write(text) } }
             if let shard {
                 let chunks = shard.range(of: Simulator.chunkCount(users: simulation.users))
