@@ -735,6 +735,23 @@ enum HostileCases {
                 files: ["r.yaml": .text("profiles: [hig-linear-bar]\nusers: 100\n")], unchanged: ["r.yaml"]),
         Hostile("report --html into a missing folder: 73, nothing written", smallReport + ["--html", "no/such/page.html", "--out", "r"], 73,
                 "no/such", absent: ["r", "no"]),
+        Hostile("report --html DIR --out DIR: the same file, 64 before anything runs", smallReport + ["--html", "r", "--out", "r"], 64,
+                "--out r and --html r are the same file", absent: ["r"]),
+        Hostile("report --html DIR --out ./DIR/ over an earlier review: 64, the review kept", smallReport + ["--html", "r", "--out", "./r/"], 64,
+                "are the same file", before: [smallReport + ["--out", "r"]], present: ["r/report.md"]),
+        Hostile("report --html inside the review folder: 64 before anything runs", smallReport + ["--html", "r/extra.html", "--out", "r"], 64,
+                "--html r/extra.html is inside --out r", absent: ["r"]),
+        Hostile("report --html inside the review folder, written another way", smallReport + ["--html", "x/../r/sub/../p.html", "--out", "./r"],
+                64, "is inside --out ./r", files: ["x": .directory], absent: ["r"]),
+        Hostile("report --html beside the review folder is no page inside it", smallReport + ["--html", "r.html", "--out", "r"], 0,
+                present: ["r.html", "r/report.html"]),
+        Hostile("report --html inside the review --inputs reads: 64, the review unchanged", smallReport + ["--inputs", "r/inputs",
+                "--html", "r/p.html"], 64, "--html r/p.html is inside the review folder r", before: [smallReport + ["--out", "r"]],
+                absent: ["r/p.html"]),
+        Hostile("report --out inside the review --inputs reads: 64", smallReport + ["--inputs", "r/inputs", "--out", "r/again"], 64,
+                "--out r/again is inside the review folder r", before: [smallReport + ["--out", "r"]], absent: ["r/again"]),
+        Hostile("report --inputs DIR/inputs --out DIR regenerates the review in place (reproduce.sh)", smallReport + ["--inputs",
+                "r/inputs", "--out", "r"], 0, before: [smallReport + ["--out", "r"]], present: ["r/report.md"]),
     ]
 
     static func review(_ variant: String, extra: String = "") -> Fixture {

@@ -28,6 +28,23 @@ struct OutputFileTests {
         #expect(!OutputFile.sameFile("-", "-"))
     }
 
+    @Test("a path in a folder that does not exist yet is inside it (or the same) however it is written")
+    func newFolders() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.path
+        let review = root + "/review"  // not created
+        #expect(OutputFile.isInside(root + "/review/page.html", folder: review))
+        #expect(OutputFile.isInside(root + "/sub/../review/./x/../page.html", folder: review + "/"))
+        #expect(OutputFile.isInside(review + "/", folder: review))
+        #expect(!OutputFile.isInside(root + "/review/../page.html", folder: review))
+        #expect(!OutputFile.isInside(root + "/reviewed.html", folder: review))
+        #expect(OutputFile.sameFile(review, root + "/sub/../review/"))
+        #expect(OutputFile.sameFile(review + "/a/b.csv", root + "/review/a/./b.csv"))
+        #expect(!OutputFile.sameFile(review + "/a/b.csv", root + "/review/b.csv"))
+    }
+
     @Test("a partial file appears only when committed; discarded, it leaves nothing")
     func partialFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-out-\(UUID().uuidString)")

@@ -193,6 +193,9 @@ public enum OutputFile: Sendable, Equatable {
     /// An absolute path for a file that may not exist yet: its directory resolved (symbolic links, `.`, `..`),
     /// then its name; a dangling symbolic link is followed to where it points.
     static func canonical(_ path: String, depth: Int = 0) -> String {
+        // `dir/` names `dir`.
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         var status = stat()
         if depth < 16, lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK,
            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
@@ -201,10 +204,15 @@ public enum OutputFile: Sendable, Equatable {
         }
         let directory = directory(of: path)
         let name = fileName(of: path)
+        // A directory that does not exist yet (`new/page.html`) is resolved as far as it exists, so that the path is
+        // absolute and compares with others (`isInside`, `sameFile`) whichever way it was written.
         let resolved = realpath(directory, nil).map { pointer -> String in
             defer { free(pointer) }
             return String(cString: pointer)
-        } ?? directory
+        } ?? (directory == path ? directory : canonical(directory, depth: depth))
+        // `.` and `..` as the last part: the resolved directory itself, or its parent.
+        if name == "." { return resolved }
+        if name == ".." { return Self.directory(of: resolved) }
         return joined(resolved, name)
     }
 }

@@ -32,8 +32,8 @@ struct Report: ParsableCommand {
 
             The folder also holds report.html: the review as one interactive page that works offline (each \
             design's hold animated from its trace frames, release times to choose from, the sweeps as charts). \
-            --html FILE writes that page to FILE too (- for standard output); without --out, only the page is \
-            written.
+            --html FILE writes that page to FILE too (- for standard output; not inside the --out folder, which has its \
+            own); without --out, only the page is written.
 
             Examples:
               holdlab report --profile hig-linear-bar \\
@@ -129,6 +129,30 @@ struct Report: ParsableCommand {
         }
         try refuseOutputsOverInputs([("--out", out), ("--html", html == "-" ? nil : html)],
                                     inputs: comparison.inputs(source) + [("--review", review)])
+        try refuseOutputsInReviews()
+    }
+
+    /// Refuses (64), before anything runs, a page written into the review folder (`--html X --out X`, `--html
+    /// X/page.html --out X`): the folder holds its own report.html, and a file it does not make would fail its
+    /// `reproduce.sh --check`. So too an output inside the review folder `--inputs` reads (other than that folder
+    /// itself, which reproduce.sh regenerates in place).
+    func refuseOutputsInReviews() throws {
+        let page = html == "-" ? nil : html
+        if let out, let page {
+            try refuseSameOutputs([("--out", out), ("--html", page)])
+            if OutputFile.isInside(page, folder: out) {
+                throw ValidationError("--html \(page) is inside --out \(out): the review folder holds its own report.html, and a file it does not make fails its reproduce.sh --check; write the page outside the folder")
+            }
+        }
+        if let inputs {
+            let folder = OutputFile.directory(of: inputs.count > 1 && inputs.hasSuffix("/") ? String(inputs.dropLast()) : inputs)
+            guard FileManager.default.fileExists(atPath: folder + "/report.md") else { return }
+            for (option, path) in [("--html", page), ("--out", out)] {
+                guard let path, OutputFile.isInside(path, folder: folder),
+                      !(option == "--out" && OutputFile.sameFile(path, folder)) else { continue }
+                throw ValidationError("\(option) \(path) is inside the review folder \(folder) whose inputs --inputs reads: a file it does not make fails its reproduce.sh --check; write it outside the folder")
+            }
+        }
     }
 
     /// The command line without `--out DIR`, `--html FILE`, `--inputs DIR` and `--threads N`: what the CSVs record
