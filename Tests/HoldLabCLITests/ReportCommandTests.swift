@@ -419,13 +419,58 @@ struct ReportCommandTests {
         #expect(sweep.status == 65 && sweep.stderr.contains("\(review.path):3:10: sweeps[0]: "), "\(sweep.stderr)")
         let missing = try CLI.run(["report", "--review", directory.appendingPathComponent("none.yaml").path, "--out", folder.path])
         #expect(missing.status == 66 && missing.stderr.contains("no such review file"), "\(missing.stderr)")
-        try "variants:\n  fast: {fill.curve: easeIn}\n".write(to: review, atomically: true, encoding: .utf8)
+        try "variants:\n  fast: {fill.curve: easeIn}\nusers: 200\n".write(to: review, atomically: true, encoding: .utf8)
         let both = try CLI.run(["report", "--review", review.path, "--users", "100", "--out", folder.path])
         #expect(both.status == 64 && both.stderr.contains("--users is given by the review file"), "\(both.stderr)")
         try "variants:\n  fast: {fill.curvy: easeIn}\nusers: 100\n".write(to: review, atomically: true, encoding: .utf8)
         let key = try CLI.run(["report", "--review", review.path, "--out", folder.path])
         #expect((key.status == 64 || key.status == 65) && key.stderr.contains("fill.curvy"), "\(key.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["review.yaml"])
+    }
+
+    @Test("--review FILE with an option the file does not give: it applies, the folder is the equivalent options', and reproduce.sh --check passes")
+    func reviewFileWithOptions() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let review = directory.appendingPathComponent("min.yaml")
+        try "variants:\n  quick: {gesture.minimumDuration: 0.9}\n".write(to: review, atomically: true, encoding: .utf8)
+        let fromFile = directory.appendingPathComponent("from-file")
+        let fromOptions = directory.appendingPathComponent("from-options")
+        let extra = ["--users", "1000", "--seed", "4", "--population", "default,hurried", "--robustness-users", "0",
+                     "--guard", "false_activation_rate<=+1pt"]
+        let result = try CLI.run(["report", "--review", review.path] + extra + ["--out", fromFile.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let options = try CLI.run(["report", "--variant", "quick=gesture.minimumDuration=0.9"] + extra + ["--out", fromOptions.path])
+        #expect(options.status == 0, "\(options.stderr)")
+        let written = try Self.files(fromFile)
+        let designs = String(decoding: written["designs.csv"] ?? Data(), as: UTF8.self)
+        #expect(designs.contains("# users: 1000 per population, seed 4 ") && designs.contains("hurried"), "\(designs)")
+        let naming: Set<String> = ["inputs/min.yaml", "inputs/manifest.tsv", "reproduce.sh", "report.md"]
+        #expect(written.filter { !naming.contains($0.key) } == (try Self.files(fromOptions)).filter { !naming.contains($0.key) },
+                "the review file's report differs from the options'")
+        #expect(try Self.reproduce(fromFile, ["--check"], in: directory) == 0)
+    }
+
+    @Test("the review-file example of docs/commands/report.md loads: profiles check passes it")
+    func documentedReviewFile() throws {
+        let page = try String(contentsOf: CLI.root.appendingPathComponent("docs/commands/report.md"), encoding: .utf8)
+        var blocks: [String] = []
+        var current: String?
+        for line in page.components(separatedBy: "\n") {
+            if current == nil, line.hasPrefix("```yaml") { current = ""; continue }
+            if let text = current, line.hasPrefix("```") { blocks.append(text); current = nil; continue }
+            if current != nil { current! += line + "\n" }
+        }
+        let reviews = blocks.filter { $0.contains("\nvariants:") }
+        #expect(!reviews.isEmpty, "docs/commands/report.md has no review-file example")
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (index, text) in reviews.enumerated() {
+            let name = "review-\(index).yaml"
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let check = try CLI.run(["profiles", "check", name], in: directory)
+            #expect(check.status == 0 && check.stdout.contains("ok: \(name) (review)"), "\(check.stdout)\(check.stderr)")
+        }
     }
 
     @Test("report.html: one file with a policy that forbids the network, the hostile question as text, and the CSVs' numbers")

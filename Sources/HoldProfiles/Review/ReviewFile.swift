@@ -4,7 +4,7 @@
 /// ```yaml
 /// question: A 1.0 s linear fill, or a 0.6 s easeIn fill with the action at 0.8 s?
 /// profiles: [hig-linear-bar]           # designs: profile names or YAML files (default hig-linear-bar)
-/// set: {haptics.enabled: true}         # --set values every design gets (optional)
+/// set: {haptics.onComplete: true}      # --set values every design gets (optional)
 /// variants:                            # labelled --set variants of the first profile
 ///   fast: {fill.curve: easeIn, fill.duration: 0.6, gesture.minimumDuration: 0.8}
 /// populations: [default, motor-impaired]
@@ -48,6 +48,21 @@ public struct ReviewFile: Sendable, Equatable {
     /// The decision rule: `--prefer`, and `--guard` (nil: the default guardrails; empty: none).
     public var prefer: Located?
     public var guards: [Located]?
+    /// The keys the file writes, in file order (a key written empty, `sweeps: []` or `guard: []`, included): the
+    /// options it gives (`ReviewFile.options`), which the command line may not give again.
+    public var givenKeys: [String] = []
+
+    /// Each key and the `holdlab report` option it gives.
+    public static let options: [(key: String, option: String)] = [
+        ("question", "--question"), ("profiles", "--profile"), ("set", "--set"), ("variants", "--variant"),
+        ("populations", "--population"), ("baseline", "--baseline"), ("users", "--users"), ("seed", "--seed"),
+        ("sweeps", "--sweep"), ("prefer", "--prefer"), ("guard", "--guard"),
+    ]
+
+    /// The options the file gives: those of the keys it writes.
+    public var givenOptions: [String] {
+        Self.options.filter { givenKeys.contains($0.key) }.map(\.option)
+    }
 
 
     /// The most users a review may ask for (as `--users`).
@@ -70,6 +85,7 @@ public struct ReviewFile: Sendable, Equatable {
     static func decode(_ root: ConfigNode) throws(ProfileError) -> ReviewFile {
         var reader = try MappingReader(root, keyPath: "")
         var review = ReviewFile()
+        review.givenKeys = root.keys
         if let question = try reader.scalar("question") {
             guard !question.text.isEmpty else { throw ProfileError(origin: question.origin, keyPath: "question", message: "needs text") }
             review.question = question.text

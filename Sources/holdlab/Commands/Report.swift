@@ -20,7 +20,8 @@ struct Report: ParsableCommand {
             report folder is replaced; any other non-empty folder is refused (73). Needs gnuplot (69 without).
 
             --review FILE reads the designs, populations, users, seed, baseline, question and sweeps from a YAML \
-            review file (see Profiles/reviews/ and docs/commands/report.md) instead of those options; the report is the one the \
+            review file (see Profiles/reviews/ and docs/commands/report.md) instead of those options; an option the \
+            file does not give may be given beside it. The report is the one the \
             equivalent options write, byte for byte, and records (and reproduce.sh runs) that command line, so the \
             folder does not need the file.
 
@@ -103,10 +104,6 @@ struct Report: ParsableCommand {
         valueName: "dir"), completion: .directory)
     var inputs: String?
 
-    /// The options a review file gives, refused beside `--review`.
-    static let reviewOptions = ["--question", "--profile", "--set", "--variant", "--population", "--baseline", "--users",
-                                "--seed", "--sweep", "--prefer", "--guard"]
-
     func validate() throws {
         if out == nil && html == nil { throw ValidationError("give --out DIR (the review folder), --html FILE (its page alone), or both") }
         if let out, out.isEmpty || out == "-" { throw ValidationError("--out needs a folder name") }
@@ -186,11 +183,12 @@ struct Report: ParsableCommand {
         }
     }
 
-    /// The command line with `--review FILE` replaced by the options the file gives; those options are refused
-    /// beside it, and each sweep is checked where the file writes it.
+    /// The command line with `--review FILE` replaced by the options the file gives; an option the file gives is
+    /// refused beside it (one it does not give applies as it would without the file), and each sweep is checked
+    /// where the file writes it.
     static func expand(_ commandLine: [String], review: ReviewFile) throws -> [String] {
         for argument in commandLine {
-            for option in reviewOptions where argument == option || argument.hasPrefix(option + "=") {
+            for option in review.givenOptions where argument == option || argument.hasPrefix(option + "=") {
                 throw UsageError("\(option) is given by the review file; write it there, or drop --review")
             }
         }
