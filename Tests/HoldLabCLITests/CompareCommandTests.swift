@@ -54,6 +54,17 @@ struct CompareCommandTests {
         #expect(text.split(separator: "\n").dropFirst(comments.count).first?.hasPrefix("population,") == true)
     }
 
+    @Test("the zero-width note says what a sample can miss, also when it is too small for '3 in N'")
+    func zeroWidthNote() throws {
+        let arguments = ["compare", "--variant", "slow=gesture.minimumDuration=1.1"]
+        let tiny = try CLI.run(arguments + ["--users", "2"])
+        #expect(tiny.status == 0 && tiny.stderr.contains("but a sample of 2 people can miss any difference that not every person shares (docs/INTERVALS.md)"),
+                "\(tiny.stderr)")
+        #expect(!tiny.stderr.contains("3 in 2 "))
+        let small = try CLI.run(arguments + ["--users", "4"])
+        #expect(small.stderr.contains("a difference that occurs in fewer than about 3 in 4 people may not show in a sample of 4"), "\(small.stderr)")
+    }
+
     @Test("a missing profile is 66 and no output file appears")
     func missingProfile() throws {
         let directory = try CLI.temporaryDirectory()

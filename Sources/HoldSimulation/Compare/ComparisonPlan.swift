@@ -73,9 +73,13 @@ public struct ComparisonPlan: Sendable {
         guard !entries.isEmpty else { return nil }
         let shown = entries.prefix(4).joined(separator: ", ")
         let more = entries.count > 4 ? " and \(entries.count - 4) more" : ""
+        // "Fewer than about 3 in N" is a share only above 3 people; a sample that small can miss any difference
+        // that not everyone shares.
+        let unseen = people > 3
+            ? "a difference that occurs in fewer than about 3 in \(people) people may not show in a sample of \(people)"
+            : "a sample of \(people) \(people == 1 ? "person" : "people") can miss any difference that not every person shares"
         return "note: a zero-width paired interval: these differences are the same for every person both designs count, "
-            + "exact if the model makes them so, but a difference that occurs in fewer than about 3 in \(people) people "
-            + "may not show in a sample of \(people) (docs/INTERVALS.md): \(shown)\(more)"
+            + "exact if the model makes them so, but \(unseen) (docs/INTERVALS.md): \(shown)\(more)"
     }
 
     /// How each population's comparison ended under `precision`.

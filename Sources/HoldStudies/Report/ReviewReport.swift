@@ -233,7 +233,8 @@ public enum ReviewReport {
         text += "| rule | basis and source | " + labels.map(cell).joined(separator: " | ") + " |\n|---|---|"
             + String(repeating: "---|", count: labels.count) + "\n"
         for (index, rule) in rules.enumerated() {
-            let why = rule.rationale.isEmpty ? "" : " Rationale: \(rule.rationale)."
+            // The source is a phrase or ends in a URL: the rationale is a sentence of its own.
+            let why = rule.rationale.isEmpty ? "" : (rule.source.hasSuffix(".") ? "" : ".") + " Rationale: \(rule.rationale)."
             text += "| `\(rule.id)` | \(rule.basis == .rules1 ? "" : "*\(rule.basis.rawValue)*: ")\(cell(rule.source + why)) |"
             for checks in input.checks {
                 guard index < checks.count else { text += " – |"; continue }
