@@ -83,6 +83,41 @@ struct PrecisionCommandTests {
         }
     }
 
+    @Test("report with populations that stop apart: report.md quotes each one's users; knob-shares.csv and the sweeps say the users their rows took")
+    func reportQuotesTheUsersTaken() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("review").path
+        let result = try CLI.run(["report", "--profile", "hig-linear-bar", "--variant", "slow=gesture.minimumDuration=1.1 fill.curve=easeIn",
+                                  "--population", "default,motor-impaired", "--users", "20000", "--precision", "completion_rate=0.004",
+                                  "--robustness-users", "0", "--sweep", "fill.duration=0.8,1.0", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        func file(_ name: String) throws -> String { try String(contentsOfFile: out + "/" + name, encoding: .utf8) }
+        let designs = try file("designs.csv")
+        let usersLine = try #require(designs.split(separator: "\n").first { $0.hasPrefix("# users: ") })
+        let taken = try #require(usersLine.components(separatedBy: " per population").first).split(separator: " ").compactMap { Int($0) }
+        #expect(taken.count == 2 && taken[0] < taken[1], "\(usersLine): the populations stop apart")
+        let (first, most) = (taken[0], taken[1])
+        let report = try file("report.md")
+        #expect(report.contains(": \(first) synthetic users for `default` and \(most) for `motor-impaired` (seed 1); "), "\(report.prefix(1500))")
+        #expect(!report.contains("\(most) synthetic users per population"))
+        #expect(try file("report.html").contains("\(first) synthetic users for default and \(most) for motor-impaired"))
+        // The knob shares and the sweep take the most users a population took, and say so.
+        let shares = try file("knob-shares.csv")
+        #expect(shares.contains("\n# users: \(most) per population, seed 1 (common random numbers; the most users a population's comparison took)\n"),
+                "\(shares.prefix(1200))")
+        #expect(try file("sweep-fill.duration.csv").contains("\n# sweep_users: \(most) per point, seed 1\n"))
+        // Their people are those of `most` users: default's intent users at that many.
+        let simulate = try CLI.run(["simulate", "--population", "default", "--users", "\(most)", "--columns", "intent_users",
+                                    "--format", "csv", "--no-comments"])
+        let intent = try #require(simulate.stdout.split(separator: "\n").dropFirst().first)
+        let row = try #require(CSVRecords.records(shares).first { $0["population"] == "default" && $0["metric"] == "completion_rate" })
+        #expect(row["people"] == String(intent))
+        // The rule table: a rationale is a sentence of its own after its source.
+        #expect(report.contains("the population's other numbers are assumptions. Rationale: "))
+        #expect(report.range(of: #"[a-z0-9)] Rationale:"#, options: .regularExpression) == nil)
+    }
+
     @Test("simulate with a relative target on a mean equals the --users run of the users it took")
     func simulateRelativeMean() throws {
         let arguments = ["simulate", "--profile", "kikocard-accelerating", "--users", "60000"]

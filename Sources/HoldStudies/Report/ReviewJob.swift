@@ -282,7 +282,16 @@ public enum ReviewJob {
         ] : []), at: script)
         var argumentFiles: [(String, String)] = []
         if !decompositions.isEmpty {
-            try write("knob-shares.csv", KnobShares.table(decompositions, provenance: head))
+            // With --precision the populations may stop at different users, and the knob shares take the most any
+            // took: their `# users:` line says so, not the comparison's per-population counts.
+            var provenance = head
+            if !outcomes.isEmpty {
+                provenance.entries = provenance.entries.map { entry in
+                    entry.key != "users" ? entry : Provenance.Entry(
+                        "users", "\(users) per population, seed \(seed) (common random numbers; the most users a population's comparison took)")
+                }
+            }
+            try write("knob-shares.csv", KnobShares.table(decompositions, provenance: provenance))
             argumentFiles.append(("knob-shares.csv", "each key's part of every variant that sets several: alone, removed, Shapley share, interaction, with paired intervals"))
         }
         var findings: [RobustnessFinding] = []

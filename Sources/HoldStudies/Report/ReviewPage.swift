@@ -181,6 +181,7 @@ public enum ReviewPage {
             ("question", .string(input.question)),
             ("baseline", .number(String(input.baseline))),
             ("users", .number(String(input.users))),
+            ("usersPhrase", .string(input.usersPhrase.replacingOccurrences(of: "`", with: ""))),
             ("seed", .number(String(input.seed))),
             ("populations", .array(input.populations.map { .string($0.name) })),
             ("checkPopulation", .string(input.checkPopulation)),

@@ -98,7 +98,7 @@ if (data.recommendation.length > 0) {
   });
 }
 add(section("Review", "about"), el("p", { "class": "muted" },
-  "Simulated with holdlab " + data.version + ": " + data.users + " synthetic users per population (seed " + data.seed +
+  "Simulated with holdlab " + data.version + ": " + data.usersPhrase + " (seed " + data.seed +
   "), every design on the same people. Populations: " + data.populations.join(", ") + "."));
 
 // The holds: every design's trace frames, on one clock, at one release time.

@@ -26,6 +26,8 @@ public struct ReviewInput: Sendable {
     public var designs: [Design]
     public var baseline: Int
     public var populations: [Population]
+    /// The users of the comparison (with `--precision`, the most any population's took: what the knob shares and
+    /// the sweeps take); `usersPhrase` says each population's.
     public var users: Int
     public var seed: UInt64
     /// One per population, in order.
@@ -175,7 +177,7 @@ public enum ReviewReport {
         let question = String(input.question.map { $0.isNewline ? " " : $0 })
         text += "**Question.** \(question)\n\n"
         if let argument = input.argument { text += ReviewArgumentText.recommendation(input, argument) }
-        text += "Simulated with holdlab \(version): \(input.users) synthetic users per population (seed \(input.seed)); "
+        text += "Simulated with holdlab \(version): \(input.usersPhrase) (seed \(input.seed)); "
             + "every design saw the same people (common random numbers), so each difference to the baseline, "
             + "**\(baseline)**, has a paired 95 % confidence interval. Populations: "
             + input.populations.map { "`\($0.name)`" }.joined(separator: ", ") + ".\n\n"
@@ -289,5 +291,21 @@ public enum ReviewReport {
             text += "### \(design.design.label)\n\n" + parametersIntroduction(design) + "```yaml\n\(parametersYAML(design))```\n\n"
         }
         return text
+    }
+}
+
+extension ReviewInput {
+    /// The users each population's comparison took, as report.md and the page quote them: "20000 synthetic users
+    /// per population", or with `--precision` stopping the populations apart, "4096 synthetic users for `default`
+    /// and 8192 for `motor-impaired`" (as the CSVs' `# users:` line says).
+    public var usersPhrase: String {
+        let counts = populations.indices.map { index in
+            index < results.count ? results[index].summaries.first?.users ?? users : users
+        }
+        guard Set(counts).count > 1 else { return "\(counts.first ?? users) synthetic users per population" }
+        let each = zip(populations, counts).enumerated().map { index, pair in
+            index == 0 ? "\(pair.1) synthetic users for `\(pair.0.name)`" : "\(pair.1) for `\(pair.0.name)`"
+        }
+        return each.dropLast().joined(separator: ", ") + " and " + (each.last ?? "")
     }
 }
