@@ -36,6 +36,8 @@ public enum BetaDistribution {
         func below(_ x: Double) -> Bool {
             p <= 0.5 ? gsl_cdf_beta_P(x, a, b) < p : gsl_cdf_beta_Q(x, a, b) > 1 - p
         }
+        // A CDF that gives no number here (none found over 40,000 Clopper–Pearson ends) leaves no quantile either.
+        guard !gsl_cdf_beta_P(0.5, a, b).isNaN, !gsl_cdf_beta_Q(0.5, a, b).isNaN else { return .nan }
         var low = 0.0, high = 1.0
         for _ in 0..<2_200 {
             // The midpoint in value while the bracket spans orders of magnitude would take ~1,000 halvings to reach

@@ -13,7 +13,7 @@ struct MiscCommandTests {
         let provenance = Provenance.leadingEntries(of: result.stdout)
         #expect(provenance.map(\.key) == ["holdlab", "command", "rng", "seed", "cores"])
         #expect(provenance.first?.value == "\(HoldLabVersion.current) benchmark")
-        #expect(provenance.first { $0.key == "rng" }?.value == "taus2")
+        #expect(provenance.first { $0.key == "rng" }?.value == "taus2 (the simulation cases' users; a fit case's sample is mt19937's)")
         let lines = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines.first.map(String.init) == Self.benchmarkHeader)
         let cases = lines.dropFirst().map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
@@ -43,7 +43,7 @@ struct MiscCommandTests {
         #expect(one.stdout.split(separator: "\n").count == 2 && one.stdout.hasPrefix(Self.benchmarkHeader + "\n"))
         let named = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--fit-rows", "0",
                                  "--rng", "mt19937", "--no-numpy"])
-        #expect(Provenance.leadingEntries(of: named.stdout).first { $0.key == "rng" }?.value == "mt19937")
+        #expect(Provenance.leadingEntries(of: named.stdout).first { $0.key == "rng" }?.value.hasPrefix("mt19937 (") == true)
         #expect(Self.benchmarkRows(named.stdout).count == 1)
         // --case and --fit-rows are repeatable.
         let two = try CLI.run(["benchmark", "--users", "2000", "--threads", "1", "--case", "hold-only", "--case", "spring",

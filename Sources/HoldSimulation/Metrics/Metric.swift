@@ -107,7 +107,10 @@ public struct Metric: Sendable {
             switch event {
             case .accidental, .falseActivation: "accidental_users"
             case .completed, .completedWithFill, .completedUnseen: "completed"
-            default: "intent_users"
+            case .intent, .prematureRelease, .prematureImpatience, .prematureMismatch, .movementCancel, .noFeedback:
+                "intent_users"
+            // Every person: a rate over them is over nobody only with no users at all, which intent users then are.
+            case .user: "intent_users"
             }
         }
         func column(_ value: HoldValue) -> String {

@@ -61,7 +61,7 @@ struct Benchmark: ParsableCommand {
         valueName: "name"))
     var cases: [SimulationCase] = []
 
-    @Option(name: .customLong("fit-rows"), help: ArgumentHelp(
+    @Option(name: .customLong("fit-rows"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "Rows for a fit case (repeatable; 0 for none). Default: 10,000, 100,000 and 1,000,000.", valueName: "n"))
     var fitRows: [Int] = [10_000, 100_000, 1_000_000]
 
@@ -138,7 +138,7 @@ struct Benchmark: ParsableCommand {
     /// cases draw their users from (`--rng`), the seed every case uses, and the machine's cores.
     var provenance: Provenance {
         var lines = Provenance.made(by: "benchmark", commandLine: CommandRecord.line())
-        lines.append("rng", rng.rawValue)
+        lines.append("rng", "\(rng.rawValue) (the simulation cases' users; a fit case's sample is mt19937's)")
         lines.append("seed", "1 (every case)")
         lines.append("cores", String(ProcessInfo.processInfo.activeProcessorCount))
         return lines

@@ -6,22 +6,22 @@ import HoldStudies
 
 /// The guideline thresholds as options (shared by `check` and `report`).
 struct GuidelineOptions: ParsableArguments {
-    @Option(name: .customLong("mismatch-frames"), help: "fill-matches-action: frames the bar may look full before the action (default 1).")
+    @Option(name: .customLong("mismatch-frames"), parsing: .unconditional, help: "fill-matches-action: frames the bar may look full before the action (default 1).")
     var mismatchFrames: Double = GuidelineThresholds().mismatchFrames
 
-    @Option(name: .customLong("feedback-ms"), help: "first-feedback: the latest first feedback after touch-down, ms (default 100).")
+    @Option(name: .customLong("feedback-ms"), parsing: .unconditional, help: "first-feedback: the latest first feedback after touch-down, ms (default 100).")
     var feedbackMs: Double = GuidelineThresholds().feedbackMs
 
-    @Option(name: .customLong("max-pulse-rate"), help: "haptic-rate: the fastest rate of rendered pulses to accept, Hz (default 40, HoldLab's judgement; the actuator's own limit is the profile key haptics.actuatorMinInterval).")
+    @Option(name: .customLong("max-pulse-rate"), parsing: .unconditional, help: "haptic-rate: the fastest rate of rendered pulses to accept, Hz (default 40, HoldLab's judgement; the actuator's own limit is the profile key haptics.actuatorMinInterval).")
     var maxPulseRate: Double = GuidelineThresholds().maxPulseRateHz
 
-    @Option(name: .customLong("max-retract-ms"), help: "retract-time (rules 1: pointer-cancellation): the longest an early release may leave progress showing, ms (default 1000).")
+    @Option(name: .customLong("max-retract-ms"), parsing: .unconditional, help: "retract-time (rules 1: pointer-cancellation): the longest an early release may leave progress showing, ms (default 1000).")
     var maxRetractMs: Double = GuidelineThresholds().maxRetractMs
 
-    @Option(name: .customLong("fixed-hold-ms"), help: "timing-adjustable: warn when the action needs a longer hold, ms (default 1000).")
+    @Option(name: .customLong("fixed-hold-ms"), parsing: .unconditional, help: "timing-adjustable: warn when the action needs a longer hold, ms (default 1000).")
     var fixedHoldMs: Double = GuidelineThresholds().fixedHoldMs
 
-    @Option(name: .customLong("min-impaired-completion"), help: "motor-impaired-completion: the lowest acceptable completion rate, 0–1 (default 0.8).")
+    @Option(name: .customLong("min-impaired-completion"), parsing: .unconditional, help: "motor-impaired-completion: the lowest acceptable completion rate, 0–1 (default 0.8).")
     var minImpairedCompletion: Double = GuidelineThresholds().minImpairedCompletion
 
     @Option(name: .customLong("impaired-population"), help: ArgumentHelp(

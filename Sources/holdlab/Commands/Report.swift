@@ -73,12 +73,12 @@ struct Report: ParsableCommand {
         valueName: "metric<=bound"))
     var guards: [String] = []
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Users per comparison when each behaviour assumption is varied over its plausible range (default: --users; 0 leaves the robustness section out).",
         valueName: "n"))
     var robustnessUsers: Int?
 
-    @Option(help: ArgumentHelp("Values per behaviour assumption, evenly spaced over its range, ends included (2 to 51).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Values per behaviour assumption, evenly spaced over its range, ends included (2 to 51).", valueName: "n"))
     var robustnessPoints: Int = RobustnessRequest.defaultGridPoints
 
     @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"), completion: .directory)

@@ -62,7 +62,7 @@ struct SweepCommand: ParsableCommand {
         SweepDesign(rawValue: design).flatMap { [.grid, .lhs, .sobol].contains($0) ? $0 : nil }
     }
 
-    @Option(help: "Points for --design lhs or sobol.")
+    @Option(parsing: .unconditional, help: "Points for --design lhs or sobol.")
     var points: Int?
 
     @OptionGroup var simulation: RunOptions
@@ -144,16 +144,6 @@ struct SweepCommand: ParsableCommand {
             let shard = try sharding.parsedShard
             if let shard { try shard.check(units: plan.points.count, what: "points") }
             if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points") }
-            if dryRun {
-                let range = shard?.range(of: plan.points.count) ?? 0..<plan.points.count
-                let columns = Array(Sweep.columns(plan).prefix(plan.parameters.count))
-                let points = plan.points[range].map { point in
-                    point.map { value in Double(value).map { .formatted(CSV.field(value), value: $0) } ?? ResultCell.text(value) }
-                }
-                try emit(view.render(ResultDocument(ResultTable(columns: columns, rows: points)), for: .standardOutput))
-                printNote("\(range.count) points (\(plan.design.rawValue)\(shard.map { ", shard \($0)" } ?? "")); nothing simulated")
-                return
-            }
             let baseOverrides = try source.profileOverrides()
             let base = try library.loadProfile(profile, overrides: baseOverrides)
             var populations: [Population] = []
@@ -174,6 +164,17 @@ struct SweepCommand: ParsableCommand {
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads)
             request.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)
+            // A dry run prints the points once every option is checked (--set, --population, --precision).
+            if dryRun {
+                let range = shard?.range(of: plan.points.count) ?? 0..<plan.points.count
+                let columns = Array(Sweep.columns(plan).prefix(plan.parameters.count))
+                let points = plan.points[range].map { point in
+                    point.map { value in Double(value).map { .formatted(CSV.field(value), value: $0) } ?? ResultCell.text(value) }
+                }
+                try emit(view.render(ResultDocument(ResultTable(columns: columns, rows: points)), for: .standardOutput))
+                printNote("\(range.count) points (\(plan.design.rawValue)\(shard.map { ", shard \($0)" } ?? "")); nothing simulated")
+                return
+            }
             if let shard {
                 // A shard validates and simulates its own points only (the script --emit prints checked them all).
                 let points = try ShardRun.sweepPoints(request, shard: shard)

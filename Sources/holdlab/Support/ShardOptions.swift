@@ -27,11 +27,11 @@ struct ShardOptions: ParsableArguments {
     @Option(help: ArgumentHelp("--emit slurm: the time limit of each shard task (Slurm's --time, e.g. 1:00:00).", valueName: "limit"))
     var time: String?
 
-    @Option(name: .customLong("cpus-per-task"), help: ArgumentHelp(
+    @Option(name: .customLong("cpus-per-task"), parsing: .unconditional, help: ArgumentHelp(
         "With --emit: CPUs per shard (Slurm's --cpus-per-task; each shard's --threads follows it). Default 1.", valueName: "n"))
     var cpusPerTask: Int?
 
-    @Option(help: ArgumentHelp("--emit parallel: shards run at once (parallel's --jobs; default: its own, one per core).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("--emit parallel: shards run at once (parallel's --jobs; default: its own, one per core).", valueName: "n"))
     var jobs: Int?
 
     @Option(name: .customLong("sshloginfile"), help: ArgumentHelp(
