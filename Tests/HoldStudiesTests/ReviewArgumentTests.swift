@@ -201,16 +201,22 @@ import Testing
         #expect(throws: DecisionRuleError.self) { try DecisionRule(prefer: "completion") }
     }
 
-    /// A design that beats the baseline on completion but breaks the guardrail is not shipped; without the
-    /// guardrail it is; a difference within its interval is undecided.
-    @Test func decisionRuleWeighsGuardrails() throws {
+    /// A 1 s gesture (slow, the baseline) against a 0.7 s one (quick) for hold users of uniform lengths: quick
+    /// completes more and fires on far more accidental touches.
+    static func slowAgainstQuick() throws -> (Population, DesignComparison) {
         let population = try Make.population("""
               - {name: deliberate, weight: 0.8, intent: confirm, behavior: hold, hold: {dist: uniform, min: 0.5, max: 1.5}}
               - {name: accidental, weight: 0.2, intent: none, behavior: hold, hold: {dist: uniform, min: 0.0, max: 1.2}}
             """)
-        let designs = [try Self.design("slow", []), try Self.design("quick", ["gesture.minimumDuration=0.7"])]
-        let result = try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 0, population: population,
-                                                                users: 20_000, seed: 4, threads: 2))
+        let designs = [try design("slow", []), try design("quick", ["gesture.minimumDuration=0.7"])]
+        return (population, try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 0, population: population,
+                                                                        users: 20_000, seed: 4, threads: 2)))
+    }
+
+    /// A design that beats the baseline on completion but breaks the guardrail is not shipped; without the
+    /// guardrail it is; a difference within its interval is undecided.
+    @Test func decisionRuleWeighsGuardrails() throws {
+        let (population, result) = try Self.slowAgainstQuick()
         let labels = ["slow", "quick"]
         let guarded = try Self.rule(["false_activation_rate<=+0.5pt"]).decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
         #expect(guarded.recommended == 0 && guarded.keepsBaseline)
@@ -232,13 +238,7 @@ import Testing
     /// verdict holds by whichever exclusion holds by more, so moving the guardrail by the margin the old rule quoted
     /// (the guardrail's alone) must not change it, and the margin is the larger of the two.
     @Test func keptBaselineMarginCountsALossBeyondABrokenGuardrail() throws {
-        let population = try Make.population("""
-              - {name: deliberate, weight: 0.8, intent: confirm, behavior: hold, hold: {dist: uniform, min: 0.5, max: 1.5}}
-              - {name: accidental, weight: 0.2, intent: none, behavior: hold, hold: {dist: uniform, min: 0.0, max: 1.2}}
-            """)
-        let designs = [try Self.design("slow", []), try Self.design("quick", ["gesture.minimumDuration=0.7"])]
-        let result = try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 0, population: population,
-                                                                users: 20_000, seed: 4, threads: 2))
+        let (_, result) = try Self.slowAgainstQuick()
         let labels = ["slow", "quick"]
         let difference = try #require(result.rows.first { $0.design == "quick" && $0.metric.name == "false_activation_rate" }?.difference)
         let lower = try #require(difference.lower) * 100, upper = try #require(difference.upper) * 100
