@@ -303,6 +303,10 @@ enum HostileCases {
         Hostile("negative --robustness-points", ["report", "--variant", "a=gesture.minimumDuration=0.9", "--users", "100",
                                                  "--robustness-points", "-1", "--out", "r"], 64, "--robustness-points"),
         Hostile("negative --feedback-ms", ["check", "--users", "100", "--feedback-ms", "-5"], 64, "--feedback-ms"),
+        // An input CSV that names a column twice: which one a reader took would be silent.
+        Hostile("fit data naming a column twice", ["fit", "--data", "dupcol.csv", "--column", "t"], 65,
+                "dupcol.csv:1: the column 't' is given twice in the header (fields 1 and 2)",
+                files: ["dupcol.csv": .text("t,t\n1,2\n3,4\n")]),
         // A dry run checks every option before it prints the points.
         Hostile("sweep --dry-run with a --set the profile refuses", ["sweep", "--vary", "gesture.minimumDuration=0.5,1",
                                                                       "--dry-run", "--set", "fill.curve=wobbly"], 64, "--set fill.curve=wobbly"),

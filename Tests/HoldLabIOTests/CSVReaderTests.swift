@@ -55,6 +55,17 @@ struct CSVReaderTests {
         #expect(CSV.normalizedText("\u{FEFF}a,b\r\n1,2\r\n") == "a,b\n1,2\n")
     }
 
+    @Test("a header that names a column twice is refused, with the line and both fields; empty names may repeat")
+    func repeatedColumnNames() throws {
+        #expect(throws: CSVTableError(path: "d.csv", line: 2,
+                                      "the column 't' is given twice in the header (fields 1 and 3); name each column once")) {
+            try CSVTable(text: "# made by hand\nt,x,t\n1,2,3\n", path: "d.csv")
+        }
+        // Quoting and spaces do not make a name different; a trailing comma's empty names are no names.
+        #expect(throws: CSVTableError.self) { try CSVTable(text: "a, \"a\"\n1,2\n", path: "q.csv") }
+        #expect(try CSVTable(text: "a,b,,\n1,2,,\n", path: "e.csv").columns == ["a", "b", "", ""])
+    }
+
     @Test("streaming from a file in chunks of 1 to 17 bytes gives the same records, lines and hash as in memory")
     func chunkBoundaries() throws {
         let path = try Self.file(Self.tricky)

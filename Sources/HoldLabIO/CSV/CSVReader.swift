@@ -198,10 +198,19 @@ public final class CSVReader {
     public var contentHash: String { hash.hex }
 
     /// Reads the header row: its names (trimmed, unquoted), or nil when the file has nothing but `#` lines and blank
-    /// lines.
+    /// lines. A name given twice is refused: every reader takes columns by name, and which of the two it took would
+    /// be silent (empty names, a trailing comma's, are not names and may repeat).
     public func readHeader() throws(CSVTableError) -> [String]? {
         guard try next() else { return nil }
         columns = (0..<fieldCount).map { field($0) }
+        var first: [String: Int] = [:]
+        for (index, name) in columns.enumerated() where !name.isEmpty {
+            if let earlier = first[name] {
+                throw CSVTableError(path: path, line: line, "the column '\(name)' is given twice in the header (fields "
+                                    + "\(earlier + 1) and \(index + 1)); name each column once")
+            }
+            first[name] = index
+        }
         return columns
     }
 
