@@ -61,8 +61,8 @@ extension Population {
         do {
             return try validated(assignments)
         } catch {
-            throw ProfileError.blaming(error, among: assignments.map(\.override)) { subset in
-                firstProblem(assignments.filter { assignment in subset.contains(assignment.override) })
+            throw ProfileError.blaming(error, among: assignments.map(\.override)) { subset throws(ProfileError) in
+                _ = try validated(assignments.filter { assignment in subset.contains(assignment.override) })
             }
         }
     }
@@ -74,16 +74,6 @@ extension Population {
             root = try Self.setting(path, override: override, in: root, population: name)
         }
         return try Self.decode(root)
-    }
-
-    /// The problem of the assignments before blaming any (nil: they apply).
-    private func firstProblem(_ assignments: [(path: [String], override: Override)]) -> ProfileError? {
-        do {
-            _ = try validated(assignments)
-            return nil
-        } catch {
-            return error
-        }
     }
 
     /// Sets the value of `override` at `path` (a class name, then keys inside the class) in a population's tree.

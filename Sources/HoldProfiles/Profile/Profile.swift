@@ -50,19 +50,9 @@ extension Profile {
         do {
             return try validated(try parse(yaml: text, path: path, overrides: overrides))
         } catch {
-            throw ProfileError.blaming(error, among: overrides) { subset in
-                firstProblem(yaml: text, path: path, overrides: subset)
+            throw ProfileError.blaming(error, among: overrides) { subset throws(ProfileError) in
+                _ = try validated(try parse(yaml: text, path: path, overrides: subset))
             }
-        }
-    }
-
-    /// The problem `load` finds with these overrides before blaming any (nil: the profile is valid).
-    private static func firstProblem(yaml text: String, path: String, overrides: [Override]) -> ProfileError? {
-        do {
-            _ = try validated(try parse(yaml: text, path: path, overrides: overrides))
-            return nil
-        } catch {
-            return error
         }
     }
 

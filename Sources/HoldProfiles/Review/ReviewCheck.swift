@@ -38,10 +38,10 @@ extension ProfileLibrary {
             // Reported at the first entry at fault; a check across keys names its key and the other entries.
             if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
                let entry = texts.lazy.compactMap({ entries[$0] }).first {
-                let others = texts.filter { $0 != entry.text }
+                let others = error.overrides(besides: [entry.text])
                 let with = others.isEmpty ? "" : "with \(others.joined(separator: ", ")): "
-                let direct = error.keyPath.isEmpty || entry.keyPath.hasSuffix("." + error.keyPath)
-                let message = with + (direct ? error.message : "\(error.keyPath): \(error.message)")
+                let direct = entry.keyPath.hasSuffix("." + error.keyPath)
+                let message = with + (direct ? error.message : error.keyedMessage)
                 problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath, message: message))
                 return
             }
@@ -137,9 +137,9 @@ extension ProfileLibrary {
                 } catch {
                     // The value as the sweep writes it, then what is wrong with it by key path.
                     if error.origin.overrideTexts.contains(point) {
-                        let others = error.origin.overrideTexts.filter { $0 != point }
+                        let others = error.overrides(besides: [point])
                         let with = others.isEmpty ? "" : " with \(others.joined(separator: ", "))"
-                        refuse("\(point)\(with): " + (error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)"))
+                        refuse("\(point)\(with): " + error.keyedMessage)
                     } else {
                         refuse("\(point): \(error)")
                     }

@@ -59,8 +59,16 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
         self.setAside = setAside
     }
 
-    public var description: String {
-        keyPath.isEmpty ? "\(origin): \(message)" : "\(origin): \(keyPath): \(message)"
+    public var description: String { "\(origin): \(keyedMessage)" }
+
+    /// The message after its key path (`fill.duration: match resolves to …`), without the origin: what a caller
+    /// that names the origin its own way (a review file's entry, a sweep's point) prints.
+    public var keyedMessage: String { keyPath.isEmpty ? message : "\(keyPath): \(message)" }
+
+    /// The `--set` texts this problem is blamed on other than `given` (those the caller names itself), in order:
+    /// the values a check across keys found at fault together with them.
+    public func overrides(besides given: [String]) -> [String] {
+        origin.overrideTexts.filter { !given.contains($0) }
     }
 }
 
@@ -70,15 +78,23 @@ extension ProfileError {
     /// an action before touch-down, a timer that never completes) reports at a key of the file that no override
     /// changed, yet the value at fault is the command line's (exit 64, not the file's 65).
     ///
-    /// `problem` validates the document with a subset of the overrides and returns its first problem (nil: valid).
-    /// The problem is the file's, and `error` is returned unchanged, when the document alone fails at the same key
-    /// path. Otherwise each override is left out in turn, and stays out when the rest still give the same problem
-    /// (key path and message, whose values show what it depends on): what remains is named, in the order given.
-    /// Costs one validation per override, on failure only.
+    /// `validate` checks the document with a subset of the overrides, throwing its first problem. The problem is the
+    /// file's, and `error` is returned unchanged, when the document alone fails at the same key path. Otherwise each
+    /// override is left out in turn, and stays out when the rest still give the same problem (key path and message,
+    /// whose values show what it depends on): what remains is named, in the order given. Costs one validation per
+    /// override, on failure only.
     static func blaming(
-        _ error: ProfileError, among overrides: [Override], problem: ([Override]) -> ProfileError?
+        _ error: ProfileError, among overrides: [Override], validate: ([Override]) throws(ProfileError) -> Void
     ) -> ProfileError {
         guard !overrides.isEmpty, !error.cannotOpen else { return error }
+        func problem(_ subset: [Override]) -> ProfileError? {
+            do {
+                try validate(subset)
+                return nil
+            } catch {
+                return error
+            }
+        }
         if problem([])?.keyPath == error.keyPath { return error }
         var atFault = overrides
         var index = 0

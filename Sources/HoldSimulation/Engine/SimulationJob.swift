@@ -89,11 +89,20 @@ public struct SimulationJob: Sendable {
     /// cap and a `# precision:` line says the rows stop where the summary says.
     /// Without `comments` (`--no-comments`, `HOLDLAB_NO_COMMENTS=1`) the header alone.
     public func perUserHead(comments: Bool = true) -> String {
-        let header = ((populations.count > 1 ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n"
+        Self.perUserHead(provenance: provenance, precision: precision, populationColumn: populations.count > 1,
+                         comments: comments, stops: "the rows", counted: "the summary's")
+    }
+
+    /// The provenance lines (unless `comments` is false) and header of a per-user file: `simulate --per-user`'s and
+    /// `compare --per-user`'s (which always has the population column). Under `precision` a line says where the rows
+    /// stop: `stops` names the rows, `counted` the output whose `# users:` line says how many.
+    public static func perUserHead(provenance: Provenance, precision: Precision?, populationColumn: Bool,
+                                   comments: Bool, stops: String, counted: String) -> String {
+        let header = ((populationColumn ? ["population"] : []) + Simulator.perUserColumns).joined(separator: ",") + "\n"
         guard comments else { return header }
         var lines = provenance
         if let precision {
-            lines.append("precision", "\(precision): the rows stop at the first chunk of \(Simulator.chunkSize) users where every target is met (at most --users; the summary's # users: line says how many)")
+            lines.append("precision", "\(precision): \(stops) stop at the first chunk of \(Simulator.chunkSize) users where every target is met (at most --users; \(counted) # users: line says how many)")
         }
         return lines.lines + header
     }

@@ -99,8 +99,7 @@ public enum Sweep {
         var message = "\(error)"
         if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
            texts.contains(where: assignments.contains) {
-            let typed = texts.filter { !assignments.contains($0) }.map { "--set \($0): " }.joined()
-            message = typed + (error.keyPath.isEmpty ? error.message : "\(error.keyPath): \(error.message)")
+            message = error.overrides(besides: assignments).map { "--set \($0): " }.joined() + error.keyedMessage
         }
         return SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(message)")
     }

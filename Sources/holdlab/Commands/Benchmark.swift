@@ -77,21 +77,15 @@ struct Benchmark: ParsableCommand {
             throw ValidationError("--threads must be from 1 to 256.")
         }
         // A value given twice would measure the same case twice: rows that look like two measurements of one thing.
-        if let twice = Self.firstRepeated(cases.map(\.rawValue)) {
+        if let twice = firstRepeated(cases.map(\.rawValue)) {
             throw ValidationError("--case \(twice) is given twice; give each case once.")
         }
-        if let twice = Self.firstRepeated(threads.map(String.init)) {
+        if let twice = firstRepeated(threads) {
             throw ValidationError("--threads \(twice) is given twice; give each thread count once.")
         }
-        if let twice = Self.firstRepeated(fitRows.filter { $0 > 0 }.map(String.init)) {
+        if let twice = firstRepeated(fitRows.filter { $0 > 0 }) {
             throw ValidationError("--fit-rows \(twice) is given twice; give each row count once.")
         }
-    }
-
-    /// The first value that appears twice in `values`, if any.
-    static func firstRepeated(_ values: [String]) -> String? {
-        var seen: Set<String> = []
-        return values.first { !seen.insert($0).inserted }
     }
 
     enum SimulationCase: String, CaseIterable, ExpressibleByArgument {

@@ -87,15 +87,13 @@ struct Compare: ParsableCommand {
             let made = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             var provenance = made + resolved.provenance(users: comparison.users, seed: comparison.seed)
             let precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
-            var perUserHead = provenance
-            if let precision {
-                perUserHead.append("precision", "\(precision): the rows of each population stop at the first chunk of \(Simulator.chunkSize) users where every target is met (at most --users; the differences' # users: line says how many)")
-            }
             let perUserFile = try perUser.map { path throws -> PartialFile in try PartialFile(path: path) }
             // --no-comments and HOLDLAB_NO_COMMENTS leave out the '#' lines of every file the command writes, not only
             // standard output's.
             let comments = !view.omitsComments
-            try perUserFile?.write((comments ? perUserHead.lines : "") + (["population"] + Simulator.perUserColumns).joined(separator: ",") + "\n")
+            try perUserFile?.write(SimulationJob.perUserHead(
+                provenance: provenance, precision: precision, populationColumn: true, comments: comments,
+                stops: "the rows of each population", counted: "the differences'"))
             let bar = ProgressBar(label: "compare", total: comparison.users * resolved.populations.count, unit: "users")
             let results = try resolved.run(
                 users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads, precision: precision,

@@ -52,13 +52,9 @@ struct ProfileSourceOptions: ParsableArguments {
     /// Refuses a `--set` key given twice, or also varied by `options` (e.g. `--vary`, `--param`): the last
     /// would win silently.
     func refuseRepeatedKeys(alsoVaried varied: [String] = [], by option: String = "") throws {
-        var seen: Set<String> = []
-        for text in overrides {
-            let key = keyPath(of: text)
-            if !seen.insert(key).inserted { throw ValidationError("--set \(key) is given twice; give each key once") }
-            if varied.contains(key) {
-                throw ValidationError("--set \(key) conflicts with \(option) \(key); the key cannot be fixed and varied at once")
-            }
+        try holdlab.refuseRepeatedKeys(overrides, option: "--set")
+        if let key = overrides.map(keyPath(of:)).first(where: varied.contains) {
+            throw ValidationError("--set \(key) conflicts with \(option) \(key); the key cannot be fixed and varied at once")
         }
     }
 
@@ -179,10 +175,15 @@ func keyPath(of assignment: String) -> String {
 /// Refuses an option with key=value arguments that names a key twice (`--param x=… --param x=…`): the last would
 /// win silently.
 func refuseRepeatedKeys(_ values: [String], option: String) throws {
-    var seen: Set<String> = []
-    for value in values where !seen.insert(keyPath(of: value)).inserted {
-        throw ValidationError("\(option) \(keyPath(of: value)) is given twice; give each key once")
+    if let key = firstRepeated(values.map(keyPath(of:))) {
+        throw ValidationError("\(option) \(key) is given twice; give each key once")
     }
+}
+
+/// The first value that appears twice in `values`, if any: what each "given twice" refusal names.
+func firstRepeated<Value: Hashable>(_ values: some Sequence<Value>) -> Value? {
+    var seen: Set<Value> = []
+    return values.first { !seen.insert($0).inserted }
 }
 
 extension RowFormat: ExpressibleByArgument {}
