@@ -59,4 +59,22 @@ struct PrecisionTests {
                                                          seed: 3, threads: 2))
         #expect(!precision.outcome(before, cap: 200_000).met, "a chunk earlier it was not met")
     }
+
+    @Test("a shortfall never prints as its own target: the half-width takes the digits that show it above the width")
+    func shortfallDigits() throws {
+        let precision = try Precision(parsing: ["completion_rate=0.01,completion_time_mean_ms=1%"], allowed: Precision.summaryMetrics)
+        // Just above each target: three significant digits would print the target itself.
+        let absolute = PrecisionOutcome.Shortfall(target: precision.targets[0], halfWidth: 0.0100041, estimate: 0.9, row: "p, q")
+        #expect(absolute.description == "completion_rate half-width 0.010004 (p, q), wanted 0.01")
+        let relative = PrecisionOutcome.Shortfall(target: precision.targets[1], halfWidth: 10.0002, estimate: 1000, row: "p, q")
+        #expect(relative.description == "completion_time_mean_ms half-width 10 (1.00002% of 1e+03) (p, q), wanted 1%")
+        // Far from the target: three digits.
+        let far = PrecisionOutcome.Shortfall(target: precision.targets[0], halfWidth: 0.0312345, estimate: 0.9, row: "p, q")
+        #expect(far.description == "completion_rate half-width 0.0312 (p, q), wanted 0.01")
+        for halfWidth in stride(from: 0.01, through: 0.0101, by: 1e-7) where halfWidth > 0.01 {
+            let shortfall = PrecisionOutcome.Shortfall(target: precision.targets[0], halfWidth: halfWidth, estimate: 0.5, row: "r")
+            let printed = try #require(Double(shortfall.description.split(separator: " ")[2]))
+            #expect(printed > 0.01, "\(halfWidth) printed as \(printed)")
+        }
+    }
 }

@@ -210,18 +210,38 @@ public struct PrecisionOutcome: Sendable, Equatable {
             return mine > theirs
         }
 
-        /// `completion_rate half-width 0.0031 (profile, population)`, a relative target's as a percentage too.
+        /// `completion_rate half-width 0.0031 (profile, population)`, a relative target's as a percentage too. The
+        /// half-width (or percentage) that missed the target prints with the digits that show it above the target
+        /// (`0.010004`, never a rounded `0.01` beside `wanted 0.01`).
         public var description: String {
             guard let halfWidth else { return "\(target.metric) has no interval (\(row))" }
-            var text = "\(target.metric) half-width \(Self.number(halfWidth))"
-            if case .relative = target.width, let estimate, estimate != 0 {
-                text += " (\(Self.number(100 * halfWidth / abs(estimate)))% of \(Self.number(estimate)))"
+            var text = "\(target.metric) half-width "
+            switch target.width {
+            case .absolute(let limit):
+                text += Self.number(halfWidth, above: limit)
+            case .relative(let percent):
+                text += Self.number(halfWidth)
+                if let estimate, estimate != 0 {
+                    text += " (\(Self.number(100 * halfWidth / abs(estimate), above: percent))% of \(Self.number(estimate)))"
+                }
             }
             return text + " (\(row)), wanted \(target.widthText)"
         }
 
         static func number(_ value: Double) -> String {
             String(format: "%.3g", value)
+        }
+
+        /// `value` to three significant digits, or to as many more (up to 17) as it takes for the printed number to
+        /// read above `bound` when `value` is: a shortfall never prints as its own target.
+        static func number(_ value: Double, above bound: Double) -> String {
+            var digits = 3
+            var text = String(format: "%.\(digits)g", value)
+            while value > bound, digits < 17, let printed = Double(text), printed <= bound {
+                digits += 1
+                text = String(format: "%.\(digits)g", value)
+            }
+            return text
         }
     }
 
