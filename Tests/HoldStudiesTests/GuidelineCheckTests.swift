@@ -45,6 +45,22 @@ struct GuidelineCheckTests {
                 == ["kikocard-accelerating first-feedback", "kikocard-accelerating haptic-rate"])
     }
 
+    @Test("# rng: names mt19937 for the trace rules' Timer latencies where a checked profile draws them, and only there")
+    func rngLineNamesTraceDraws() throws {
+        func rngLine(_ profiles: [String], rng: Generator.Kind = .users) throws -> String? {
+            let result = try Self.check(profiles, users: 500, commandLine: "holdlab check", rng: rng)
+            return result.document.csv.split(separator: "\n").first { $0.hasPrefix("# rng: ") }.map(String.init)
+        }
+        // Drawn latencies (exponential): the trace rules' draws are mt19937's whatever --rng says.
+        #expect(try rngLine(["kikocard-article-latency"])
+                == "# rng: taus2 (the simulated users; the trace rules' Timer latencies are mt19937's)")
+        #expect(try rngLine(["hig-linear-bar", "kikocard-article-latency"])
+                == "# rng: taus2 (the simulated users; the trace rules' Timer latencies are mt19937's)")
+        // No fill that draws (a Bézier fill; a Timer of constant latency), or mt19937 throughout: the generator alone.
+        #expect(try rngLine(["hig-linear-bar", "kikocard-accelerating"]) == "# rng: taus2")
+        #expect(try rngLine(["kikocard-article-latency"], rng: .mt19937) == "# rng: mt19937")
+    }
+
     @Test("rules 1 give 0.1.0's check byte for byte, apart from the version")
     func rules1Golden() throws {
         var old = GuidelineThresholds()

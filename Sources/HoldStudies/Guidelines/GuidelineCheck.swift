@@ -81,7 +81,14 @@ public struct GuidelineCheckRequest: Sendable {
         }
         provenance.append("impaired_population", "\(impairedPopulation.name) fnv1a64:\(impairedPopulation.contentHash)")
         provenance.append("users", "\(users) per simulation, seed \(seed)")
-        provenance.append("rng", rng.rawValue)
+        // The trace rules draw a Timer fill's latencies from mt19937 whatever `--rng` says (`Guidelines.timeline`):
+        // the line says so where such draws happen.
+        let tracesDraw = rng != .mt19937 && subjects.contains { subject in
+            subject.profile.timerLatency.variance != 0
+                && ((try? subject.profile.prepared())?.timelineDrawsLatencies ?? false)
+        }
+        provenance.append("rng", tracesDraw
+            ? "\(rng.rawValue) (the simulated users; the trace rules' Timer latencies are mt19937's)" : rng.rawValue)
         return provenance
     }
 }
