@@ -467,6 +467,26 @@ struct SimulationFidelityTests {
         // ≈ 0.11 ms (4 SE = 0.45 ms). 3 digits could be 1 ms off.
         #expect(abs(median - 1199.2) < 0.45 + 0.064, "\(median)")
     }
+
+    @Test("holds and actions beyond an hour keep their quantiles: a median equals the constant mean, to 4 digits", arguments: [
+        (9_000.0, 9_000_000.0),  // 2.5 h: 0.3.2 counted it as an hour (p50 3,600,000 ms)
+        (1e9, 1e10),  // beyond Instant.limit (10⁷ s): taken as 10⁷ s in the rows and the summary alike
+    ])
+    func longHolds(hold: Double, pressEndMs: Double) throws {
+        // Fill and trigger at 6,000 s (delay and duration each within the hour a key may take).
+        let profile = try Make.profile("gesture: {minimumDuration: 1}\nfill: {delay: 3000, duration: 3000}\ntrigger: {source: fill}\n")
+        let population = try Make.population("""
+              - {name: h, weight: 1, intent: confirm, behavior: hold, hold: {dist: constant, value: \(hold)}}
+            """)
+        let summary = try #require(try Make.run([profile], population, users: 300, seed: 1).first)
+        #expect(summary.completion.successes == 300)
+        for (column, expected) in [("completion_time_mean_ms", 6_000_000.0), ("completion_time_p50_ms", 6_000_000.0),
+                                   ("completion_time_p99_ms", 6_000_000.0), ("hold_time_p50_ms", pressEndMs)] {
+            let value = try #require(summary.value(named: column), "\(column)")
+            // 4 significant digits: the bucket's highest equivalent is within 1e-4 relative above the value.
+            #expect(value >= expected && value <= expected * 1.0001, "\(column) \(value), wanted \(expected)")
+        }
+    }
 }
 
 @Suite("CSV numbers")

@@ -12,11 +12,14 @@ public enum Instant {
     /// Nanoseconds per second.
     public static let perSecond = 1_000_000_000.0
 
-    /// The latest instant any time of a hold may take: ±9·10⁹ s (the Int64 range), far beyond the hour a control may last; drawn
-    /// durations beyond it are clamped rather than trapping (frame searches stop at 2⁴⁰ frames). NaN maps to 0.
-    @usableFromInline static let limit = 9e18
+    /// The latest instant any time of a hold may take: ±10⁷ s (about 116 days), far beyond the hour a control's
+    /// own times may last; a drawn duration beyond it (a population's hold or reaction) is taken as 10⁷ s, in the
+    /// per-user rows and the summaries alike, rather than trapping (frame searches stop at 2⁴⁰ frames). Every time a
+    /// tally keeps is then within its quantiles' range (`Tally.highestMicroseconds`) and its sums of squares within
+    /// Int128. NaN maps to 0.
+    public static let limit = 1e16
 
-    /// `seconds`, rounded to the nearest nanosecond (clamped to ±10¹² s; NaN is 0).
+    /// `seconds`, rounded to the nearest nanosecond (clamped to ±10⁷ s; NaN is 0).
     @inlinable @inline(__always)
     public static func nanoseconds(_ seconds: Double) -> Int64 {
         let value = seconds * perSecond

@@ -8,20 +8,28 @@ import HoldModel
 struct Tally: HoldSink {
     /// Per `HoldEvent`.
     var counts = Slots16<Int>(repeating: 0)
-    /// Per `HoldValue`: Σy and Σy² in its integer units, and how many values. A profile's durations are at most an
-    /// hour each, so a mean's values are hours at most (10¹⁰ µs): 10¹⁰ users make Σy² ≈ 10³⁰, far below Int128's
-    /// 1.7·10³⁸.
+    /// Per `HoldValue`: Σy and Σy² in its integer units, and how many values. Every time is within `Instant.limit`
+    /// (10⁷ s, 10¹³ µs; a retract's end is at most a control's hours later), so y² < 1.1·10²⁶: Σy² stays below
+    /// Int128's 1.7·10³⁸ for more than 10¹² values, beyond any run.
     var sums = Slots16<Int128>(repeating: 0)
     var squares = Slots16<Int128>(repeating: 0)
     var valueCounts = Slots16<Int>(repeating: 0)
     /// Per `HoldValue`, the largest and smallest `real` where kept.
     var maxima = Slots16<Double>(HoldValue.allCases.map(\.maximumStart), padding: -.infinity)
     var minima = Slots16<Double>(repeating: .infinity)
-    /// Every reported quantile keeps the 4 significant digits docs/commands/simulate.md promises.
-    var completionTime = Quantiles(highest: 3_600_000_000, digits: .four)
-    var holdTime = Quantiles(highest: 3_600_000_000, digits: .four)
+    /// Every reported quantile keeps the 4 significant digits docs/commands/simulate.md promises, over every value a
+    /// hold can give: times up to `highestMicroseconds`, pulse counts up to 10⁷ (a fill of at most an hour at
+    /// 1,000 Hz requests far fewer).
+    var completionTime = Quantiles(highest: Self.highestMicroseconds, digits: .four)
+    var holdTime = Quantiles(highest: Self.highestMicroseconds, digits: .four)
     var pulses = Quantiles(highest: 10_000_000, digits: .four)
-    var mismatch = SignedQuantiles(highest: 3_600_000_000, digits: .four)
+    var mismatch = SignedQuantiles(highest: Self.highestMicroseconds, digits: .four)
+
+    /// The largest time the quantiles keep, in µs: `Instant.limit` (10⁷ s) and a day more, so that no time a hold
+    /// can give (a press end is at most the limit, a trigger or a mismatch at most a control's hours) is counted as
+    /// a smaller one. (0.3.2 and before stopped at an hour: longer holds were counted as an hour, and a median of
+    /// holds of 2.5 h read 3,600,000 ms.)
+    static let highestMicroseconds = UInt64(Instant.limit / 1000) + 86_400_000_000
 
     /// The quantile stores a `HoldValue` can use.
     enum QuantileStore { case completionTime, holdTime, pulses, mismatch }
