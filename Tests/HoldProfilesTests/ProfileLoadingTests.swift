@@ -79,6 +79,27 @@ struct ProfileLoadingTests {
         #expect(try load(valid).contentHash != (try load(valid, overrides: ["display.refreshRate=60"])).contentHash)
     }
 
+    @Test("the canonical form loads back for every curve a fill or a retract can take, commas and all")
+    func canonicalRoundTripEveryCurve() throws {
+        let curves = ["linear", "easeIn", "easeOut", "easeInOut", "ease", "bezier(0.2,0,0.4,1)", "spring(0.5,0.2)",
+                      "interpolatingSpring(500,30)", "smooth", "snappy", "bouncy"]
+        for key in ["retract.curve", "fill.curve"] {
+            for curve in curves {
+                // A spring retract takes its pace from its curve.
+                let spring = key == "retract.curve" && ["spring", "interpolatingSpring", "smooth", "snappy", "bouncy"]
+                    .contains { curve.hasPrefix($0) }
+                let profile = try load(valid, overrides: ["\(key)=\(curve)"] + (spring ? ["retract.duration=match"] : []))
+                let again = try Profile.load(yaml: profile.canonicalYAML, path: "canonical.yaml")
+                #expect(again.canonicalYAML == profile.canonicalYAML, "\(key)=\(curve)")
+                #expect(again.contentHash == profile.contentHash, "\(key)=\(curve)")
+            }
+        }
+        // A curve without a comma is written as before (its profile's hash did not move).
+        #expect(try load(valid, overrides: ["retract.curve=easeOut"]).canonicalYAML.contains("curve: easeOut, duration:"))
+        #expect(try load(valid, overrides: ["retract.curve=bezier(0.2,0,0.4,1)"]).canonicalYAML
+                .contains("curve: \"bezier(0.2,0,0.4,1)\", duration:"))
+    }
+
     @Test("FNV-1a 64 matches its published test vectors")
     func fnv() {
         #expect(fnv1a64Hex("") == "cbf29ce484222325")

@@ -22,7 +22,7 @@ extension Profile {
                                            timerLatency: timerLatency)
         let r = c.retract
         let retractDuration = r.durationSeconds.map(\.shortText) ?? "match"
-        lines.append("retract: {mode: \(r.mode.rawValue), curve: \(r.curve), duration: \(retractDuration), interruption: \(r.interruption.rawValue), afterTrigger: \(r.afterTrigger.rawValue)}")
+        lines.append("retract: {mode: \(r.mode.rawValue), curve: \(flowScalar("\(r.curve)")), duration: \(retractDuration), interruption: \(r.interruption.rawValue), afterTrigger: \(r.afterTrigger.rawValue)}")
         let h = c.haptics
         // `actuatorMinInterval` is written only when it is not the default, so adding the key left every profile's
         // hash as it was.
@@ -39,6 +39,13 @@ extension Profile {
 
     /// FNV-1a 64-bit hash of `canonicalYAML`, as 16 hex digits.
     public var contentHash: String { fnv1a64Hex(canonicalYAML) }
+
+    /// `text` as a value inside a flow mapping: as is, unless a comma or another flow indicator would end or nest it
+    /// (`interpolatingSpring(500,30)`, `bezier(0.2,0,0.4,1)`), then double-quoted, so the YAML loads back. Texts
+    /// without one are written as before, which keeps those profiles' hashes.
+    private func flowScalar(_ text: String) -> String {
+        text.contains(where: { ",[]{}#\"'".contains($0) }) || text.contains(": ") ? quoted(text) : text
+    }
 
     private func quoted(_ text: String) -> String {
         var escaped = ""
