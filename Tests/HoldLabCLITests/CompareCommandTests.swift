@@ -65,6 +65,30 @@ struct CompareCommandTests {
         #expect(small.stderr.contains("a difference that occurs in fewer than about 3 in 4 people may not show in a sample of 4"), "\(small.stderr)")
     }
 
+    @Test("a variant's faulty value is blamed on the variant (64), with any --set blamed with it, in compare, report and preview",
+          arguments: [
+            (["compare", "--variant", "a=fill.duration=0"], "--variant a: fill.duration=0: fill.duration: must be a number of seconds > 0"),
+            (["compare", "--variant", "a={fill.curve=easeIn"], "--variant a: {fill.curve=easeIn: '{fill.curve' is not a key path"),
+            (["report", "--variant", "fast=fill.curve=wobbly"], "--variant fast: fill.curve=wobbly: fill.curve: timing curve 'wobbly'"),
+            (["preview", "--variant", "fast=fill.curve=wobbly"], "--variant fast: fill.curve=wobbly: fill.curve: timing curve 'wobbly'"),
+            // A check across keys: the variant's value and the --set it fails with.
+            (["compare", "--set", "fill.duration=match", "--set", "fill.delay=0.1", "--variant",
+              "a=gesture.minimumDuration=0 fill.curve=easeIn"],
+             "--variant a: gesture.minimumDuration=0: fill.duration: match resolves to 0 s"),
+            // --set's own fault stays --set's.
+            (["compare", "--set", "fill.duration=0", "--variant", "a=fill.curve=easeIn"], "error: --set fill.duration=0: fill.duration"),
+          ])
+    func variantBlame(arguments: [String], message: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent(arguments[0] == "preview" ? "out.gif" : "out").path
+        let result = try CLI.run(arguments + (arguments[0] == "preview" ? [] : ["--users", "100"]) + ["--out", out])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("--set fill.curve") && !result.stderr.contains("--set gesture"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test("a missing profile is 66 and no output file appears")
     func missingProfile() throws {
         let directory = try CLI.temporaryDirectory()

@@ -112,13 +112,13 @@ struct Preview: ParsableCommand {
             for text in variant {
                 let (label, assignments) = try ComparisonOptions.parseVariant(text)
                 // A variant's error names the variant, not the --set the override stands for.
-                do {
-                    let extra = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
-                    let loaded = try library.loadProfile(names[0], overrides: overrides + extra)
-                    designs.append(Design(label: label, profile: loaded))
-                } catch let error as ProfileError where !error.cannotOpen {
-                    throw UsageError("--variant \(label): " + "\(error)".replacingOccurrences(of: "--set ", with: ""))
+                let extra = try ComparisonOptions.variantUsage(label, sets: assignments) {
+                    try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
                 }
+                let loaded = try ComparisonOptions.variantUsage(label, sets: extra.map(\.text)) {
+                    try library.loadProfile(names[0], overrides: overrides + extra)
+                }
+                designs.append(Design(label: label, profile: loaded))
             }
             let ffmpeg = PreviewRenderer.isInstalled("ffmpeg")
             if mp4 != nil && !ffmpeg {

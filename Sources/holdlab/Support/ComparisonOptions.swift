@@ -54,6 +54,22 @@ struct ComparisonOptions: ParsableArguments {
     /// A variant `LABEL=key=value key=value`: its label and its `--set` texts, split at spaces outside braces,
     /// brackets and quotes; a key given twice is refused (the last would silently win). `compare`, `report` and
     /// `preview` read `--variant` here.
+    /// Runs `body`, which loads or parses variant `label`'s values `sets` (applied after `--set`'s), and names the
+    /// variant in any problem its values cause: `--variant fast: fill.duration=0: fill.duration: …` (a usage error,
+    /// 64), with the `--set` values a check across keys blames with them, instead of calling the variant's values
+    /// `--set`s the user never typed. A problem of the file itself, or of `--set` alone, is passed on as it is.
+    static func variantUsage<T>(_ label: String, sets: [String], _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ProfileError where !error.cannotOpen {
+            let own = error.origin.overrideTexts.filter(sets.contains)
+            guard !own.isEmpty else { throw error }
+            let others = error.overrides(besides: own).map { "--set \($0)" }
+            let with = others.isEmpty ? "" : " with \(others.joined(separator: " "))"
+            throw UsageError("--variant \(label): \(own.joined(separator: " "))\(with): \(error.keyedMessage)")
+        }
+    }
+
     static func parseVariant(_ text: String) throws -> (label: String, sets: [String]) {
         guard let equals = text.firstIndex(of: "=") else {
             throw ValidationError("--variant \(text): write LABEL=\"key=value …\", e.g. --variant fast=\"fill.curve=easeIn fill.duration=0.6\"")
@@ -124,14 +140,19 @@ struct ComparisonOptions: ParsableArguments {
         }
         for text in variant {
             let (label, variantSets) = try Self.parseVariant(text)
-            let overrides = try usage { try variantSets.map { text throws(ProfileError) in try Override(parsing: text) } }
+            let overrides = try Self.variantUsage(label, sets: variantSets) {
+                try variantSets.map { text throws(ProfileError) in try Override(parsing: text) }
+            }
             if let key = overrides.first(where: \.reachesPopulation) {
                 throw UsageError("--variant \(label) sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs with --set, or compare populations with --population")
             }
             for key in overrides.map(\.keyPath) where common.contains(where: { $0.keyPath == key }) {
                 throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
             }
-            designs.append(Design(label: label, profile: try library.loadProfile(names[0], overrides: common + overrides)))
+            let profile = try Self.variantUsage(label, sets: overrides.map(\.text)) {
+                try library.loadProfile(names[0], overrides: common + overrides)
+            }
+            designs.append(Design(label: label, profile: profile))
             sets.append(source.overrides + variantSets)
             paths.append(library.profilePath(names[0]))
         }
