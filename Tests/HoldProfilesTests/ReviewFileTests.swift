@@ -96,6 +96,16 @@ struct ReviewFileTests {
                     .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + offset = -0.01 s; it must be after touch-down"])
     }
 
+    @Test("a key both set and a variant give is reported at the variant's entry (the file's fault, 65), as report refuses it")
+    func setAndVariantOverlap() {
+        let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
+        let problems = library.reviewProblems(
+            yaml: "profiles: [hig-linear-bar]\nset: {fill.curve: easeOut}\nvariants:\n  fast:\n    fill.duration: 0.6\n    fill.curve: easeIn\n",
+            path: "r.yaml")
+        #expect(problems.map(\.description) == ["r.yaml:6:17: variants.fast.fill.curve: fill.curve is also given by set; give it in one place"])
+        #expect(problems.allSatisfy { !$0.origin.isOverride })
+    }
+
     @Test("a set value every profile refuses alike is one problem, not one per profile")
     func oneProblemForEveryProfile() {
         let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)

@@ -98,6 +98,14 @@ extension ProfileLibrary {
                 problem(keyPath, ReviewProblem("sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs in set"))
                 continue
             }
+            // A key both `set` and the variant give: which would win is not the file's to leave unsaid (report
+            // refuses the same as `--set` beside `--variant`). Reported at the variant's entry.
+            if let (index, key) = sets.enumerated().first(where: { _, key in common.contains { $0.keyPath == key.keyPath } }) {
+                let entry = variant.located[index]
+                problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath,
+                                             message: "\(key.keyPath) is also given by set; give it in one place"))
+                continue
+            }
             if firstProfile != nil {
                 do {
                     _ = try loadProfile(names[0], overrides: profileSets + sets.filter { !$0.reachesPopulation })
