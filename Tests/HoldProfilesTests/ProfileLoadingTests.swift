@@ -263,6 +263,25 @@ struct CrossFieldBlameTests {
         ])
     }
 
+    @Test("profiles check: taking a faulty key as absent never reports its absence (a required key, a population's classes)")
+    func noProblemOfTheRemovedKey() {
+        // A description of the wrong type: one problem, not also "description: is required".
+        let listed = Profile.problems(yaml: replacing("description: a test profile", with: "description: [a, b]"), path: "p.yaml")
+        #expect(listed.map(\.keyPath) == ["description"], "\(listed.map(\.description))")
+        #expect(listed.first?.message.contains("required") == false)
+        // Weights summing to 0: one problem at classes, not also "a population needs classes".
+        let population = """
+            version: 1
+            name: p
+            classes:
+              - {name: a, weight: 0, intent: confirm, behavior: hold, hold: {dist: constant, value: 1}}
+              - {name: b, weight: 0, intent: none, behavior: hold, hold: {dist: constant, value: 0.1}}
+            """
+        let problems = Population.problems(yaml: population, path: "p.yaml")
+        #expect(problems.count == 1 && problems.first?.message.contains("sum to a positive number") == true,
+                "\(problems.map(\.description))")
+    }
+
     @Test("profiles check with --set: an override's problem is the one problem, named by the override")
     func checkWithOverrides() throws {
         let problems = Profile.problems(yaml: valid, path: "p.yaml", overrides: [try Override(parsing: "gesture.minimumDuration=0")])

@@ -39,16 +39,21 @@ extension ConfigNode {
     static func problems(_ tree: ConfigNode, validate: (ConfigNode) throws(ProfileError) -> Void) -> [ProfileError] {
         var root = tree
         var problems: [ProfileError] = []
+        // The keys taken as absent so far: a problem at one of them is the absence's (`description: is required`
+        // after a `description` of the wrong type was removed), not the file's, and ends the search.
+        var removed: Set<String> = []
         // Each round removes one key, so the rounds are bounded by the keys in the file (20,000 values at most).
         while problems.count < Profile.maximumProblems {
             do {
                 try validate(root)
                 break
             } catch {
+                if removed.contains(error.keyPath) { break }
                 if problems.contains(where: { $0.keyPath == error.keyPath && $0.message == error.message }) { break }
                 problems.append(error)
                 let key = error.setAside ?? error.keyPath
                 guard !key.isEmpty, let next = root.removing(keyPath: key) else { break }
+                removed.insert(key)
                 root = next
             }
         }
