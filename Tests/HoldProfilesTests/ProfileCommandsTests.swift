@@ -37,6 +37,46 @@ struct ProfileCommandsTests {
         #expect(json == "{\"name\":\"007\"}\n{\"name\":\"2024\"}\n{\"name\":\"NaN\"}\n{\"name\":\"bad\"}\n{\"name\":\"quoted\"}\n{\"name\":\"1e3\"}\n")
     }
 
+    @Test("a library file whose name is not its file name is refused at its name: line, by name, in check and in list")
+    func misnamedLibraryFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-misnamed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("populations"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Profiles")
+        let profile = try String(contentsOf: shipped.appendingPathComponent("hig-linear-bar.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "name: hig-linear-bar", with: "name: wrongname")
+        try profile.write(to: directory.appendingPathComponent("misnamed.yaml"), atomically: true, encoding: .utf8)
+        let population = try String(contentsOf: shipped.appendingPathComponent("populations/default.yaml"), encoding: .utf8)
+        try population.write(to: directory.appendingPathComponent("populations/default.yaml"), atomically: true, encoding: .utf8)
+        try population.replacingOccurrences(of: "name: default", with: "name: other")
+            .write(to: directory.appendingPathComponent("populations/crowd.yaml"), atomically: true, encoding: .utf8)
+        let library = ProfileLibrary(directory: directory.path)
+        let path = directory.appendingPathComponent("misnamed.yaml").path
+        let line = try #require(profile.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("name:") }) + 1
+        do {
+            _ = try library.loadProfile("misnamed")
+            Issue.record("a misnamed profile loaded")
+        } catch {
+            #expect(error.description.hasPrefix("\(path):\(line):7: name: 'wrongname' is not the file's name, misnamed"), "\(error)")
+            #expect(!error.origin.isOverride)
+        }
+        guard case .invalid(_, let problems) = try library.check("misnamed") else {
+            Issue.record("check passed a misnamed profile")
+            return
+        }
+        #expect(problems.map(\.keyPath) == ["name"])
+        #expect(throws: ProfileError.self) { try library.loadPopulation("crowd") }
+        #expect(try library.loadPopulation("default").name == "default")
+        // A file given by its path outside the library keeps its own name.
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-elsewhere-\(UUID().uuidString).yaml")
+        try profile.write(to: elsewhere, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        #expect(try ProfileLibrary(directory: shipped.path).loadProfile(elsewhere.path).name == "wrongname")
+        let listed = ProfileListRequest(library: library).result().csv
+        #expect(listed.contains("profile,misnamed,invalid,") && listed.contains("is not the file's name"), "\(listed)")
+    }
+
     @Test("list: --set reaches every profile; one it breaks is listed invalid with the problem")
     func listOverrides() throws {
         let document = ProfileListRequest(library: fixture, overrides: [try Override(parsing: "fill.duration=-1")]).result()

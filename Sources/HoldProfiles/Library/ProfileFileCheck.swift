@@ -68,11 +68,19 @@ extension ProfileLibrary {
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             let profile = try Profile.load(yaml: text, path: display, overrides: profileOverrides)
             if let problem = populationProblem(of: profile) { return .invalid(path: display, problems: [problem]) }
+            if libraryFile(path, in: directory), let problem = Self.nameProblem(profile.name, file: path, text: text) {
+                return .invalid(path: display, problems: [problem])
+            }
             return .valid(path: display, name: profile.name, kind: .profile)
         case .population:
             let problems = Population.problems(yaml: text, path: display, overrides: overrides)
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
-            return .valid(path: display, name: try Population.load(yaml: text, path: display).name, kind: .population)
+            let population = try Population.load(yaml: text, path: display)
+            if libraryFile(path, in: directory + "/populations"),
+               let problem = Self.nameProblem(population.name, file: path, text: text) {
+                return .invalid(path: display, problems: [problem])
+            }
+            return .valid(path: display, name: population.name, kind: .population)
         case .review:
             let problems = reviewProblems(yaml: text, path: display, sweepPoints: sweepPoints)
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }

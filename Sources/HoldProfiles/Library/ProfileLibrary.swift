@@ -134,7 +134,36 @@ public struct ProfileLibrary: Sendable {
                 message: "no profile of that name in \(directory)\(Suggestions.didYouMean(nameOrPath, among: names)); "
                     + "known: \(names.joined(separator: ", "))", cannotOpen: true)
         }
-        return try Profile.load(yaml: try Self.read(path, what: "profile"), path: Self.displayPath(path), overrides: overrides)
+        let text = try Self.read(path, what: "profile")
+        let profile = try Profile.load(yaml: text, path: Self.displayPath(path), overrides: overrides)
+        if libraryFile(path, in: directory), let problem = Self.nameProblem(profile.name, file: path, text: text) { throw problem }
+        return profile
+    }
+
+    /// Whether `path` is a file of the library's folder `folder` (not one given by a path elsewhere, nor a review
+    /// folder's input): its name is how the library finds it.
+    func libraryFile(_ path: String, in folder: String) -> Bool {
+        guard path != Self.standardInput, !profileFiles.values.contains(path), !populationFiles.values.contains(path) else {
+            return false
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
+        return parent == URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath()
+    }
+
+    /// The problem of a library file whose `name` is not its file name (docs/PROFILES.md: the file is NAME.yaml):
+    /// the library finds a file by its name, so `misnamed.yaml` naming itself `wrongname` would be listed as
+    /// `misnamed`, label its rows `wrongname`, and not be found as `wrongname`. Reported at the `name:` line; nil
+    /// when they agree.
+    static func nameProblem(_ name: String, file path: String, text: String) -> ProfileError? {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        guard name != stem else { return nil }
+        let display = displayPath(path)
+        var origin = Origin.unknown(path: display)
+        if case .mapping(let pairs, _)? = try? ConfigNode.parse(text, path: display),
+           let node = pairs.first(where: { $0.key == "name" })?.value {
+            origin = node.origin
+        }
+        return ProfileError(origin: origin, keyPath: "name", message: "'\(name)' is not the file's name, \(stem): the library finds a file by its name (NAME.yaml); rename the file or set name: \(stem)")
     }
 
     /// The population a profile names (`population:`), for a run that gives no `--population`: an unknown one is

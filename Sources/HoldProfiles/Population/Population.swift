@@ -195,7 +195,13 @@ extension ProfileLibrary {
                 message: "no population of that name in \(directory)/populations\(Suggestions.didYouMean(nameOrPath, among: names)); "
                     + "known: \(names.joined(separator: ", "))", cannotOpen: true)
         }
-        return try Population.load(yaml: try Self.read(path, what: "population"), path: Self.displayPath(path))
+        let text = try Self.read(path, what: "population")
+        let population = try Population.load(yaml: text, path: Self.displayPath(path))
+        if libraryFile(path, in: directory + "/populations"),
+           let problem = Self.nameProblem(population.name, file: path, text: text) {
+            throw problem
+        }
+        return population
     }
 }
 
