@@ -281,7 +281,13 @@ struct CurveTests {
             ("bezier(1.2,0,1,1)", "timing curve 'bezier(1.2,0,1,1)': x1 = 1.2 is outside [0, 1]"),
             ("bezier(0,0,-0.1,1)", "timing curve 'bezier(0,0,-0.1,1)': x2 = -0.1 is outside [0, 1]"),
             ("bezier(0,0,1)", "timing curve 'bezier(0,0,1)': bezier takes 4 numbers (bezier(x1,y1,x2,y2)), found 3"),
-            ("spring(0,0.3)", "timing curve 'spring(0,0.3)': duration = 0 must be > 0 (seconds)"),
+            ("spring(0,0.3)", "timing curve 'spring(0,0.3)': duration = 0 must be at least 0.001 (seconds)"),
+            // Beyond the bounds a spring's formulas overflow and its settling search never ends (a hang, not an error).
+            ("spring(1e-200,0.5)", "timing curve 'spring(1e-200,0.5)': duration = 1e-200 must be at least 0.001 (seconds)"),
+            ("interpolatingSpring(1e50,1)", "timing curve 'interpolatingSpring(1e50,1)': stiffness = 1e50 must be > 0 and at most 1e9 (1/s²)"),
+            ("interpolatingSpring(100,1e7)", "timing curve 'interpolatingSpring(100,1e7)': damping = 1e7 must be from 0 to 1e6 (1/s)"),
+            ("bezier(0,1e308,1,-1e308)", "timing curve 'bezier(0,1e308,1,-1e308)': y1 = 1e308 is outside [-100, 100]"),
+            ("bezier(0,0,1,-100.5)", "timing curve 'bezier(0,0,1,-100.5)': y2 = -100.5 is outside [-100, 100]"),
             ("spring(0.5,1)", "timing curve 'spring(0.5,1)': bounce = 1 must be in (-1, 1)"),
             ("spring(0.5,-1)", "timing curve 'spring(0.5,-1)': bounce = -1 must be in (-1, 1)"),
             ("wobbly", "timing curve 'wobbly': not recognised; allowed: \(allowed)"),
@@ -293,9 +299,9 @@ struct CurveTests {
             ("bezier(0,,1,1)", "timing curve 'bezier(0,,1,1)': y1 '' is not a number"),
             ("spring(0.5,0.3", "timing curve 'spring(0.5,0.3': missing ')'; expected spring(duration,bounce)"),
             ("spring", "timing curve 'spring': needs its numbers, as spring(duration,bounce)"),
-            ("interpolatingSpring(0,10)", "timing curve 'interpolatingSpring(0,10)': stiffness = 0 must be > 0 (1/s²)"),
+            ("interpolatingSpring(0,10)", "timing curve 'interpolatingSpring(0,10)': stiffness = 0 must be > 0 and at most 1e9 (1/s²)"),
             ("interpolatingSpring(100,-1)",
-             "timing curve 'interpolatingSpring(100,-1)': damping = -1 must be ≥ 0 (1/s)"),
+             "timing curve 'interpolatingSpring(100,-1)': damping = -1 must be from 0 to 1e6 (1/s)"),
         ]
         var seen = Set<String>()
         for (text, message) in cases {
@@ -303,6 +309,10 @@ struct CurveTests {
             seen.insert(message)
         }
         #expect(seen.count == cases.count)  // every message is distinct
+        // The bounds themselves are allowed.
+        for text in ["spring(0.001,0.5)", "interpolatingSpring(1e9,1e6)", "bezier(0,-100,1,100)"] {
+            #expect(throws: Never.self, "\(text)") { try TimingCurve(parsing: text) }
+        }
     }
 }
 

@@ -98,8 +98,11 @@ public enum TimingCurve: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Names are case-sensitive. Spaces and tabs are allowed around the whole text and around each number
     /// (so after commas). Numbers are Swift `Double` literals (`0.5`, `1e-3`); NaN and infinity are rejected.
-    /// Ranges (checked, never clamped): Bézier x1, x2 ∈ [0, 1] (y free); spring duration > 0 s and bounce ∈ (−1, 1);
-    /// interpolatingSpring stiffness > 0 (1/s²) and damping ≥ 0 (1/s). Every failure throws a `TimingCurveError`
+    /// Ranges (checked, never clamped): Bézier x1, x2 ∈ [0, 1] and y1, y2 ∈ [−100, 100] (an overshoot of a hundred
+    /// times the fill is far past any design; beyond, the curve's values overflow); spring duration from 0.001 s
+    /// (a millisecond: a spring's motion within one frame) and bounce ∈ (−1, 1); interpolatingSpring stiffness
+    /// from above 0 to 10⁹ (1/s²) and damping from 0 to 10⁶ (1/s). Beyond the springs' bounds the motion's formulas
+    /// overflow (a duration of 10⁻¹⁶⁰ s, a stiffness of 10⁵⁰). Every failure throws a `TimingCurveError`
     /// whose text quotes the input; unrecognised text also lists the allowed forms.
     public init(parsing text: String) throws(TimingCurveError) {
         let trimmed = Self.trim(Substring(text))
@@ -149,17 +152,32 @@ public enum TimingCurve: Sendable, Hashable, CustomStringConvertible {
             for index in [0, 2] where !(numbers[index] >= 0 && numbers[index] <= 1) {
                 throw fail("\(names[index]) = \(parts[index]) is outside [0, 1]")
             }
+            for index in [1, 3] where !(abs(numbers[index]) <= Self.bezierYLimit) {
+                throw fail("\(names[index]) = \(parts[index]) is outside [-100, 100]")
+            }
             self = .bezier(UnitBezier(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3]))
         case "spring":
-            guard numbers[0] > 0 else { throw fail("duration = \(parts[0]) must be > 0 (seconds)") }
+            guard numbers[0] >= Self.springShortestDuration else {
+                throw fail("duration = \(parts[0]) must be at least 0.001 (seconds)")
+            }
             guard numbers[1] > -1 && numbers[1] < 1 else { throw fail("bounce = \(parts[1]) must be in (-1, 1)") }
             self = .spring(Spring(duration: numbers[0], bounce: numbers[1]))
         default:
-            guard numbers[0] > 0 else { throw fail("stiffness = \(parts[0]) must be > 0 (1/s²)") }
-            guard numbers[1] >= 0 else { throw fail("damping = \(parts[1]) must be ≥ 0 (1/s)") }
+            guard numbers[0] > 0 && numbers[0] <= Self.springLargestStiffness else {
+                throw fail("stiffness = \(parts[0]) must be > 0 and at most 1e9 (1/s²)")
+            }
+            guard numbers[1] >= 0 && numbers[1] <= Self.springLargestDamping else {
+                throw fail("damping = \(parts[1]) must be from 0 to 1e6 (1/s)")
+            }
             self = .spring(Spring(stiffness: numbers[0], damping: numbers[1]))
         }
     }
+
+    /// The parser's bounds (see `init(parsing:)`).
+    static let bezierYLimit = 100.0
+    static let springShortestDuration = 0.001
+    static let springLargestStiffness = 1e9
+    static let springLargestDamping = 1e6
 
     /// Drops leading and trailing spaces and tabs.
     private static func trim(_ text: Substring) -> Substring {
