@@ -139,4 +139,23 @@ struct SweepCommandTests {
         #expect(unknown.status == 64 && unknown.stderr.contains("fill.colour: unknown key"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
+
+    @Test("HOLDLAB_NO_COMMENTS=1 leaves a sweep's file its '#' lines, so --resume reads it back; standard output goes without")
+    func noCommentsVariableKeepsAResumableFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("s.csv").path
+        let arguments = ["sweep", "--vary", "fill.duration=0.6,0.8,1.0", "--users", "300", "--threads", "1"]
+        let first = try CLI.run(arguments + ["--out", out], environment: ["HOLDLAB_NO_COMMENTS": "1"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(written.hasPrefix("# holdlab: "))
+        let resumed = try CLI.run(arguments + ["--out", out, "--resume"], environment: ["HOLDLAB_NO_COMMENTS": "1"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == written)
+        // The rows are the same; standard output follows the variable.
+        let streamed = try CLI.run(arguments + ["--out", "-"], environment: ["HOLDLAB_NO_COMMENTS": "1"])
+        #expect(streamed.status == 0 && !streamed.stdout.contains("#"))
+        #expect(written.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") + "\n" == streamed.stdout)
+    }
 }

@@ -286,7 +286,7 @@ public enum Sweep {
                 throw refuse("came from a different precision (file: none, every point ran --users; now: \(value))")
             }
             guard let old = recorded[key] else {
-                throw refuse("has no '# \(key):' line; it was not written by holdlab sweep, or was cut off")
+                throw refuse("has no '# \(key):' line; it was not written by holdlab sweep, or was cut off, or was written with --no-comments (which --resume cannot read back)")
             }
             if old != value {
                 let what = key.replacingOccurrences(of: "sweep_", with: "")

@@ -199,8 +199,9 @@ struct SweepCommand: ParsableCommand {
             let provenance = Provenance.made(by: "sweep", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
                 + Provenance(Sweep.identity(request, baseProfile: base))
             let head = provenance.lines + Sweep.header(plan) + "\n"
-            // A file to --resume keeps its '#' lines whatever HOLDLAB_NO_COMMENTS says (validate refused --no-comments).
-            let plain = resume ? view.keepsReadableCSV(for: out) : view.isPlainCSV(for: out)
+            // A sweep's file keeps its '#' lines whatever HOLDLAB_NO_COMMENTS says, so that --resume can read it back
+            // (only --no-comments, which --resume refuses, leaves them out); standard output follows the variable.
+            let plain = resume || out != .standardOutput ? view.keepsReadableCSV(for: out) : view.isPlainCSV(for: out)
             let rendered: (([[ResultCell]]) throws -> String)? = plain ? nil : { typed in
                 try view.render(ResultDocument(Sweep.table(plan, rows: typed, provenance: provenance)), for: out)
             }
