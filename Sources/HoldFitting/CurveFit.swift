@@ -179,9 +179,15 @@ public enum CurveFitting {
         if let sigma, sigma.count != x.count || !sigma.allSatisfy({ $0.isFinite && $0 > 0 }) {
             throw CurveFitError("every weight (sigma) must be a finite number > 0")
         }
-        let largest = max(x.lazy.map(abs).max() ?? 0, y.lazy.map(abs).max() ?? 0)
+        let largest = max(x.lazy.map(abs).max() ?? 0, y.lazy.map(abs).max() ?? 0, sigma?.lazy.max() ?? 0)
         guard largest <= largestMagnitude else {
             throw CurveFitError("values up to \(String(format: "%.3g", largest)) overflow the sums of squares (the limit is ±\(String(format: "%.0e", largestMagnitude))); rescale the column")
+        }
+        // The mirror of the overflow: a value other than 0 this small squares to nothing (1e-160² underflows), so
+        // standard errors come out empty or 0 with no warning.
+        let smallest = (x + y + (sigma ?? [])).lazy.map(abs).filter { $0 > 0 }.min() ?? 1
+        guard smallest >= 1 / largestMagnitude else {
+            throw CurveFitError("values down to \(String(format: "%.3g", smallest)) underflow the sums of squares (a value other than 0 must be at least \(String(format: "%.0e", 1 / largestMagnitude)) in magnitude); rescale the column")
         }
         let distinct = Set(x).count
         if distinct == 1 {

@@ -1,4 +1,5 @@
 import Foundation
+import GSL
 import HoldLabIO
 
 /// `holdlab fit-curve`: a curve fitted to two columns of a CSV file (sweep output) by least squares, and with a
@@ -49,8 +50,16 @@ public struct CurveFitRequest: Sendable {
             throw CSVTableError(path: path, line: read.lines[index],
                                 "weight \(CSV.number(sigmas[index], significant: 6)) (column \(weights ?? "")) must be a standard deviation > 0")
         }
-        let fit = try CurveFitting.fit(x: read.values[0], y: read.values[1], sigma: weights == nil ? nil : sigmas,
+        // What cannot be fitted names the file and columns it came from (GSL's own failures too).
+        let fit: CurveFitResult
+        do {
+            fit = try CurveFitting.fit(x: read.values[0], y: read.values[1], sigma: weights == nil ? nil : sigmas,
                                        model: model, target: target)
+        } catch let error as CurveFitError {
+            throw CurveFitError("\(path) (x \(x), y \(y)): \(error.message)")
+        } catch let error as GSLError {
+            throw CurveFitError("\(path) (x \(x), y \(y)): the \(model.rawValue) fit failed: \(error.explanation); rescale the columns to magnitudes from 1e-150 to 1e150")
+        }
         let table = ResultTable(provenance: provenance(fit, hash: read.contentHash, skipped: read.skipped),
                                 columns: Self.columns, rows: Self.rows(fit))
         return CurveFitReport(fit: fit, document: ResultDocument(table))
