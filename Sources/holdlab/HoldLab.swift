@@ -37,6 +37,7 @@ struct HoldLab: ParsableCommand {
             try refuseRepeatedOptions(arguments)
             try refuseUnknownHelpTopic(arguments)
             try refuseUnknownCommand(arguments)
+            try refuseUnknownOptions(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
             return ExitStatus.success.rawValue
@@ -142,6 +143,44 @@ struct HoldLab: ParsableCommand {
                 throw UsageError("\(name) is given twice; give it once (the last would silently win)")
             }
         }
+    }
+
+    /// A `--name` the command does not declare is a usage error naming it, before anything else is checked:
+    /// ArgumentParser runs a command's `validate()` first, so `tune --minimze X` was told to give one of `--minimize`,
+    /// `--maximize` and `--target`, hiding the typo. The value after an option that takes one is skipped (it may
+    /// start with `--` under `parsing: .unconditional`); everything after `--` is a value.
+    static func refuseUnknownOptions(_ arguments: [String]) throws {
+        let names = commandPath(arguments)
+        guard let command = commandType(names) else { return }
+        let declared = declaredOptions(of: command)
+        guard !declared.isEmpty else { return }
+        var rest = arguments.dropFirst(names.count)[...]
+        while let argument = rest.popFirst() {
+            if argument == "--" { break }
+            guard argument.hasPrefix("--"), argument.count > 2 else { continue }
+            let parts = argument.split(separator: "=", maxSplits: 1)
+            let name = String(parts[0])
+            guard let takesValue = declared[name] ?? (name == "--help" || name == "--version" ? false : nil) else {
+                let closest = Suggestions.closest(to: name, among: Array(declared.keys).sorted(), limit: 1)
+                throw UsageError("Unknown option '\(name)'" + (closest.first.map { ". Did you mean '\($0)'?" } ?? ""))
+            }
+            if takesValue && parts.count == 1 { _ = rest.popFirst() }
+        }
+    }
+
+    /// Every long name (`--users`) `command` declares, with whether it takes a value, from ArgumentParser's JSON
+    /// description of it; empty when the description cannot be read (nothing is then refused here).
+    static func declaredOptions(of command: ParsableCommand.Type) -> [String: Bool] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
+              let info = object["command"] as? [String: Any], let arguments = info["arguments"] as? [[String: Any]]
+        else { return [:] }
+        var names: [String: Bool] = [:]
+        for argument in arguments where argument["kind"] as? String != "positional" {
+            for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
+                if let text = name["name"] as? String { names["--" + text] = argument["kind"] as? String == "option" }
+            }
+        }
+        return names
     }
 
     /// The long names (`--set`) of the options and flags `command` declares repeatable, from ArgumentParser's JSON

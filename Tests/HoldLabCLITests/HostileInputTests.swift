@@ -159,6 +159,10 @@ enum HostileFixtures {
 enum HostileCases {
     typealias F = HostileFixtures
     static let quick = ["--users", "40"]
+    /// A shipped population's text, for a population file given by its path.
+    static let hurried = (try? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Profiles/populations/hurried.yaml"),
+        encoding: .utf8)) ?? ""
     static let tuneArguments = ["tune", "--param", "gesture.minimumDuration=0.5:1", "--minimize", "completion_time_mean_ms", "--users", "20"]
     static let sweepArguments = ["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--users", "40"]
 
@@ -239,6 +243,15 @@ enum HostileCases {
     ]
 
     static let sameFile: [Hostile] = [
+        // check's populations are inputs too: the output would replace the population the run reads.
+        Hostile("check --population p.yaml --out p.yaml", ["check", "hig-linear-bar", "--population", "p.yaml", "--out", "p.yaml"] + quick,
+                64, "--out p.yaml is the file --population p.yaml reads", files: ["p.yaml": .text(Self.hurried)], unchanged: ["p.yaml"]),
+        Hostile("check --impaired-population p.yaml --out p.yaml",
+                ["check", "hig-linear-bar", "--impaired-population", "p.yaml", "--out", "p.yaml"] + quick,
+                64, "--out p.yaml is the file --impaired-population p.yaml reads", files: ["p.yaml": .text(Self.hurried)], unchanged: ["p.yaml"]),
+        Hostile("report --impaired-population p.yaml --html p.yaml",
+                ["report", "--variant", "a=fill.duration=0.6", "--impaired-population", "p.yaml", "--html", "p.yaml", "--out", "r"] + quick,
+                64, "--html p.yaml is the file --impaired-population p.yaml reads", files: ["p.yaml": .text(Self.hurried)], unchanged: ["p.yaml"]),
         Hostile("--out a.csv --per-user a.csv", ["simulate", "--out", "a.csv", "--per-user", "a.csv"] + quick, 64, "are the same file"),
         Hostile("--out a.csv --per-user ./a.csv", ["simulate", "--out", "a.csv", "--per-user", "./a.csv"] + quick, 64, "are the same file"),
         Hostile("--out a.csv --per-user sub/../a.csv", ["simulate", "--out", "a.csv", "--per-user", "sub/../a.csv"] + quick, 64,
@@ -276,6 +289,16 @@ enum HostileCases {
 
     static let usage: [Hostile] = [
         Hostile("unknown option", ["simulate", "--bogus"], 64, "Unknown option '--bogus'"),
+        // A misspelt option is named before a command's own checks (which would say a required option is missing).
+        Hostile("misspelt option of tune", ["tune", "--param", "fill.delay=0:0.3", "--minimze", "completion_time_mean_ms"], 64,
+                "Unknown option '--minimze'. Did you mean '--minimize'?"),
+        Hostile("misspelt option of sweep", ["sweep", "--vray", "fill.duration=0.5,1"], 64, "Unknown option '--vray'. Did you mean '--vary'?"),
+        Hostile("misspelt option of sensitivity", ["sensitivity", "--vray", "fill.duration=0.5:1"], 64, "Unknown option '--vray'"),
+        Hostile("misspelt option with =", ["simulate", "--user=10"], 64, "Unknown option '--user'. Did you mean '--users'?"),
+        Hostile("check --mismatch-frames beyond its range", ["check", "hig-linear-bar", "--mismatch-frames", "1e308"] + quick, 64,
+                "--mismatch-frames must be a number from 0 to 3600000 (got 1e+308)"),
+        Hostile("check --feedback-ms beyond its range", ["check", "hig-linear-bar", "--feedback-ms", "1e306"] + quick, 64,
+                "--feedback-ms must be a number from 0 to 3600000"),
         Hostile("unknown command", ["simulatte"], 64, "simulatte"),
         Hostile("missing value", ["simulate", "--users"], 64, "Missing value for '--users"),
         Hostile("not a number", ["simulate", "--users", "many"], 64, "many"),
@@ -543,6 +566,11 @@ enum HostileCases {
                 "x is constant", files: ["c.csv": .text("x,y\n" + String(repeating: "2,0.5\n", count: 8))]),
         Hostile("fit-curve values near 1e308", ["fit-curve", "--data", "b.csv", "--x", "x", "--y", "y"], 65, "overflow the sums of squares",
                 files: ["b.csv": .text("x,y\n1,1e307\n2,1.7e308\n3,1e300\n4,5\n")]),
+        Hostile("fit-curve x near 1e-160", ["fit-curve", "--data", "b.csv", "--x", "x", "--y", "y", "--model", "logistic"], 65,
+                "b.csv (x x, y y): values down to 1e-160 underflow the sums of squares",
+                files: ["b.csv": .text("x,y\n1e-160,3\n2e-160,5\n3e-160,7\n4e-160,9.1\n5e-160,11\n")]),
+        Hostile("fit-curve weights near 1e-300", ["fit-curve", "--data", "b.csv", "--x", "x", "--y", "y", "--weights", "s"], 65,
+                "underflow the sums of squares", files: ["b.csv": .text("x,y,s\n1,3,1e-300\n2,5,1\n3,7,1\n4,9.1,1\n5,11,1\n")]),
         Hostile("fit-curve x near 1e308", ["fit-curve", "--data", "b.csv", "--x", "x", "--y", "y", "--model", "exponential"], 65, "overflow the sums of squares",
                 files: ["b.csv": .text("x,y\n1e308,1\n-1e308,2\n1,3\n2,4\n5,6\n")]),
         Hostile("fit-curve from an endless device under a memory cap", ["fit-curve", "--data", "/dev/zero", "--x", "x", "--y", "y"], 65,
@@ -890,7 +918,7 @@ enum HostileCases {
                 "error: point 2 (gesture.minimumDuration=0): --set fill.duration=0.5: trigger.offset: fires the action at minimumDuration + offset"),
         Hostile("--variant values that fire the action before recognition",
                 ["compare", "--variant", "quick=trigger.source=fill fill.duration=0.25"] + quick, 64,
-                "--set trigger.source=fill --set fill.duration=0.25: trigger.offset"),
+                "--variant quick: trigger.source=fill fill.duration=0.25: trigger.offset"),
         Hostile("profiles check --set a minimumDuration of 0", ["profiles", "check", "hig-linear-bar", "--set", "gesture.minimumDuration=0"], 64,
                 "error: --set gesture.minimumDuration=0: fill.duration: \(match)"),
         Hostile("a file's match resolving to a minimumDuration of 0", ["trace", "--profile", "p.yaml"], 65,

@@ -35,10 +35,13 @@ struct GuidelineOptions: ParsableArguments {
     var ruleSet: String = GuidelineRuleSet.rules2.rawValue
 
     func validate() throws {
-        for (option, value) in [("--mismatch-frames", mismatchFrames), ("--feedback-ms", feedbackMs),
-                                ("--max-pulse-rate", maxPulseRate), ("--max-retract-ms", maxRetractMs),
-                                ("--fixed-hold-ms", fixedHoldMs)] where !(value.isFinite && value >= 0) {
-            throw ValidationError("\(option) must be a finite number ≥ 0 (got \(value))")
+        // Up to an hour (the longest time of a control), or an hour of frames or pulses at 1,000 Hz: a larger
+        // threshold cannot be met differently, and its product with a frame time would overflow what a row prints.
+        for (option, value, largest) in [("--mismatch-frames", mismatchFrames, "3600000"), ("--feedback-ms", feedbackMs, "3600000"),
+                                         ("--max-pulse-rate", maxPulseRate, "1000000"), ("--max-retract-ms", maxRetractMs, "3600000"),
+                                         ("--fixed-hold-ms", fixedHoldMs, "3600000")]
+            where !(value.isFinite && value >= 0 && value <= Double(largest)!) {
+            throw ValidationError("\(option) must be a number from 0 to \(largest) (got \(value))")
         }
         guard (0...1).contains(minImpairedCompletion) else {
             throw ValidationError("--min-impaired-completion must be from 0 to 1 (got \(minImpairedCompletion))")
@@ -111,7 +114,9 @@ struct GuidelineCheck: ParsableCommand {
         try refuseTwoReadsOfStandardInput(profiles.map { ("profile", $0) } + [("--population", simulation.population)])
         try source.refuseRepeatedKeys()
         let library = source.library
-        try refuseOutputsOverInputs([("--out", output.file)], inputs: profiles.map { ("profile", library.profilePath($0)) })
+        try refuseOutputsOverInputs([("--out", output.file)], inputs: profiles.map { ("profile", library.profilePath($0)) }
+            + simulation.populationNames.map { ("--population", library.populationPath($0)) }
+            + [("--impaired-population", library.populationPath(guidelines.impairedPopulation))])
     }
 
     func run() throws {

@@ -125,7 +125,8 @@ struct Report: ParsableCommand {
             throw ValidationError("--robustness-points must be from 2 to 51 (got \(robustnessPoints))")
         }
         try refuseOutputsOverInputs([("--out", out), ("--html", html == "-" ? nil : html)],
-                                    inputs: comparison.inputs(source) + [("--review", review)])
+                                    inputs: comparison.inputs(source) + [("--review", review),
+                                        ("--impaired-population", source.library.populationPath(guidelines.impairedPopulation))])
         try refuseOutputsInReviews()
     }
 
