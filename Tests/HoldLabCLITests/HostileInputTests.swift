@@ -159,10 +159,16 @@ enum HostileFixtures {
 enum HostileCases {
     typealias F = HostileFixtures
     static let quick = ["--users", "40"]
-    /// A shipped population's text, for a population file given by its path.
-    static let hurried = (try? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Profiles/populations/hurried.yaml"),
-        encoding: .utf8)) ?? ""
+    /// A shipped file's text (`Profiles/…`), for an input given by its path or a library of the test's own.
+    static func shipped(_ path: String) -> String {
+        (try? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Profiles/\(path)"), encoding: .utf8)) ?? ""
+    }
+    static let hurried = shipped("populations/hurried.yaml")
+    /// A library of the default profile and its population: inputs no option names.
+    static let library: [String: Fixture] = ["lib": .directory, "lib/hig-linear-bar.yaml": .text(shipped("hig-linear-bar.yaml")),
+                                             "lib/populations": .directory,
+                                             "lib/populations/default.yaml": .text(shipped("populations/default.yaml"))]
     static let tuneArguments = ["tune", "--param", "gesture.minimumDuration=0.5:1", "--minimize", "completion_time_mean_ms", "--users", "20"]
     static let sweepArguments = ["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--users", "40"]
 
@@ -243,6 +249,15 @@ enum HostileCases {
     ]
 
     static let sameFile: [Hostile] = [
+        // Inputs no option names (the default profile, a profile's population) are inputs too: refused at the
+        // output's rename, nothing replaced.
+        Hostile("--out over the default population", ["simulate", "--profiles-dir", "lib", "--out", "lib/populations/default.yaml"] + quick,
+                64, "an input this run read", files: library, unchanged: ["lib/populations/default.yaml"]),
+        Hostile("--out over the default profile", ["simulate", "--profiles-dir", "lib", "--out", "lib/hig-linear-bar.yaml"] + quick,
+                64, "an input this run read", files: library, unchanged: ["lib/hig-linear-bar.yaml"]),
+        Hostile("--per-user over the default population",
+                ["simulate", "--profiles-dir", "lib", "--out", "s.csv", "--per-user", "lib/populations/default.yaml"] + quick,
+                64, "an input this run read", files: library, unchanged: ["lib/populations/default.yaml"], absent: ["s.csv"]),
         // check's populations are inputs too: the output would replace the population the run reads.
         Hostile("check --population p.yaml --out p.yaml", ["check", "hig-linear-bar", "--population", "p.yaml", "--out", "p.yaml"] + quick,
                 64, "--out p.yaml is the file --population p.yaml reads", files: ["p.yaml": .text(Self.hurried)], unchanged: ["p.yaml"]),

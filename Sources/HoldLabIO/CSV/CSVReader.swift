@@ -166,6 +166,7 @@ public final class CSVReader {
         guard opened >= 0 else {
             throw CSVTableError(path: path, "cannot read the file (\(Self.errorText(errno)))", kind: .cannotOpen)
         }
+        InputFiles.shared.record(path, status: status)
         descriptor = opened
         atEndOfFile = false
         buffer = [UInt8](repeating: 0, count: max(1, chunkSize))

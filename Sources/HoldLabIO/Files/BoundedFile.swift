@@ -33,8 +33,10 @@ public enum BoundedFile {
     /// - Parameters:
     ///   - what: the kind of file, for messages (`profile`, `population`, `review`).
     ///   - limit: the most bytes read; a longer file is refused.
+    ///   - input: whether the file is recorded as an input no output may replace (`InputFiles`); false for one the
+    ///     run reads back to replace it.
     /// - Throws: `InputError`, `cannotOpen` for a missing, unreadable or directory path.
-    public static func read(_ path: String, what: String, limit: Int) throws(InputError) -> String {
+    public static func read(_ path: String, what: String, limit: Int, input: Bool = true) throws(InputError) -> String {
         if path == standardInputArgument { return try StandardInput.text(what: what, limit: limit) }
         func refuse(_ message: String) -> InputError { InputError(path: path, message: message, cannotOpen: true) }
         var status = stat()
@@ -48,6 +50,7 @@ public enum BoundedFile {
         guard descriptor >= 0 else {
             throw refuse("cannot open the \(what) file: \(String(cString: strerror(errno)))")
         }
+        if input { InputFiles.shared.record(path, status: status) }
         defer { close(descriptor) }
         return try readAll(descriptor, path: path, what: what, limit: limit)
     }

@@ -10,6 +10,8 @@ public struct OutputError: Error, Equatable, CustomStringConvertible {
         case writeFailed
         /// Standard output is a pipe whose reader went away (EPIPE): the run ends quietly (141).
         case brokenPipe
+        /// The output is a file the run read as an input (`InputFiles`): a usage error (64), nothing replaced.
+        case replacesInput
     }
 
     public let path: String
@@ -59,6 +61,12 @@ public enum OutputFile: Sendable, Equatable {
     /// files back (or are removed when there was none), and the error names the file that could not be replaced.
     /// The temporaries are left for the caller to delete.
     public static func renameTogether(_ moves: [(temporary: String, destination: String)]) throws(OutputError) {
+        // An output over an input is refused before any is replaced (the temporaries are the caller's to delete).
+        for move in moves {
+            if let input = InputFiles.shared.input(at: move.destination) {
+                throw InputFiles.replacing(move.destination, input: input)
+            }
+        }
         try Temporaries.shared.committing { () throws(OutputError) in
             var saved: [(destination: String, previous: String?)] = []
             func restore() {

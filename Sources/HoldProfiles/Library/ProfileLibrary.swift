@@ -113,11 +113,13 @@ public struct ProfileLibrary: Sendable {
     ///
     /// - Parameter limit: the most bytes read; a longer file (or an endless device) is refused, having read only
     ///   `limit + 1` bytes. Default: `maximumYAMLBytes`.
+    ///   - input: false for a file the run reads back to replace it (a sweep's file to `--resume`): it is not
+    ///     recorded as an input no output may replace (`InputFiles`).
     /// - Throws: `ProfileError` with `cannotOpen` for a missing, unreadable or directory path (exit 66); without it
     ///   for a file that is too large or not UTF-8 (exit 65).
-    public static func read(_ path: String, what: String, limit: Int = maximumYAMLBytes) throws(ProfileError) -> String {
+    public static func read(_ path: String, what: String, limit: Int = maximumYAMLBytes, input: Bool = true) throws(ProfileError) -> String {
         do {
-            return try BoundedFile.read(path, what: what, limit: limit)
+            return try BoundedFile.read(path, what: what, limit: limit, input: input)
         } catch {
             let origin: Origin = error.line.map { .file(path: error.path, line: $0, column: 1) } ?? .unknown(path: error.path)
             throw ProfileError(origin: origin, keyPath: "", message: error.message, cannotOpen: error.cannotOpen)

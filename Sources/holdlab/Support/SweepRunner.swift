@@ -66,7 +66,7 @@ func runSweepPoints(
 /// about what was dropped and how far it got.
 func resumedRows(_ file: String, request: SweepRequest, baseProfile: Profile, what: String) throws -> [String] {
     guard isRegularFile(file) else { return [] }
-    let existing = try ProfileLibrary.read(file, what: what, limit: maximumResumeBytes)
+    let existing = try ProfileLibrary.read(file, what: what, limit: maximumResumeBytes, input: false)
     let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: baseProfile)
     if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
     let unit = request.populations.count == 1 ? "points" : "rows (points × populations)"
