@@ -34,10 +34,10 @@ struct HoldLab: ParsableCommand {
 
     static func execute(_ arguments: [String]) -> Int32 {
         do {
-            try refuseRepeatedOptions(arguments)
             try refuseUnknownHelpTopic(arguments)
             try refuseUnknownCommand(arguments)
             try refuseUnknownOptions(arguments)
+            try refuseRepeatedOptions(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
             return ExitStatus.success.rawValue
@@ -160,7 +160,9 @@ struct HoldLab: ParsableCommand {
             guard argument.hasPrefix("--"), argument.count > 2 else { continue }
             let parts = argument.split(separator: "=", maxSplits: 1)
             let name = String(parts[0])
-            guard let takesValue = declared[name] ?? (name == "--help" || name == "--version" ? false : nil) else {
+            // ArgumentParser's own: help, version, and the JSON description tools read.
+            let builtIn = ["--help", "--version", "--experimental-dump-help"].contains(name)
+            guard let takesValue = declared[name] ?? (builtIn ? false : nil) else {
                 let closest = Suggestions.closest(to: name, among: Array(declared.keys).sorted(), limit: 1)
                 throw UsageError("Unknown option '\(name)'" + (closest.first.map { ". Did you mean '\($0)'?" } ?? ""))
             }

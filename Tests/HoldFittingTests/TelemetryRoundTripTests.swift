@@ -96,6 +96,13 @@ struct TelemetryRoundTripTests {
         #expect(emitted.parameters.filter { Self.truthValues[$0.keyPath] != nil }.allSatisfy {
             $0.evidence.isComplete && $0.evidence.source?.contains("fnv1a64:\(result.data.contentHash)") == true })
         #expect(emitted.parameters.first { $0.keyPath == "deliberate.movement.drift" }?.evidence.source?.hasPrefix("assumption: not fitted") == true)
+        // Written to a file, it is named after it (the library finds a population by its file's name); to standard
+        // output it keeps its base's name.
+        let named = try Population.load(yaml: result.populationYAML(path: "Profiles/populations/ours.yaml"), path: "ours.yaml")
+        #expect(named.name == "ours")
+        #expect(named.parameters.map(\.value) == emitted.parameters.map(\.value))
+        #expect(result.populationYAML(path: "-") == result.populationYAML)
+        #expect(emitted.name.hasSuffix("-fitted"))
 
         // Simulating the fitted population again (other seeds, 4× the people) gives the telemetry's own rates. Each rate's
         // difference has the telemetry's sampling variance, at most as much again from the fitted parameters, and the

@@ -176,6 +176,15 @@ public struct TelemetryFitResult: Sendable {
     /// source saying so.
     public let populationYAML: String
 
+    /// `populationYAML` named after the file it is written to (`--emit-population Profiles/populations/ours.yaml`
+    /// names it `ours`), as `fit --data` names its population: the library finds a population by its file's name
+    /// and refuses a file whose `name:` differs. Standard output (`-`) keeps `BASE-fitted`.
+    public func populationYAML(path: String) -> String {
+        guard path != "-" else { return populationYAML }
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return populationYAML.replacingOccurrences(of: "\nname: \(request.base.name)-fitted\n", with: "\nname: \(stem)\n")
+    }
+
     /// The estimate at `keyPath`, if fitted.
     public func parameter(_ keyPath: String) -> FittedPopulationParameter? {
         parameters.first { $0.keyPath == keyPath }

@@ -29,19 +29,28 @@ public final class InputFiles: @unchecked Sendable {
         if files[identity] == nil { files[identity] = path }
     }
 
-    /// The input (as it was named when read) that `path` is, if it is one this run read.
+    /// The input (as it was named when read) that `path` is, if it is one this run read. The recorded path must
+    /// still name that file: an input deleted meanwhile may have passed its inode on to a new file (ext4 reuses one
+    /// at once), which is no input.
     public func input(at path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        let identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        guard let identity = Self.identity(of: path) else { return nil }
         lock.lock()
-        defer { lock.unlock() }
-        return files[identity]
+        let input = files[identity]
+        lock.unlock()
+        guard let input, Self.identity(of: input) == identity else { return nil }
+        return input
+    }
+
+    private static func identity(of path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// The error for an output that would replace the input `input`.
     static func replacing(_ destination: String, input: String) -> OutputError {
-        OutputError(path: destination, message: input == destination
+        let named = OutputFile.canonical(input) == OutputFile.canonical(destination)
+        return OutputError(path: destination, message: named
             ? "is an input this run read; write the output to another file"
             : "is \(input), an input this run read; write the output to another file", kind: .replacesInput)
     }

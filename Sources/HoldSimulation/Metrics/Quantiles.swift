@@ -111,7 +111,7 @@ struct Quantiles {
 
 /// A zeroed array of counts for `BucketCounts` and `PendingCounts`, shared by their copies until one changes it.
 /// calloc gives zeroed pages that are made resident only where a statistic counts (its buckets span a few of the
-/// 2.4 MB a 4-digit histogram up to an hour takes); should calloc fail, the counts are allocated and zeroed as Swift
+/// 4 MB a 4-digit histogram of times up to 10⁷ s takes); should calloc fail, the counts are allocated and zeroed as Swift
 /// allocates any array (which traps only where an array would).
 final class ZeroedCounts<Count: FixedWidthInteger>: @unchecked Sendable {
     let counts: UnsafeMutablePointer<Count>

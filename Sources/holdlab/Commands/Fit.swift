@@ -221,7 +221,7 @@ struct Fit: ParsableCommand {
                 commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             let result = try request.run()
             let outputs = OutputGroup()
-            if let population { try outputs.write(population, result.populationYAML) }
+            if let population, let path = emitPopulation { try outputs.write(population, result.populationYAML(path: path)) }
             try outputs.write(out, view.render(result.document, for: out))
             try outputs.commit()
         }

@@ -224,8 +224,9 @@ struct RowFormatOptions: ParsableArguments {
     /// Whether `out` gets the CSV exactly as the command writes it (so it may be streamed as rows arrive).
     func isPlainCSV(for out: OutputFile) -> Bool { format(for: out) == .csv && columns == nil && !omitsComments }
 
-    /// Whether the options the command line gives keep the CSV a file must be read back as (a shard, a sweep to
-    /// `--resume`): `HOLDLAB_NO_COMMENTS` does not count, since those files always keep their '#' lines.
+    /// Whether the options the command line gives keep the CSV a file must be read back as (a shard, a sweep's
+    /// `--out` file, which `--resume` reads): `HOLDLAB_NO_COMMENTS` does not count, since those files always keep
+    /// their '#' lines.
     func keepsReadableCSV(for out: OutputFile) -> Bool { format(for: out) == .csv && columns == nil && !noComments }
 
     /// The selected column names (nil: all).
