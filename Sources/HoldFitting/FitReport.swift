@@ -156,12 +156,17 @@ public enum FittedPopulation {
             """
     }
 
+    /// The name of a population written to `path`: its file name without the extension, which is how the library
+    /// finds it (and it refuses a file named otherwise); nil for standard output (`-`), which the caller names.
+    public static func name(forPath path: String) -> String? {
+        path == "-" ? nil : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
     /// The population file `holdlab fit --emit-population FILE` writes: the best fit of `report`, named after the
     /// file, with a description and source that say which data it came from.
     public static func yaml(for report: FitReport, data: FitDataSet, populationPath: String, commandLine: String) -> String {
         let best = report.best
-        let base = populationPath == "-" ? "fitted"
-            : ((populationPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = Self.name(forPath: populationPath) ?? "fitted"
         let families = report.fits.count == 1 ? "the only family fitted" : "lowest AIC of \(report.fits.count) families"
         let description = "\(best.family.rawValue) hold times (\(families)) fitted by maximum likelihood to "
             + "\(data.sample.count) rows of \(data.request.path == "-" ? "standard input" : data.request.path) column \(data.request.column)"

@@ -173,31 +173,31 @@ struct HoldLab: ParsableCommand {
     /// Every long name (`--users`) `command` declares, with whether it takes a value, from ArgumentParser's JSON
     /// description of it; empty when the description cannot be read (nothing is then refused here).
     static func declaredOptions(of command: ParsableCommand.Type) -> [String: Bool] {
+        var names: [String: Bool] = [:]
+        for option in longOptions(of: command) { names[option.name] = option.takesValue }
+        return names
+    }
+
+    /// The options and flags `command` declares, by long name (`--set`), from ArgumentParser's JSON description of
+    /// it: whether each takes a value and may be repeated. Empty when the description cannot be read.
+    static func longOptions(of command: ParsableCommand.Type) -> [(name: String, takesValue: Bool, repeats: Bool)] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
               let info = object["command"] as? [String: Any], let arguments = info["arguments"] as? [[String: Any]]
-        else { return [:] }
-        var names: [String: Bool] = [:]
+        else { return [] }
+        var options: [(name: String, takesValue: Bool, repeats: Bool)] = []
         for argument in arguments where argument["kind"] as? String != "positional" {
             for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
-                if let text = name["name"] as? String { names["--" + text] = argument["kind"] as? String == "option" }
+                guard let text = name["name"] as? String else { continue }
+                options.append(("--" + text, argument["kind"] as? String == "option", argument["isRepeating"] as? Bool == true))
             }
         }
-        return names
+        return options
     }
 
     /// The long names (`--set`) of the options and flags `command` declares repeatable, from ArgumentParser's JSON
     /// description of it (the `isRepeating` of each argument).
     static func repeatableOptions(of command: ParsableCommand.Type) -> Set<String> {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
-              let info = object["command"] as? [String: Any], let arguments = info["arguments"] as? [[String: Any]]
-        else { return [] }
-        var names: Set<String> = []
-        for argument in arguments where argument["isRepeating"] as? Bool == true && argument["kind"] as? String != "positional" {
-            for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
-                if let text = name["name"] as? String { names.insert("--" + text) }
-            }
-        }
-        return names
+        Set(longOptions(of: command).filter(\.repeats).map(\.name))
     }
 
     /// The command type a path of subcommand names leads to; nil for none.

@@ -180,9 +180,8 @@ public struct TelemetryFitResult: Sendable {
     /// names it `ours`), as `fit --data` names its population: the library finds a population by its file's name
     /// and refuses a file whose `name:` differs. Standard output (`-`) keeps `BASE-fitted`.
     public func populationYAML(path: String) -> String {
-        guard path != "-" else { return populationYAML }
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return populationYAML.replacingOccurrences(of: "\nname: \(request.base.name)-fitted\n", with: "\nname: \(stem)\n")
+        guard let name = FittedPopulation.name(forPath: path) else { return populationYAML }
+        return Self.yaml(request: request, data: data, parameters: parameters, name: name)
     }
 
     /// The estimate at `keyPath`, if fitted.
@@ -219,7 +218,8 @@ public struct TelemetryFitResult: Sendable {
     static func percent(_ confidence: Double) -> String { (confidence * 100).shortText }
 
     /// Writes the population (see ``populationYAML``).
-    static func yaml(request: TelemetryFitRequest, data: TelemetryData, parameters: [FittedPopulationParameter]) -> String {
+    static func yaml(request: TelemetryFitRequest, data: TelemetryData, parameters: [FittedPopulationParameter],
+                     name: String? = nil) -> String {
         let base = request.base
         let fitted = Dictionary(parameters.map { ($0.keyPath, $0) }, uniquingKeysWith: { first, _ in first })
         let kept = Dictionary(base.parameters.map { ($0.keyPath, $0) }, uniquingKeysWith: { first, _ in first })
@@ -256,7 +256,7 @@ public struct TelemetryFitResult: Sendable {
         }
         var lines = [
             "version: \(Population.schemaVersion)",
-            "name: \(base.name)-fitted",
+            "name: \(name ?? "\(base.name)-fitted")",
             "description: \(FittedPopulation.quoted("\(base.name)'s classes fitted to \(data.holds.count) holds of \(data.path)"))",
             "source: \(FittedPopulation.quoted("holdlab \(HoldLabVersion.current): \(request.commandLine); \(origin)"))",
             "classes:",

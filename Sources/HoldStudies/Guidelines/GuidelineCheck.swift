@@ -84,8 +84,8 @@ public struct GuidelineCheckRequest: Sendable {
         // The trace rules draw a Timer fill's latencies from mt19937 whatever `--rng` says (`Guidelines.timeline`):
         // the line says so where such draws happen.
         let tracesDraw = rng != .mt19937 && subjects.contains { subject in
-            subject.profile.timerLatency.variance != 0
-                && ((try? subject.profile.prepared())?.timelineDrawsLatencies ?? false)
+            guard case .timer = subject.profile.control.fill.model else { return false }
+            return subject.profile.timerLatency.variance != 0
         }
         provenance.append("rng", tracesDraw
             ? "\(rng.rawValue) (the simulated users; the trace rules' Timer latencies are mt19937's)" : rng.rawValue)

@@ -37,10 +37,10 @@ struct GuidelineOptions: ParsableArguments {
     func validate() throws {
         // Up to an hour (the longest time of a control), or an hour of frames or pulses at 1,000 Hz: a larger
         // threshold cannot be met differently, and its product with a frame time would overflow what a row prints.
-        for (option, value, largest) in [("--mismatch-frames", mismatchFrames, "3600000"), ("--feedback-ms", feedbackMs, "3600000"),
-                                         ("--max-pulse-rate", maxPulseRate, "1000000"), ("--max-retract-ms", maxRetractMs, "3600000"),
-                                         ("--fixed-hold-ms", fixedHoldMs, "3600000")]
-            where !(value.isFinite && value >= 0 && value <= Double(largest)!) {
+        for (option, value, largest) in [("--mismatch-frames", mismatchFrames, 3_600_000), ("--feedback-ms", feedbackMs, 3_600_000),
+                                         ("--max-pulse-rate", maxPulseRate, 1_000_000), ("--max-retract-ms", maxRetractMs, 3_600_000),
+                                         ("--fixed-hold-ms", fixedHoldMs, 3_600_000)]
+            where !(value >= 0 && value <= Double(largest)) {
             throw ValidationError("\(option) must be a number from 0 to \(largest) (got \(value))")
         }
         guard (0...1).contains(minImpairedCompletion) else {
