@@ -36,6 +36,11 @@ struct PreviewCommandTests {
         Refusal(arguments: ["preview", "--variant", "my fast=fill.duration=1"], status: 64, message: "a label is letters, digits"),
         Refusal(arguments: ["preview", "--variant", "x=fill.duration=1 fill.duration=2"], status: 64,
                 message: "--variant x: fill.duration is given twice"),
+        // One loader of variants for preview and compare: a variant changes the control only, and not a key --set fixes.
+        Refusal(arguments: ["preview", "--variant", "x=population.intent.duration={dist: constant, value: 1}", "--no-mp4"],
+                status: 64, message: "--variant x sets population.intent.duration: a variant changes the control"),
+        Refusal(arguments: ["preview", "--set", "fill.duration=1", "--variant", "x=fill.duration=2", "--no-mp4"],
+                status: 64, message: "--variant x sets fill.duration, which --set also sets"),
         Refusal(arguments: ["preview", "--mp4", "a.mp4", "--no-mp4"], status: 64, message: "contradict"),
         Refusal(arguments: ["preview", "--phase", "1"], status: 64, message: "--phase"),
         Refusal(arguments: ["preview", "--profile", "no-such-profile"], status: 66, message: "no-such-profile"),

@@ -68,7 +68,7 @@ extension ProfileLibrary {
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             let profile = try Profile.load(yaml: text, path: display, overrides: profileOverrides)
             if let problem = populationProblem(of: profile) { return .invalid(path: display, problems: [problem]) }
-            if libraryFile(path, in: directory), let problem = Self.nameProblem(profile.name, file: path, text: text) {
+            if let problem = libraryNameProblem(profile.name, file: path, text: text, in: directory) {
                 return .invalid(path: display, problems: [problem])
             }
             return .valid(path: display, name: profile.name, kind: .profile)
@@ -76,8 +76,7 @@ extension ProfileLibrary {
             let problems = Population.problems(yaml: text, path: display, overrides: overrides)
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             let population = try Population.load(yaml: text, path: display)
-            if libraryFile(path, in: directory + "/populations"),
-               let problem = Self.nameProblem(population.name, file: path, text: text) {
+            if let problem = libraryNameProblem(population.name, file: path, text: text, in: directory + "/populations") {
                 return .invalid(path: display, problems: [problem])
             }
             return .valid(path: display, name: population.name, kind: .population)

@@ -138,7 +138,7 @@ public struct ProfileLibrary: Sendable {
         }
         let text = try Self.read(path, what: "profile")
         let profile = try Profile.load(yaml: text, path: Self.displayPath(path), overrides: overrides)
-        if libraryFile(path, in: directory), let problem = Self.nameProblem(profile.name, file: path, text: text) { throw problem }
+        if let problem = libraryNameProblem(profile.name, file: path, text: text, in: directory) { throw problem }
         return profile
     }
 
@@ -150,6 +150,12 @@ public struct ProfileLibrary: Sendable {
         }
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
         return parent == URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath()
+    }
+
+    /// `nameProblem` for a file of the library's folder `folder` (`libraryFile`); nil for any other file, whose name
+    /// is not how it is found.
+    func libraryNameProblem(_ name: String, file path: String, text: String, in folder: String) -> ProfileError? {
+        libraryFile(path, in: folder) ? Self.nameProblem(name, file: path, text: text) : nil
     }
 
     /// The problem of a library file whose `name` is not its file name (docs/PROFILES.md: the file is NAME.yaml):

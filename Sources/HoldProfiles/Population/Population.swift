@@ -197,8 +197,7 @@ extension ProfileLibrary {
         }
         let text = try Self.read(path, what: "population")
         let population = try Population.load(yaml: text, path: Self.displayPath(path))
-        if libraryFile(path, in: directory + "/populations"),
-           let problem = Self.nameProblem(population.name, file: path, text: text) {
+        if let problem = libraryNameProblem(population.name, file: path, text: text, in: directory + "/populations") {
             throw problem
         }
         return population

@@ -110,15 +110,7 @@ struct Preview: ParsableCommand {
                 return Design(label: loaded.name, profile: loaded)
             }
             for text in variant {
-                let (label, assignments) = try ComparisonOptions.parseVariant(text)
-                // A variant's error names the variant, not the --set the override stands for.
-                let extra = try ComparisonOptions.variantUsage(label, sets: assignments) {
-                    try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
-                }
-                let loaded = try ComparisonOptions.variantUsage(label, sets: extra.map(\.text)) {
-                    try library.loadProfile(names[0], overrides: overrides + extra)
-                }
-                designs.append(Design(label: label, profile: loaded))
+                designs.append(try ComparisonOptions.loadVariant(text, of: names[0], common: overrides, library: library).design)
             }
             let ffmpeg = PreviewRenderer.isInstalled("ffmpeg")
             if mp4 != nil && !ffmpeg {

@@ -70,6 +70,28 @@ struct ComparisonOptions: ParsableArguments {
         }
     }
 
+    /// Variant `text` (`LABEL=key=value …`) of profile `name`, its values applied after `common` (the `--set`s):
+    /// the design and the variant's own `--set` texts. A value that reaches the population (every design meets the
+    /// same people) or a key `common` also sets is refused, and a problem the values cause names the variant
+    /// (`variantUsage`). `compare`, `report` and `preview` load their variants here.
+    static func loadVariant(_ text: String, of name: String, common: [Override],
+                            library: ProfileLibrary) throws -> (design: Design, sets: [String]) {
+        let (label, sets) = try parseVariant(text)
+        let overrides = try variantUsage(label, sets: sets) {
+            try sets.map { text throws(ProfileError) in try Override(parsing: text) }
+        }
+        if let key = overrides.first(where: \.reachesPopulation) {
+            throw UsageError("--variant \(label) sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs with --set (compare, report), or compare populations with --population")
+        }
+        for key in overrides.map(\.keyPath) where common.contains(where: { $0.keyPath == key }) {
+            throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
+        }
+        let profile = try variantUsage(label, sets: overrides.map(\.text)) {
+            try library.loadProfile(name, overrides: common + overrides)
+        }
+        return (Design(label: label, profile: profile), sets)
+    }
+
     static func parseVariant(_ text: String) throws -> (label: String, sets: [String]) {
         guard let equals = text.firstIndex(of: "=") else {
             throw ValidationError("--variant \(text): write LABEL=\"key=value …\", e.g. --variant fast=\"fill.curve=easeIn fill.duration=0.6\"")
@@ -139,20 +161,8 @@ struct ComparisonOptions: ParsableArguments {
             paths.append(library.profilePath(name))
         }
         for text in variant {
-            let (label, variantSets) = try Self.parseVariant(text)
-            let overrides = try Self.variantUsage(label, sets: variantSets) {
-                try variantSets.map { text throws(ProfileError) in try Override(parsing: text) }
-            }
-            if let key = overrides.first(where: \.reachesPopulation) {
-                throw UsageError("--variant \(label) sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs with --set, or compare populations with --population")
-            }
-            for key in overrides.map(\.keyPath) where common.contains(where: { $0.keyPath == key }) {
-                throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
-            }
-            let profile = try Self.variantUsage(label, sets: overrides.map(\.text)) {
-                try library.loadProfile(names[0], overrides: common + overrides)
-            }
-            designs.append(Design(label: label, profile: profile))
+            let (design, variantSets) = try Self.loadVariant(text, of: names[0], common: common, library: library)
+            designs.append(design)
             sets.append(source.overrides + variantSets)
             paths.append(library.profilePath(names[0]))
         }
