@@ -196,8 +196,13 @@ struct ProgressBarTests {
         #expect(tty.contains("13 of 13 points") && !tty.contains("users/s"))
         // An ANSI terminal's bar is cleared with an escape code at the end.
         #expect(tty.contains("\u{1B}[K"))
+        // Piped: no bar; standard error holds notes only (hig-linear-bar's completed holds render one pulse: no peak
+        // pulse rate, and a note says so).
         let piped = try CLI.run(arguments)
-        #expect(piped.status == 0 && piped.stderr.isEmpty)
+        let lines = piped.stderr.split(separator: "\n")
+        #expect(piped.status == 0 && lines.allSatisfy { $0.hasPrefix("holdlab: note: ") }, "\(piped.stderr)")
+        #expect(lines.count == 1 && piped.stderr.contains("(13 of 13 points) where none of the holds counted had them: peak_pulse_rate_hz (no completed hold rendered two pulses)"),
+                "\(piped.stderr)")
     }
 
     @Test("TERM=dumb: a bar without escape codes, cleared with spaces; --quiet and HOLDLAB_QUIET=1: nothing at all")

@@ -82,6 +82,30 @@ struct ResultRenderingTests {
         #expect(provenance.lines.filter { $0 == "\n" }.count == 1)
     }
 
+    @Test("A value none of the counted people had is noted with its column's reason, its bounds with it; not when its count is 0")
+    func unhadNotes() {
+        let columns = [ResultColumn("profile", .text), ResultColumn("completed", .integer),
+                       ResultColumn("y_rate", .number, over: "completed", undefinedWhen: "no hold had y"),
+                       ResultColumn("z_mean", .number, over: "completed", undefinedWhen: "no hold had z"),
+                       ResultColumn("z_mean_lo", .number), ResultColumn("z_mean_hi", .number),
+                       ResultColumn("w_max", .number, over: "completed")]
+        let missing = ResultCell.number(nil, decimals: 3)
+        let table = ResultTable(columns: columns, rows: [
+            // Completed holds, none with y or z: noted with the reasons; w without a reason of its own is not.
+            [.text("a"), .integer(4), missing, missing, missing, missing, missing],
+            // Nobody completed: over nobody, not "none had them".
+            [.text("b"), .integer(0), missing, missing, missing, missing, missing],
+            // Every value present.
+            [.text("c"), .integer(4), .number(0.5, decimals: 3), .number(1, decimals: 3), .number(0, decimals: 3),
+             .number(2, decimals: 3), .number(3, decimals: 3)],
+        ])
+        let notes = table.undefinedValueNotes(subject: "profile")
+        #expect(notes == [
+            "note: undefined values are written as NaN (1 of 3 profiles): completed = 0, so these are over nobody: y_rate, z_mean, z_mean_lo, z_mean_hi, w_max",
+            "note: undefined values are written as NaN (1 of 3 profiles) where none of the holds counted had them: y_rate (no hold had y); z_mean, z_mean_lo, z_mean_hi (no hold had z)",
+        ])
+    }
+
     @Test("Undefined values are noted from typed cells: over nobody, and single-value means")
     func undefinedNotes() {
         let columns = [ResultColumn("profile", .text), ResultColumn("intent_users", .integer),

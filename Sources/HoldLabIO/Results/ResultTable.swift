@@ -33,17 +33,22 @@ public struct ResultColumn: Sendable, Equatable {
     /// missing value in a row where that count is 0 is undefined (over nobody) rather than missing for a reason of
     /// its own (`undefinedValueNotes`). Bound columns take their value column's.
     public var over: String?
+    /// For a statistic over only some of the people its `over` count counts: why it is undefined in a row where
+    /// that count is not 0 (`no completed hold had a fill`), for the note that says so (`undefinedValueNotes`).
+    /// Bound columns take their value column's.
+    public var undefinedWhen: String?
 
     /// A column; without a `role`, one is read off the name as every HoldLab CSV names them: `X_lo` and `X_hi`
     /// bound column `X` and `X_se` is its standard error when the table has `X` (see `ResultTable.init`).
     public init(_ name: String, _ kind: Kind, unit: String = "", definition: String = "", role: Role? = nil,
-                over: String? = nil) {
+                over: String? = nil, undefinedWhen: String? = nil) {
         self.name = name
         self.kind = kind
         self.unit = unit
         self.definition = definition
         self.role = role ?? .value
         self.over = over
+        self.undefinedWhen = undefinedWhen
         explicitRole = role != nil
     }
 

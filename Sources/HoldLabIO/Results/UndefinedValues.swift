@@ -2,8 +2,9 @@ extension ResultTable {
     /// The notes a command prints (one line each, `note: …`) when rows hold values that are undefined rather than
     /// measured: a rate or mean over nobody (its row has `intent_users`, `accidental_users` or `completed` = 0: the
     /// column's own count, `ResultColumn.over`, where it names one, else any of them), and a mean of a single value,
-    /// whose interval bounds are missing while the mean is not. A missing value with data behind it (no hold with
-    /// two pulses has no peak pulse rate, though holds completed) is not noted.
+    /// whose interval bounds are missing while the mean is not; and a statistic over some of the people its count
+    /// counts, missing because none of them had it although the count is not 0 (no completed hold rendered two
+    /// pulses, so no peak pulse rate), with the reason its column gives (`ResultColumn.undefinedWhen`).
     ///
     /// - Parameter subject: what a row is, for "(2 of 5 points)".
     public func undefinedValueNotes(subject: String) -> [String] {
@@ -24,6 +25,13 @@ extension ResultTable {
         var affected = 0
         var single: [String] = []
         var singleRows = 0
+        /// Why a column is undefined though its count is not 0, where it (or the column it bounds) says.
+        func reason(_ position: Int) -> String? {
+            columns[position].undefinedWhen ?? boundOf[position].flatMap { columns[$0].undefinedWhen }
+        }
+        /// Columns missing for their own reason, grouped by the reason, in column order of first appearance.
+        var unhad: [(reason: String, columns: [String])] = []
+        var unhadRows = 0
         for row in rows {
             func missing(_ position: Int) -> Bool { position < row.count && row[position].isMissing }
             // A bound that is missing while its value is not: an interval of one value.
@@ -31,6 +39,21 @@ extension ResultTable {
             if !lonely.isEmpty { singleRows += 1 }
             for position in lonely where !single.contains(columns[position].name) { single.append(columns[position].name) }
             let empty = counts.filter { $0.1 < row.count && row[$0.1].numericValue == 0 }.map(\.0)
+            // Missing with its count not 0 (and not a lonely bound): none of the people counted had the value.
+            let own = row.indices.filter { position in
+                guard missing(position), !lonely.contains(position), reason(position) != nil,
+                      let count = over(position), !empty.contains(count), index(of: count) != nil else { return false }
+                return true
+            }
+            if !own.isEmpty { unhadRows += 1 }
+            for position in own {
+                let why = reason(position)!, name = columns[position].name
+                if let group = unhad.firstIndex(where: { $0.reason == why }) {
+                    if !unhad[group].columns.contains(name) { unhad[group].columns.append(name) }
+                } else {
+                    unhad.append((why, [name]))
+                }
+            }
             guard !empty.isEmpty else { continue }
             // A missing value is over nobody when its own count is 0 (any of them, for a column that names none).
             var rowReasons: [String] = []
@@ -60,6 +83,11 @@ extension ResultTable {
         if !single.isEmpty {
             notes.append("note: a mean of a single value has no 95 % interval, so these are written as NaN\(scope(singleRows)): "
                          + single.joined(separator: ", "))
+        }
+        if !unhad.isEmpty {
+            let groups = unhad.map { "\($0.columns.joined(separator: ", ")) (\($0.reason))" }
+            notes.append("note: undefined values are written as NaN\(scope(unhadRows)) where none of the holds counted had them: "
+                         + groups.joined(separator: "; "))
         }
         return notes
     }

@@ -126,6 +126,25 @@ public struct Metric: Sendable {
         }
     }
 
+    /// Why the statistic can be undefined though its count column (`countColumn`) is not 0: only some of the people
+    /// that count counts have the value. Nil where every one of them has it (then only a count of 0 leaves it
+    /// undefined).
+    var undefinedWhen: String? {
+        switch kind {
+        case .count: return nil
+        case .rate(_, let denominator, _):
+            return denominator == .completedWithFill ? "no completed hold had a fill" : nil
+        case .mean(let value), .quantile(let value, _), .maximum(let value), .minimum(let value):
+            switch value {
+            case .mismatch: return "no completed hold's bar looked full"
+            case .pulseRate: return "no completed hold rendered two pulses"
+            case .retract: return "no intent user's fill retracted"
+            case .firstFeedback: return "no intent user had feedback while the finger was down"
+            case .completionTime, .pulses, .droppedPulses, .progressAtTrigger, .holdTime: return nil
+            }
+        }
+    }
+
     /// The proportion behind a rate, from a tally's counts; nil for other metrics.
     func proportion(_ tally: Tally) -> Proportion? {
         guard case .rate(let event, let denominator, _) = kind else { return nil }

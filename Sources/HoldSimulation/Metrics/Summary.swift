@@ -66,6 +66,8 @@ public enum SimulationCSV {
         let kind: ResultColumn.Kind
         /// The count column of the people the statistic is over (`ResultColumn.over`), nil for names and counts.
         var over: String? = nil
+        /// Why the statistic is undefined though its count is not 0 (`ResultColumn.undefinedWhen`).
+        var undefinedWhen: String? = nil
         let cell: @Sendable (SimulationSummary) -> ResultCell
 
         /// The CSV field.
@@ -74,7 +76,9 @@ public enum SimulationCSV {
         /// The column's value as a number, or nil for a text column or a statistic without data.
         public func numericValue(_ summary: SimulationSummary) -> Double? { isNumeric ? cell(summary).numericValue : nil }
 
-        var resultColumn: ResultColumn { ResultColumn(name, kind, unit: unit, definition: definition, over: over) }
+        var resultColumn: ResultColumn {
+            ResultColumn(name, kind, unit: unit, definition: definition, over: over, undefinedWhen: undefinedWhen)
+        }
     }
 
     public static let columns: [Column] = [
@@ -91,7 +95,8 @@ public enum SimulationCSV {
         let over = metric.countColumn
         func column(_ name: String, _ definition: String, _ kind: ResultColumn.Kind = .number,
                     _ cell: @escaping @Sendable (SimulationSummary) -> ResultCell) -> Column {
-            Column(name: name, unit: metric.unit, definition: definition, isNumeric: true, kind: kind, over: over, cell: cell)
+            Column(name: name, unit: metric.unit, definition: definition, isNumeric: true, kind: kind, over: over,
+                   undefinedWhen: metric.undefinedWhen, cell: cell)
         }
         switch metric.kind {
         case .count:

@@ -188,7 +188,8 @@ func refuseOutputsOverInputs(_ outputs: [(option: String, path: String?)], input
 }
 
 /// Names, once, the values a run writes as NaN because they are undefined (`ResultTable.undefinedValueNotes`): a
-/// rate or statistic over nobody, and a mean's interval over a single value. The CSV keeps `NaN` (gnuplot skips it).
+/// rate or statistic over nobody, a statistic none of the holds it counts had (no completed hold looked full, so no
+/// mismatch), and a mean's interval over a single value. The CSV keeps `NaN` (gnuplot skips it).
 ///
 /// - Parameter subject: what a row is ("profile", "point").
 func noteUndefinedValues(_ table: ResultTable, subject: String) {
