@@ -128,6 +128,14 @@ public struct ProfileLibrary: Sendable {
 
     /// Loads a profile by name or path, applying overrides.
     public func loadProfile(_ nameOrPath: String, overrides: [Override] = []) throws(ProfileError) -> Profile {
+        try loadProfileWithText(nameOrPath, overrides: overrides).profile
+    }
+
+    /// Loads a profile by name or path, applying overrides, with the file's text as read: a command that loads the
+    /// profile again for each point of a study (`sweep`, `tune`) loads it from this text, so every point, and the
+    /// hash its provenance records, is of the one file that was read, whatever happens to the file meanwhile.
+    public func loadProfileWithText(_ nameOrPath: String,
+                                    overrides: [Override] = []) throws(ProfileError) -> (profile: Profile, text: String) {
         let path = profilePath(nameOrPath)
         if !Self.isPath(nameOrPath), profileFiles[nameOrPath] == nil, !FileManager.default.fileExists(atPath: path) {
             let names = profileNames()
@@ -139,7 +147,7 @@ public struct ProfileLibrary: Sendable {
         let text = try Self.read(path, what: "profile")
         let profile = try Profile.load(yaml: text, path: Self.displayPath(path), overrides: overrides)
         if let problem = libraryNameProblem(profile.name, file: path, text: text, in: directory) { throw problem }
-        return profile
+        return (profile, text)
     }
 
     /// Whether `path` is a file of the library's folder `folder` (not one given by a path elsewhere, nor a review

@@ -10,6 +10,9 @@ public struct ComparisonPlan: Sendable {
     public var sets: [[String]]
     /// Per design, the profile file its YAML comes from.
     public var paths: [String]
+    /// Per design, the text of that file as the design was loaded from it (nil: read `paths` when asked): studies
+    /// that load the profile again (a review's sweeps and knob shares) load this text, not the file again.
+    public var texts: [String]?
     public var baseline: Int
     public var populations: [Population]
     /// The formulas of the intervals (`--intervals`).
@@ -17,15 +20,22 @@ public struct ComparisonPlan: Sendable {
     /// The GSL generator the people and Timer latencies are drawn from (`--rng`).
     public var rng: Generator.Kind
 
-    public init(designs: [Design], sets: [[String]], paths: [String], baseline: Int, populations: [Population],
-                intervals: IntervalRules = .current, rng: Generator.Kind = .users) {
+    public init(designs: [Design], sets: [[String]], paths: [String], texts: [String]? = nil, baseline: Int,
+                populations: [Population], intervals: IntervalRules = .current, rng: Generator.Kind = .users) {
         self.rng = rng
         self.designs = designs
         self.sets = sets
         self.paths = paths
+        self.texts = texts
         self.baseline = baseline
         self.populations = populations
         self.intervals = intervals
+    }
+
+    /// The profile text design `index` was loaded from (`texts`), else its file read now.
+    public func profileText(of index: Int) throws(ProfileError) -> String {
+        if let texts { return texts[index] }
+        return try ProfileLibrary.read(paths[index], what: "profile")
     }
 
     /// Runs every population in turn, optionally streaming per-user rows with a `population` column first.

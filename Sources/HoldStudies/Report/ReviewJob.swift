@@ -117,7 +117,7 @@ public enum ReviewJob {
                 }
                 let path = plan.paths[plan.baseline]
                 let sweep = SweepRequest(
-                    profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
+                    profileText: try plan.profileText(of: plan.baseline), profilePath: path, baseOverrides: baseOverrides,
                     population: plan.populations[0], plan: sweepPlan, users: cap, seed: seed, rng: plan.rng,
                     threads: threads)
                 return (text, parameter, sweepPlan, sweep, try Sweep.profiles(sweep))
@@ -368,7 +368,7 @@ public enum ReviewJob {
             }
             result += try KnobShares.run(
                 KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
-                            profileText: try ProfileLibrary.read(plan.paths[0], what: "profile"), common: common, keys: variant.keys),
+                            profileText: try plan.profileText(of: 0), common: common, keys: variant.keys),
                 populations: plan.populations, metrics: metrics, users: users, seed: request.seed, rng: plan.rng,
                 threads: request.threads)
         }

@@ -105,12 +105,16 @@ struct Preview: ParsableCommand {
             let library = source.library
             let overrides = try source.parsedOverrides(command: "preview")
             let names = profile.isEmpty ? ["hig-linear-bar"] : profile
-            var designs = try names.map { name throws -> Design in
-                let loaded = try library.loadProfile(name, overrides: overrides)
-                return Design(label: loaded.name, profile: loaded)
+            var designs: [Design] = []
+            var firstText = ""
+            for name in names {
+                let (loaded, text) = try library.loadProfileWithText(name, overrides: overrides)
+                if designs.isEmpty { firstText = text }
+                designs.append(Design(label: loaded.name, profile: loaded))
             }
             for text in variant {
-                designs.append(try ComparisonOptions.loadVariant(text, of: names[0], common: overrides, library: library).design)
+                designs.append(try ComparisonOptions.loadVariant(
+                    text, of: library.profilePath(names[0]), profileText: firstText, common: overrides).design)
             }
             let ffmpeg = PreviewRenderer.isInstalled("ffmpeg")
             if mp4 != nil && !ffmpeg {

@@ -145,7 +145,7 @@ struct SweepCommand: ParsableCommand {
             if let shard { try shard.check(units: plan.points.count, what: "points") }
             if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points") }
             let baseOverrides = try source.profileOverrides()
-            let base = try library.loadProfile(profile, overrides: baseOverrides)
+            let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
             var populations: [Population] = []
             if populationNames.isEmpty { try library.checkPopulation(of: base) }
             for name in populationNames.isEmpty ? [base.population] : populationNames {
@@ -160,7 +160,7 @@ struct SweepCommand: ParsableCommand {
                 throw UsageError("--shard, --shards and --emit take one population; run one sharded sweep per population")
             }
             var request = SweepRequest(
-                profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
+                profileText: text, profilePath: path,
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads)
             request.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)

@@ -116,7 +116,7 @@ struct Tune: ParsableCommand {
             let library = source.library
             let path = library.profilePath(profile)
             let baseOverrides = try source.profileOverrides()
-            let base = try library.loadProfile(profile, overrides: baseOverrides)
+            let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
             let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
             let objective: TuneObjective
             if let minimize {
@@ -134,7 +134,7 @@ struct Tune: ParsableCommand {
                 try constraint.map { text throws(TuneError) in try TuneConstraint(parsing: text, parameters: parameters) }
             }
             var request = TuneRequest(
-                profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path, baseOverrides: baseOverrides,
+                profileText: text, profilePath: path, baseOverrides: baseOverrides,
                 population: try source.applyingPopulationOverrides(
                     to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0],
                 parameters: parameters,

@@ -70,12 +70,13 @@ struct ComparisonOptions: ParsableArguments {
         }
     }
 
-    /// Variant `text` (`LABEL=key=value …`) of profile `name`, its values applied after `common` (the `--set`s):
+    /// Variant `text` (`LABEL=key=value …`) of the profile file `path` whose text is `profileText` (as the baseline
+    /// design was loaded from it, not read again), its values applied after `common` (the `--set`s):
     /// the design and the variant's own `--set` texts. A value that reaches the population (every design meets the
     /// same people) or a key `common` also sets is refused, and a problem the values cause names the variant
     /// (`variantUsage`). `compare`, `report` and `preview` load their variants here.
-    static func loadVariant(_ text: String, of name: String, common: [Override],
-                            library: ProfileLibrary) throws -> (design: Design, sets: [String]) {
+    static func loadVariant(_ text: String, of path: String, profileText: String,
+                            common: [Override]) throws -> (design: Design, sets: [String]) {
         let (label, sets) = try parseVariant(text)
         let overrides = try variantUsage(label, sets: sets) {
             try sets.map { text throws(ProfileError) in try Override(parsing: text) }
@@ -87,7 +88,7 @@ struct ComparisonOptions: ParsableArguments {
             throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
         }
         let profile = try variantUsage(label, sets: overrides.map(\.text)) {
-            try library.loadProfile(name, overrides: common + overrides)
+            try Profile.load(yaml: profileText, path: ProfileLibrary.displayPath(path), overrides: common + overrides)
         }
         return (Design(label: label, profile: profile), sets)
     }
@@ -154,17 +155,20 @@ struct ComparisonOptions: ParsableArguments {
         var designs: [Design] = []
         var sets: [[String]] = []
         var paths: [String] = []
+        var texts: [String] = []
         for name in names {
-            designs.append(Design(label: "", profile: try library.loadProfile(name, overrides: common)))
-            designs[designs.count - 1].label = designs[designs.count - 1].profile.name
+            let (profile, text) = try library.loadProfileWithText(name, overrides: common)
+            designs.append(Design(label: profile.name, profile: profile))
             sets.append(source.overrides)
             paths.append(library.profilePath(name))
+            texts.append(text)
         }
         for text in variant {
-            let (design, variantSets) = try Self.loadVariant(text, of: names[0], common: common, library: library)
+            let (design, variantSets) = try Self.loadVariant(text, of: paths[0], profileText: texts[0], common: common)
             designs.append(design)
             sets.append(source.overrides + variantSets)
             paths.append(library.profilePath(names[0]))
+            texts.append(texts[0])
         }
         var seen: Set<String> = []
         for design in designs where !seen.insert(design.label).inserted {
@@ -199,7 +203,7 @@ struct ComparisonOptions: ParsableArguments {
             populations.append(loaded)
         }
         populations = try source.applyingPopulationOverrides(to: populations)
-        return ComparisonPlan(designs: designs, sets: sets, paths: paths, baseline: baselineIndex, populations: populations,
+        return ComparisonPlan(designs: designs, sets: sets, paths: paths, texts: texts, baseline: baselineIndex, populations: populations,
                               intervals: intervals, rng: sample.rng)
     }
 

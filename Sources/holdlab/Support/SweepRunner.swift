@@ -92,11 +92,11 @@ func sweepRequest(
     let library = source.library
     let path = library.profilePath(profile)
     let baseOverrides = try source.profileOverrides()
-    let base = try library.loadProfile(profile, overrides: baseOverrides)
+    let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
     let population = try source.applyingPopulationOverrides(
         to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0]
     let request = SweepRequest(
-        profileText: try ProfileLibrary.read(path, what: "profile"), profilePath: path,
+        profileText: text, profilePath: path,
         baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
         rng: simulation.rng, threads: simulation.workerThreads)
     return (request, base)
