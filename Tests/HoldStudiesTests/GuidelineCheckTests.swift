@@ -133,6 +133,25 @@ struct GuidelineCheckTests {
                             rule: "fill-matches-action")?.status == "pass")
     }
 
+    @Test("fill-matches-action, early side with no completed hold that saw the bar full: traced, so a worse mismatch fails as a milder one does")
+    func earlySideEveryoneLetsGo() throws {
+        // A 0.3 s fill under a 1 s hold: full 700 ms early (less up to a frame), and every intent user who sees it
+        // full lets go, so no simulated completed hold has a mismatch. 0.5 s fails on the simulated p95.
+        let worse = try Self.check(["hig-linear-bar"], overrides: ["fill.duration=0.3"], users: 2_000)
+        let result = try #require(worse.results.first { $0.rule.id == "fill-matches-action" })
+        #expect(result.status == .fail)
+        let measured = try #require(Double(result.measured.split(separator: " ").first ?? ""))
+        #expect(measured > 691.6 && measured <= 700.3, "\(result.measured)")
+        #expect(result.measured.hasSuffix("ms early") && result.detail.contains("let go on the full bar"))
+        #expect(result.fix == "--set fill.duration=match")
+        #expect(Self.status(try Self.check(["hig-linear-bar"], overrides: ["fill.duration=0.5"], users: 2_000),
+                            rule: "fill-matches-action")?.status == "fail")
+        // Without a fill, nothing looks full: a pass that says it traced.
+        let none = try Self.check(["static-long-press"], users: 2_000)
+        let pass = try #require(none.results.first { $0.rule.id == "fill-matches-action" })
+        #expect(pass.status == .pass && pass.measured == "NaN" && pass.detail.contains("traced"))
+    }
+
     /// A fill that shows 96 ms after touch-down on a 60 Hz display: at phases 0 and 0.999999 (rules 1) the first
     /// frame to show it is at 100 ms or just before, but a frame just before 96 ms puts it at 96 + 16.67 ms.
     @Test("first-feedback is the worst over every display phase, not two phases: 112.7 ms fails where rules 1 saw 100 ms")

@@ -256,11 +256,22 @@ public enum Guidelines {
     /// How long after the action the bar first looks full, at the worst display phase (ms; negative when it always
     /// looks full before it), for a finger held down; nil when the action never fires or the bar never looks full.
     static func worstLateFullMs(_ profile: Profile, seed: UInt64) throws -> Double? {
+        try worstFullGapMs(profile, seed: seed, late: true)
+    }
+
+    /// How long before the action the bar first looks full, at the worst display phase (ms; negative when it always
+    /// looks full after it), for a finger held down to the action; nil when the action never fires or the bar never
+    /// looks full. The early side where no simulated hold completed having seen the bar full (everyone let go on it).
+    static func worstEarlyFullMs(_ profile: Profile, seed: UInt64) throws -> Double? {
+        try worstFullGapMs(profile, seed: seed, late: false)
+    }
+
+    private static func worstFullGapMs(_ profile: Profile, seed: UInt64, late: Bool) throws -> Double? {
         let evaluator = HoldEvaluator(try profile.prepared())
         return worstOverPhases { phase in
             let held = timeline(evaluator, profile, phase: phase, seed: seed)
             guard let trigger = held.trigger, let full = held.firstFullFrame else { return nil }
-            return Instant.seconds(full - trigger) * 1000
+            return Instant.seconds(late ? full - trigger : trigger - full) * 1000
         }.worst
     }
 
@@ -453,7 +464,17 @@ public enum Guidelines {
                            "the action fires on a partly filled bar\(shown): the bar first looks full up to \(CSV.number(late, decimals: 1)) ms after it (worst display phase), more than \(frames)\(lateNote)")
         }
         guard let p95 = own.value(named: "mismatch_p95_ms"), let max = own.value(named: "mismatch_max_ms") else {
-            return Finding(.pass, "NaN", limitText, "no completed hold showed a full bar (no fill, or none completed): nothing can look full early")
+            // No simulated hold completed having seen the bar full: none had a fill, none completed, or everyone let
+            // go on the full bar before the action. A finger held down to the action, traced at every display phase,
+            // says which.
+            if let early = try worstEarlyFullMs(profile, seed: seed), early > limit {
+                let gaveUp = own.value(named: "premature_mismatch_rate").map {
+                    "; \(CSV.number($0 * 100, decimals: 1)) % of intent users let go on the full bar, before the action"
+                } ?? ""
+                return Finding(.fail, CSV.number(early, decimals: 3) + " ms early", limitText,
+                               "the bar looks full up to \(CSV.number(early, decimals: 1)) ms before the action fires (traced, a finger held down, worst display phase): more than \(frames); no simulated hold completed having seen it full\(gaveUp)")
+            }
+            return Finding(.pass, "NaN", limitText, "no completed hold showed a full bar (no fill, or none completed), and a finger held down to the action never sees it full more than \(frames) early (traced, every display phase)")
         }
         let measured = CSV.number(p95, decimals: 3) + " ms"
         let lateText = late.map { "; it looks full at most \(CSV.number(Swift.max(0, $0), decimals: 1)) ms after the action" } ?? ""
