@@ -79,6 +79,39 @@ struct ProfileLoadingTests {
         #expect(try load(valid).contentHash != (try load(valid, overrides: ["display.refreshRate=60"])).contentHash)
     }
 
+    @Test("the canonical form loads back to the same text and hash: a spring retract without a duration, control characters, names YAML reads otherwise")
+    func canonicalRoundTripOddTexts() throws {
+        let texts = [
+            // A spring retract with no duration key is paced by its curve: match, not a timing curve's 0.2 s.
+            "version: 1\nname: r1\ndescription: spring retract\nretract: {curve: bouncy}\n",
+            "version: 1\nname: r2\ndescription: spring retract\nretract: {curve: \"spring(0.4,0.3)\", mode: animation}\n",
+            // A CR folds to a space raw, C0, DEL and C1 characters are refused raw; a tab loads back as itself.
+            "version: 1\nname: q\ndescription: \"a\\rb\\ttab\"\nsource: \"bell\\u0007 del\\x7f c1\\x85 nel\\u0085 ls\\u2028 ps\\u2029\"\n",
+            // Names YAML reads as something else written plain: a sequence entry, null.
+            "version: 1\nname: \"-\"\ndescription: d\npopulation: \"~\"\n",
+            "version: 1\nname: \"null\"\ndescription: d\npopulation: \"-\"\n",
+        ]
+        for text in texts {
+            let profile = try Profile.load(yaml: text, path: "odd.yaml")
+            let again = try Profile.load(yaml: profile.canonicalYAML, path: "canonical.yaml")
+            #expect(again.canonicalYAML == profile.canonicalYAML, "\(text)")
+            #expect(again.description == profile.description && again.source == profile.source && again.name == profile.name
+                    && again.population == profile.population, "\(text)")
+        }
+        let spring = try Profile.load(yaml: texts[0], path: "r1.yaml")
+        #expect(spring.control.retract.durationSeconds == nil && spring.canonicalYAML.contains("duration: match"))
+        // Every shipped profile too (react-spectrum-hold-to-confirm has a spring retract without a duration).
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Profiles")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
+        #expect(files.count >= 13)
+        for file in files {
+            let profile = try Profile.load(yaml: try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8), path: file)
+            let again = try Profile.load(yaml: profile.canonicalYAML, path: "canonical.yaml")
+            #expect(again.contentHash == profile.contentHash, "\(file)")
+        }
+    }
+
     @Test("the canonical form loads back for every curve a fill or a retract can take, commas and all")
     func canonicalRoundTripEveryCurve() throws {
         let curves = ["linear", "easeIn", "easeOut", "easeInOut", "ease", "bezier(0.2,0,0.4,1)", "spring(0.5,0.2)",

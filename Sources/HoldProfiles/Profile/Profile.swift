@@ -170,8 +170,11 @@ extension Profile {
             control.retract.mode = try r.choice("mode", default: .animation)
             control.retract.curve = try r.curve("curve", default: .easeOut)
             let explicitDuration = r.contains("duration")
+            // A spring retract animation takes its pace from its curve: its duration is match, never the 0.2 s a
+            // timing curve's takes, so that the canonical YAML (`duration: match`) loads back.
+            let springPaced = control.retract.curve.isSpringCurve && control.retract.mode == .animation
             control.retract.durationSeconds = try r.numberOrMatch(
-                "duration", default: control.retract.mode == .reverse ? nil : 0.2,
+                "duration", default: control.retract.mode == .reverse || springPaced ? nil : 0.2,
                 requirement: "a number of seconds > 0", where: { $0 > 0 })
             retractMatches = control.retract.durationSeconds == nil
             if explicitDuration, control.retract.curve.isSpringCurve, control.retract.mode == .animation,

@@ -9,7 +9,7 @@ extension Profile {
         let c = control
         var lines: [String] = [
             "version: \(Self.schemaVersion)",
-            "name: \(name)",
+            "name: \(nameScalar(name))",
             "description: \(quoted(description))",
             "source: \(quoted(source))",
             "gesture: {minimumDuration: \(c.gesture.minimumDurationSeconds.shortText), maximumDistance: \(c.gesture.maximumDistancePoints.shortText), movementCancels: \(c.gesture.movementCancels.rawValue)}",
@@ -33,7 +33,7 @@ extension Profile {
         // profile as it was.
         let shape = indicator == .bar ? "" : ", indicator: \(indicator.rawValue)"
         lines.append("display: {refreshRate: \(c.display.refreshRateHz.shortText), resolution: \(c.display.resolution.shortText)\(shape)}")
-        lines.append("population: \(population)")
+        lines.append("population: \(nameScalar(population))")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -47,16 +47,33 @@ extension Profile {
         text.contains(where: { ",[]{}#\"'".contains($0) }) || text.contains(": ") ? quoted(text) : text
     }
 
+    /// `text` double-quoted, so that it loads back as the same text: `"` and `\\` escaped, a line break `\\n`, and
+    /// every other control character (C0, DEL, C1, and U+2028 and U+2029, which YAML folds or refuses raw) as
+    /// `\\x..` or `\\u....` (a tab stays: it loads back as itself). Texts without such characters are written as
+    /// before, which keeps their hashes.
     private func quoted(_ text: String) -> String {
         var escaped = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": escaped += "\\\""
             case "\\": escaped += "\\\\"
             case "\n": escaped += "\\n"
-            default: escaped.append(character)
+            case "\r": escaped += "\\r"
+            case _ where (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            case "\u{2028}", "\u{2029}", "\u{FEFF}":
+                escaped += "\\u" + String(scalar.value, radix: 16, uppercase: true)
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return "\"\(escaped)\""
+    }
+
+    /// A name (`name`, `population`: letters, digits, `-`, `_`) as a YAML scalar: as is, which keeps every hash,
+    /// unless YAML would not read it back as that text (`-` alone is a sequence entry; `~` and `null` are null),
+    /// then double-quoted.
+    private func nameScalar(_ text: String) -> String {
+        ["-", "~", "null", "Null", "NULL"].contains(text) || text.isEmpty ? quoted(text) : text
     }
 }
