@@ -113,6 +113,32 @@ struct TuneCommandTests {
         #expect(try String(contentsOfFile: csv, encoding: .utf8).contains("(violates a constraint: no point in the range is feasible)"))
     }
 
+    @Test("an objective undefined at every feasible point (one or two parameters) exits 1 with the reason and emits no profile; so does a constraint on an undefined metric")
+    func undefinedObjective() throws {
+        let directory = try CLI.temporaryDirectory()
+        // hig-linear-bar plays one pulse per completed hold: no peak pulse rate anywhere.
+        for parameters in [["--param", "gesture.minimumDuration=0.5:1.5"],
+                           ["--param", "gesture.minimumDuration=0.5:1.5", "--param", "fill.delay=0:0.1"]] {
+            let profile = directory.appendingPathComponent("tuned\(parameters.count).yaml").path
+            let csv = directory.appendingPathComponent("tune\(parameters.count).csv").path
+            let result = try CLI.run(["tune"] + parameters + ["--minimize", "peak_pulse_rate_hz", "--users", "2000",
+                                                              "--out", csv, "--emit-profile", profile])
+            #expect(result.status == 1, "\(parameters): \(result.stderr)")
+            #expect(result.stderr.contains("nothing to recommend: peak_pulse_rate_hz is undefined at every point (no completed hold rendered two pulses"))
+            #expect(result.stderr.contains("holdlab: no point in the range has a value of peak_pulse_rate_hz to optimise") && result.stderr.contains("; no profile written"))
+            #expect(!result.stderr.contains("recommended:") && !result.stderr.contains("error"))
+            #expect(!FileManager.default.fileExists(atPath: profile))
+            #expect(try String(contentsOfFile: csv, encoding: .utf8).contains("(peak_pulse_rate_hz is undefined at every point that meets the constraints: nothing to recommend)"))
+        }
+        let constrained = try CLI.run(["tune", "--param", "gesture.minimumDuration=0.5:1.5", "--minimize", "gesture.minimumDuration",
+                                       "--constraint", "peak_pulse_rate_hz<=10", "--users", "2000",
+                                       "--out", directory.appendingPathComponent("c.csv").path])
+        #expect(constrained.status == 1)
+        #expect(constrained.stderr.contains("no point in the range meets peak_pulse_rate_hz<=10: at best (gesture.minimumDuration=")
+                && constrained.stderr.contains("peak_pulse_rate_hz is undefined (no completed hold rendered two pulses), which meets no bound"))
+        #expect(!constrained.stderr.contains("nan"))
+    }
+
     @Test("a --param key given twice is a usage error (64)")
     func repeatedParameter() throws {
         let result = try CLI.run(["tune", "--param", "gesture.minimumDuration=0.3:1.5", "--param", "gesture.minimumDuration=0.5:1",

@@ -32,6 +32,15 @@ public struct SimulationSummary: Sendable {
         return tally.mean(of: value)
     }
 
+    /// Why the metric of column `name` has no value here (`completed = 0`, `no completed hold rendered two pulses`);
+    /// nil when it has one, or for a name that is no metric.
+    public func whyUndefined(_ name: String) -> String? {
+        guard let metric = Metric.named(name), value(metric) == nil else { return nil }
+        let counts: [String: HoldEvent] = ["intent_users": .intent, "accidental_users": .accidental, "completed": .completed]
+        if let column = metric.countColumn, let event = counts[column], tally[event] == 0 { return "\(column) = 0" }
+        return metric.undefinedWhen ?? "no value"
+    }
+
     /// A metric's value by its column name; nil for a statistic without data or a name that is no metric.
     public func value(named name: String) -> Double? { Metric.named(name).flatMap(value) }
 

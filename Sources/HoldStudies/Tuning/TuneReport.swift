@@ -31,7 +31,8 @@ public enum TuneReport {
         }
         let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
         provenance.append("recommended", recommended.joined(separator: " ")
-            + (result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))
+            + (result.objectiveUndefined ? " (\(request.objective.metric.name) is undefined at every point that meets the constraints: nothing to recommend)"
+               : result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))
         for (parameter, boundary) in zip(request.parameters, result.boundaries) {
             guard let boundary else { continue }
             provenance.append("boundary", String(format: "%@ is set by %@, standard error %.2g from the rate's sampling error",
@@ -75,10 +76,14 @@ public enum TuneReport {
             let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)
             return "\(parameter.keyPath)=\(Self.recommended(value, standardError: boundary?.standardError, resolution: resolution))\(se)"
         }
-        let ending = result.converged ? "converged" : "stopped (a step-shaped objective stalls the search; the best point is kept)"
-        let feasibility = result.feasible ? "" : "; no point meets every constraint"
+        let objectiveName = request.objective.metric.name
+        let ending = result.objectiveUndefined ? "stopped"
+            : result.converged ? "converged" : "stopped (a step-shaped objective stalls the search; the best point is kept)"
+        let feasibility = result.objectiveUndefined ? "; \(objectiveName) is undefined at every point that meets the constraints"
+            : result.feasible ? "" : "; no point meets every constraint"
         var lines = ["tune: \(result.method) \(ending) after \(result.trajectory.count) evaluations\(feasibility)",
                      result.feasible ? "recommended: \(values.joined(separator: " "))"
+                        : result.objectiveUndefined ? "nothing to recommend: \(objectiveName) is undefined at every point (\(result.best.summary.whyUndefined(objectiveName) ?? "no value") at \(values.joined(separator: " ")), seed \(request.seed))"
                         : "least violating: \(values.joined(separator: " ")) (violates a constraint at seed \(request.seed))"]
         let check = result.check
         func rate(_ name: String, _ p: Proportion) -> String {
@@ -95,6 +100,7 @@ public enum TuneReport {
         func shown(_ metric: TuneMetric) -> String {
             if let index = metric.parameterIndex { return String(values[index].split(separator: "=", maxSplits: 1)[1].prefix { $0 != " " }) }
             let value = metric.value(values: result.best.values, summary: check)
+            if !value.isFinite, let why = check.whyUndefined(metric.name) { return "undefined (\(why))" }
             if let proportion = metric.proportion(check), let ci = proportion.wilson95 {
                 return NumberText.withInterval("\(value)", "\(ci.lower)", "\(ci.upper)")
             }

@@ -189,13 +189,23 @@ public struct TuneEvaluation: Sendable {
     /// score − objective.
     public var penalty: Double { score - objective }
     public var feasible: Bool { violation == 0 }
+    /// Whether the objective has a value here (a metric none of the holds had, such as `peak_pulse_rate_hz` where no
+    /// completed hold rendered two pulses, is NaN): a point without one cannot be recommended.
+    public var defined: Bool { objective.isFinite }
+    /// Feasible with a defined objective: what a recommendation must be.
+    public var recommendable: Bool { feasible && defined }
 
-    /// Feasibility first (Deb 2000): a feasible point beats an infeasible one; feasible points compare by objective,
-    /// infeasible ones by total violation; ties go to the earlier evaluation.
+    /// Feasibility first (Deb 2000): a feasible point with a defined objective beats any other; such points compare
+    /// by objective; then feasible points without an objective, then infeasible ones by total violation (a defined
+    /// objective first, then the smaller); ties go to the earlier evaluation.
     public func isBetter(than other: TuneEvaluation) -> Bool {
+        if recommendable != other.recommendable { return recommendable }
+        if recommendable { return (objective, index) < (other.objective, other.index) }
         if feasible != other.feasible { return feasible }
-        if feasible { return (objective, index) < (other.objective, other.index) }
-        return (violation, objective, index) < (other.violation, other.objective, other.index)
+        if violation != other.violation { return violation < other.violation }
+        if defined != other.defined { return defined }
+        if defined && objective != other.objective { return objective < other.objective }
+        return index < other.index
     }
 }
 
@@ -213,8 +223,10 @@ public struct TuneResult: Sendable {
     /// error gives it (SE of the rate over the rate's slope) and the constraint; nil otherwise.
     public let boundaries: [(constraint: String, standardError: Double)?]
 
-    /// False when no evaluated point meets every constraint.
-    public var feasible: Bool { best.feasible }
+    /// False when no evaluated point meets every constraint with a defined objective: nothing to recommend.
+    public var feasible: Bool { best.recommendable }
+    /// Whether points met every constraint but the objective was undefined at every one of them.
+    public var objectiveUndefined: Bool { best.feasible && !best.defined }
 }
 
 /// Simulation-based optimisation: every evaluation simulates the profile with the candidate values and the same
@@ -405,7 +417,8 @@ public enum Tuner {
                 if !feasibleAbove, edge < high { high = edge; boundaryOf[1] = (constraint, standardError) }
             }
             converged = true
-            if low < high {
+            // Without a defined objective anywhere there is nothing to minimise: the scan is the answer (no point).
+            if low < high, trajectory.contains(where: \.defined) {
                 // The objective inside the feasible interval (its scan reuses the cache where the grids coincide).
                 let inner = try Minimization.brent(lower: low, upper: high, scanPoints: low == parameter.lower && high == parameter.upper ? scanIntervals : 10,
                                                    absoluteTolerance: tolerance, relativeTolerance: 0) { evaluate([$0]) }
@@ -444,7 +457,8 @@ public enum Tuner {
             for _ in 0..<max(16, 8 * dimensions) { _ = simulate(unit(try scan.next())) }
             calibrate()
             var finished = false
-            for step in [0.1, 0.05, 0.025, 0.0125] {
+            // Without a defined objective anywhere there is nothing to minimise: the scan is the answer (no point).
+            for step in [0.1, 0.05, 0.025, 0.0125] where trajectory.contains(where: \.defined) {
                 guard let leader = trajectory.min(by: { $0.isBetter(than: $1) }) else { break }
                 let result = try Minimization.nelderMead(
                     start: toUnit(leader.values), steps: Array(repeating: step, count: dimensions), sizeTolerance: 1e-3,
