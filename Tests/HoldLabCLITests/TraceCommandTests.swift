@@ -15,6 +15,27 @@ struct TraceCommandTests {
         }
     }
 
+    @Test("help names every event; a trace longer than its frame limit says where its frames end and shows no stale bar after it")
+    func longTrace() throws {
+        let help = try CLI.run(["trace", "--help"])
+        for event in ["displayed_empty", "cancel", "completion_pulse_dropped", "retract_end"] {
+            #expect(help.stdout.contains(event), "\(event)")
+        }
+        // 300 s at 1,000 Hz: 300,450 frames to rest, 250,000 drawn.
+        let result = try CLI.run(["trace", "--set", "display.refreshRate=1000", "--set", "gesture.minimumDuration=300"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("holdlab: warning: the trace is drawn up to frame 250000 at 250000.000 ms"))
+        #expect(result.stdout.contains("# frames: drawn up to frame 250000 at 250000.000 ms"))
+        let rows = CLI.dataLines(result.stdout).dropFirst().map { $0.split(separator: ",").map(String.init) }
+        #expect(rows.filter { $0[4] == "frame" }.count == 250_001)
+        for row in rows where (Double(row[0]) ?? 0) > 250_000 {
+            #expect(row[2] == "NaN", "\(row)")
+        }
+        #expect(rows.contains { $0[4] == "trigger" && $0[0] == "300000.000" })
+        // A whole trace has no such line.
+        #expect(!(try CLI.run(["trace"])).stdout.contains("# frames:"))
+    }
+
     @Test("`holdlab trace` alone traces the default profile until the fill is back at rest")
     func defaultTrace() throws {
         let result = try CLI.run(["trace"])

@@ -57,8 +57,12 @@ public struct HoldTrace: Sendable {
     public var timeline: HeldTimeline
     public var outcome: HoldOutcome
     public var rows: [TraceRow]
+    /// When the trace stopped drawing frames at `maximumFrames` before the fill came to rest: that last frame's
+    /// instant (rows after it have no displayed progress: NaN); nil when every frame to rest is drawn.
+    public var framesEndAt: Int64?
 
-    /// The most frames a trace renders (over 4 minutes at 1,000 Hz), so a pathological profile cannot run away.
+    /// The most frames a trace renders (over 4 minutes at 1,000 Hz, 34 minutes at 120 Hz), so that a trace's rows
+    /// stay in memory; a longer hold is drawn up to there (`framesEndAt`).
     public static let maximumFrames = 250_000
 
     /// Traces one hold.
@@ -108,7 +112,10 @@ public struct HoldTrace: Sendable {
         // Frames from touch-down to the first frame at or after the fill comes to rest.
         let control = evaluator.prepared.control
         let clock = FrameClock(refreshRateHz: control.display.refreshRateHz, phase: framePhase)
-        let lastFrame = min(clock.firstFrame(atOrAfter: max(outcome.rest, end)), Self.maximumFrames)
+        let restFrame = clock.firstFrame(atOrAfter: max(outcome.rest, end))
+        let lastFrame = min(restFrame, Self.maximumFrames)
+        let framesEndAt = restFrame > lastFrame ? clock.time(ofFrame: lastFrame) : nil
+        self.framesEndAt = framesEndAt
         let fullLevel = 1 - control.display.resolution
         var sawFull = false
         for index in 0...lastFrame {
@@ -128,6 +135,8 @@ public struct HoldTrace: Sendable {
         for (time, event) in events {
             let progress = evaluator.progress(at: time)
             if event == .frame { shown = HoldEvaluator.displayed(progress) }
+            // After the last frame drawn nothing says what the bar shows.
+            if let framesEndAt, time > framesEndAt { shown = .nan }
             if event == .pulse || event == .completionPulse { pulses += 1 }
             rows.append(TraceRow(
                 time: time, modelProgress: progress, displayedProgress: shown, pulses: pulses, event: event))

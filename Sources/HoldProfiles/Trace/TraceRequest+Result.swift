@@ -18,9 +18,17 @@ extension TraceRequest {
         result(of: try run(), commandLine: commandLine)
     }
 
+    /// What a trace that stopped drawing frames before the fill came to rest says (`HoldTrace.framesEndAt`); nil for
+    /// a whole trace.
+    public static func truncationNote(_ trace: HoldTrace) -> String? {
+        guard let end = trace.framesEndAt else { return nil }
+        let ms = CSV.number(Double(end) / 1e6, decimals: 3)
+        return "drawn up to frame \(HoldTrace.maximumFrames) at \(ms) ms, before the fill comes to rest; displayed_progress is NaN after it (and a displayed_full after it is not shown); trace a shorter hold (--release-at) or a lower display.refreshRate"
+    }
+
     /// The same of a hold already traced (`run()`).
     public func result(of trace: HoldTrace, commandLine: String) -> ResultDocument {
-        let provenance = Provenance([
+        var provenance = Provenance([
             ("holdlab", "\(HoldLabVersion.current) trace"),
             ("profile", "\(profile.name) fnv1a64:\(profile.contentHash)"),
             ("command", commandLine),
@@ -29,6 +37,7 @@ extension TraceRequest {
             ("release_at_ms", CSV.number(trace.outcome.pressEndTime * 1000, decimals: 3)),
             ("completed", "\(trace.outcome.completed)"),
         ])
+        if let note = Self.truncationNote(trace) { provenance.append("frames", note) }
         let rows = trace.rows.map { row -> [ResultCell] in
             [.number(row.timeSeconds * 1000, decimals: 3), .number(row.modelProgress, decimals: 6),
              .number(row.displayedProgress, decimals: 6), .integer(row.pulses), .text(row.event.rawValue)]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HoldLabIO
+import HoldModel
 import HoldProfiles
 
 struct Trace: ParsableCommand {
@@ -8,8 +9,8 @@ struct Trace: ParsableCommand {
         discussion: """
             CSV columns: t_ms (milliseconds after touch-down), model_progress (the animation's value; may leave 0…1), \
             displayed_progress (what the last frame showed, clamped to 0…1), pulses (haptic pulses so far), event \
-            (frame, touch_down, recognized, fill_start, pulse, pulse_dropped, fill_complete, trigger, completion_pulse, \
-            displayed_full, release, retract_end). Rows run from touch-down until the fill is back at rest.
+            (\(TraceEvent.allCases.map(\.rawValue).joined(separator: ", "))). Rows run from touch-down until the fill is \
+            back at rest (at most \(HoldTrace.maximumFrames) frames: a longer trace says where its frames end).
 
             Examples:
               holdlab trace --profile hig-linear-bar --release-at 0.6 --out trace.csv
@@ -40,7 +41,9 @@ struct Trace: ParsableCommand {
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             let request = TraceRequest(profile: profile, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
-            try out.write(try view.render(request.result(commandLine: CommandRecord.line()), for: out))
+            let trace = try request.run()
+            try out.write(try view.render(request.result(of: trace, commandLine: CommandRecord.line()), for: out))
+            if let note = TraceRequest.truncationNote(trace) { printNote("warning: the trace is " + note) }
         }
     }
 }
