@@ -119,5 +119,11 @@ struct PreviewCommandTests {
         let kotlin = try PlotCommandTests.run(["haptics", "--profile", "kikocard-accelerating", "--format", "kotlin"] + profiles,
                                               environment: [:], in: directory)
         #expect(kotlin.stdout.contains("val holdEffect = VibrationEffect.createWaveform(longArrayOf(600L, "))
+        // A command line with a line break (a --set value) stays one comment line: every other line is code.
+        let broken = try PlotCommandTests.run(["haptics", "--profile", "kikocard-accelerating", "--format", "kotlin",
+                                               "--set", "description=x\ny\u{2028}z"] + profiles, environment: [:], in: directory)
+        #expect(broken.status == 0, "\(broken.stderr)")
+        let lines = broken.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+        #expect(lines.count == 2 && lines[0].hasPrefix("// ") && lines[1].hasPrefix("val holdEffect = "), "\(broken.stdout)")
     }
 }

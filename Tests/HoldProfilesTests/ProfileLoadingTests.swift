@@ -189,17 +189,17 @@ struct BadProfileTests {
         // A check across keys that the file passes and the overrides break names the overrides at fault, not the
         // file's unchanged line (exit 64, not 65); one the file fails itself stays the file's.
         ("file: match resolves to a minimumDuration of 0", replacing("minimumDuration: 1.0", with: "minimumDuration: 0"), [],
-         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
         ("file: match resolves to 0 with fill left out", replacing("minimumDuration: 1.0", with: "minimumDuration: 0")
             .replacingOccurrences(of: "fill:\n  start: touchDown\n  model: animation\n  curve: linear\n  duration: match\n", with: ""), [],
-         "p.yaml:1:1: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "p.yaml:1:1: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
         ("file's own problem, an unrelated override", replacing("minimumDuration: 1.0", with: "minimumDuration: 0"),
          ["display.refreshRate=60"],
-         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
         ("override: match resolves to 0", valid, ["gesture.minimumDuration=0"],
-         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
         ("override: an override not at fault is not named", valid, ["display.refreshRate=60", "gesture.minimumDuration=0", "haptics.threshold=0.1"],
-         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
         ("override: action at touch-down", valid, ["gesture.minimumDuration=0", "fill.duration=0.5"],
          "--set gesture.minimumDuration=0 --set fill.duration=0.5: trigger.offset: fires the action at minimumDuration + offset = 0.0 s; it must be after touch-down"),
         ("override: the fill completes before recognition", valid, ["trigger.source=fill", "fill.duration=0.5"],
@@ -207,6 +207,13 @@ struct BadProfileTests {
         ("override: a timer that never completes", replacing("model: animation", with: "model: timer"),
          ["fill.timer.initialIncrement=1e-12", "fill.timer.acceleration=0"],
          "--set fill.timer.initialIncrement=1e-12 --set fill.timer.acceleration=0: fill.timer: the timer never completes the fill within 100000 ticks; raise initialIncrement or acceleration"),
+        // The duration form's limit is its tick count, and the advice says so (not the increment's).
+        ("override: a timer duration of more ticks than allowed", replacing("model: animation", with: "model: timer"),
+         ["fill.timer.duration=1001"],
+         "--set fill.timer.duration=1001: fill.timer.duration: needs about 100100 ticks of 0.01 s (fill.timer.tick) to complete; a Timer fill completes within 100000 ticks: raise fill.timer.tick or shorten fill.timer.duration"),
+        // A duration that rounds to 0 ns would be complete before it starts.
+        ("override: a fill shorter than a nanosecond", valid, ["fill.duration=1e-10"],
+         "--set fill.duration=1e-10: fill.duration: must be a number of seconds of at least a nanosecond (1e-9) and at most 3600, or match (got 1e-10)"),
         ("override: a spring curve against the file's duration", replacing("duration: match", with: "duration: 0.8"), ["fill.curve=bouncy"],
          "--set fill.curve=bouncy: fill.duration: a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match"),
         ("override: no fill for the retract to match", replacing("duration: 0.2,", with: "duration: match,"), ["fill.model=none"],
@@ -279,7 +286,7 @@ struct CrossFieldBlameTests {
         let file = replacing("minimumDuration: 1.0", with: "minimumDuration: 0")
         let problems = Profile.problems(yaml: file, path: "p.yaml")
         #expect(problems.map(\.description) == [
-            "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0",
+            "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0",
         ])
         // A later problem is still found.
         let two = Profile.problems(yaml: file.replacingOccurrences(of: "refreshRate: 120", with: "refreshRate: 0"), path: "p.yaml")

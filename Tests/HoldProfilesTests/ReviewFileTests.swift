@@ -85,7 +85,7 @@ struct ReviewFileTests {
     @Test("a set value or variant that breaks a check across keys is reported where the review writes it")
     func crossFieldProblems() {
         let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
-        let match = "fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0 and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"
+        let match = "fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"
         #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nvariants:\n  quick: {gesture.minimumDuration: 0}\n", path: "r.yaml")
                     .map(\.description) == ["r.yaml:3:36: variants.quick.gesture.minimumDuration: \(match)"])
         #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0\n", path: "r.yaml")

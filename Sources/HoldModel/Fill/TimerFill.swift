@@ -116,6 +116,12 @@ final class TickedFill: PreparedFill {
 
     init(_ timer: TimerFill, visibleLevel: Double, fullLevel: Double) throws(ControlError) {
         guard let ticks = timer.idealTickCount else {
+            if let duration = timer.durationSeconds {
+                // The duration form completes on tick ⌈duration / tick⌉: too many ticks, not too slow a growth.
+                throw ControlError(
+                    keyPath: "fill.timer.duration",
+                    message: "needs about \(Int((duration / timer.tickSeconds).rounded(.up))) ticks of \(timer.tickSeconds) s (fill.timer.tick) to complete; a Timer fill completes within \(TimerFill.maximumTicks) ticks: raise fill.timer.tick or shorten fill.timer.duration")
+            }
             throw ControlError(
                 keyPath: "fill.timer",
                 message: "the timer never completes the fill within \(TimerFill.maximumTicks) ticks; raise initialIncrement or acceleration")

@@ -162,7 +162,8 @@ public enum HapticPattern {
     /// A provenance comment and one line of Kotlin building the effect (API 26+, amplitude control).
     public static func kotlin(_ pulses: [HapticPulse], style: HapticStyle, provenance: String) -> String {
         let waveform = AndroidWaveform(pulses, style: style)
-        return "// \(provenance)\n"
+        // One comment line, whatever the command line held (a --set value with a line break), as `export` writes it.
+        return "// \(ControlExport.comment(provenance))\n"
             + "val holdEffect = VibrationEffect.createWaveform(longArrayOf(\(waveform.timings.map { "\($0)L" }.joined(separator: ", "))), "
             + "intArrayOf(\(waveform.amplitudes.map(String.init).joined(separator: ", "))), -1)\n"
     }

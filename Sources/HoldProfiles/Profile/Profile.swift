@@ -80,7 +80,7 @@ extension Profile {
                 throw ProfileError(
                     origin: root.origin(ofKeyPath: "fill.duration"), keyPath: "fill.duration",
                     message: "match resolves to \(seconds.shortText) s (gesture.minimumDuration); an animation fill's "
-                        + "duration must be above 0 and at most \(Int(PreparedControl.maximumSeconds)) s: give "
+                        + "duration must be at least a nanosecond (1e-9 s) and at most \(Int(PreparedControl.maximumSeconds)) s: give "
                         + "fill.duration in seconds, or a gesture.minimumDuration above 0",
                     setAside: "gesture.minimumDuration")
             }
