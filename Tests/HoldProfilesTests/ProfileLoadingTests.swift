@@ -237,6 +237,20 @@ struct ShippedProfileTests {
         return ProfileLibrary(directory: root.appendingPathComponent("Profiles").path)
     }
 
+    @Test("a library lists only the files its names reach: not -.yaml (standard input) nor x.yaml.yaml (a path)")
+    func namesThatArePaths() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("populations"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for stem in ["-", "x.yaml", "ok"] {
+            try "version: 1\nname: \"\(stem)\"\ndescription: d\n".write(to: folder.appendingPathComponent("\(stem).yaml"), atomically: true, encoding: .utf8)
+            try "".write(to: folder.appendingPathComponent("populations/\(stem).yaml"), atomically: true, encoding: .utf8)
+        }
+        let library = ProfileLibrary(directory: folder.path)
+        #expect(library.profileNames() == ["ok"])
+        #expect(library.populationNames() == ["ok"])
+    }
+
     @Test("every shipped profile loads, names itself after its file and says where it comes from")
     func everyProfileLoads() throws {
         let names = Self.library.profileNames()

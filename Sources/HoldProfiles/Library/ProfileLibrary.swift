@@ -98,9 +98,11 @@ public struct ProfileLibrary: Sendable {
     /// Names of the populations in the library, sorted.
     public func populationNames() -> [String] { yamlStems(in: "\(directory)/populations") }
 
+    /// The names of a folder's `NAME.yaml` files that name them: not a stem that reads as a path (`-.yaml` would
+    /// be standard input, `x.yaml.yaml` the file `x.yaml` of the working directory), which only its path reaches.
     private func yamlStems(in directory: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return entries.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+        return entries.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.filter { !Self.isPath($0) }.sorted()
     }
 
     func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
