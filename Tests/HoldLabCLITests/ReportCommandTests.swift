@@ -355,6 +355,55 @@ struct ReportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes"])
     }
 
+    @Test("a page to standard output that cannot be written leaves the earlier folder as it was (74)")
+    func pageFailureKeepsFolder() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("old")
+        let common = ["report", "--users", "500", "--robustness-users", "0", "--out", folder.path]
+        let first = try CLI.run(common + ["--variant", "fast=fill.duration=0.6"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try Self.files(folder)
+        let command = ([try CLI.executable.path] + common + ["--variant", "fast=fill.duration=0.7", "--html", "-"])
+            .map { "'\($0)'" }.joined(separator: " ")
+        for redirect in [">/dev/full", ">&-"] {
+            let failed = try runProcess("/bin/sh", ["-c", command + " " + redirect])
+            #expect(failed.status == 74, "\(redirect): \(failed.stderr)")
+            #expect(try Self.files(folder) == before, "\(redirect)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["old"])
+    }
+
+    @Test("robustness skips a share its population cannot vary (a class that is the whole population), not an internal error")
+    func wholePopulationShare() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let population = directory.appendingPathComponent("acc-only.yaml")
+        try """
+            version: 2
+            name: acc-only
+            description: only accidental touches
+            source: test
+            classes:
+              - name: accidental
+                weight: {value: 1.0, range: [1.0, 1.0], source: "test"}
+                intent: none
+                behavior: hold
+                hold:
+                  dist: lognormal
+                  median: {value: 0.5, range: [0.03, 1.5], source: "test"}
+                  sigma: {value: 0.6, range: [0.4, 1.0], source: "test"}
+
+            """.write(to: population, atomically: true, encoding: .utf8)
+        let folder = directory.appendingPathComponent("review")
+        let result = try CLI.run(["report", "--variant", "fast=gesture.minimumDuration=0.6", "--population", population.path,
+                                  "--users", "1000", "--robustness-points", "2", "--out", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let robustness = try String(contentsOf: folder.appendingPathComponent("robustness.csv"), encoding: .utf8)
+        // The hold's median and sigma vary; the accidental share, the whole population, does not.
+        #expect(robustness.contains("accidental.hold.median") && !robustness.contains("accidental.weight"), "\(robustness)")
+    }
+
     @Test("--review FILE: the same folder, byte for byte, as the equivalent options; reproduce.sh runs those options")
     func reviewFile() throws {
         let directory = try CLI.temporaryDirectory()

@@ -134,7 +134,14 @@ extension BehaviourAssumption {
     }
 
     /// Whether the population has what the assumption varies.
-    public func applies(to population: Population) -> Bool { !classIndices(in: population).isEmpty }
+    /// Whether the assumption can vary in `population`: it has a class the assumption reaches, and for a share,
+    /// another class with weight (a class that is the whole population has no share to vary).
+    public func applies(to population: Population) -> Bool {
+        let indices = classIndices(in: population)
+        guard let first = indices.first else { return false }
+        guard isShare else { return true }
+        return population.classes.indices.contains { $0 != first && population.classes[$0].weight > 0 }
+    }
 
     /// The population's value (for `*`, the first class's that has the key; for a share, the class's share).
     public func value(in population: Population) throws(AssumptionError) -> Double {

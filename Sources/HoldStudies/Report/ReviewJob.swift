@@ -346,8 +346,19 @@ public enum ReviewJob {
         }
         try directory.write("reproduce.sh", reproduceScript(arguments: request.arguments, inputs: request.inputs,
                                                             version: HoldLabVersion.current), executable: true)
+        // The page before the folder: standard output that cannot be written (a full disk, a closed pipe) leaves an
+        // earlier folder as it was; a page file is written to its temporary first and renamed after the folder.
+        var pageFile: PartialFile?
+        switch page {
+        case .standardOutput?: try StandardOutput.write(html)
+        case .file(let path)?:
+            pageFile = try PartialFile(path: path)
+            try pageFile?.write(html)
+            try pageFile?.flush()
+        case nil: break
+        }
         if out != nil { try directory.commit() }
-        try page?.write(html)
+        try pageFile?.commit()
         return outcomes
     }
 

@@ -128,6 +128,9 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         case .toolFailed: return (.childFailed, error.description)
         case .cannotCreate: return (.cannotCreate, error.description)
         }
+    case let error as AssumptionError:
+        // A behaviour assumption set to a value its population file's range allows but its class cannot take.
+        return (.dataError, error.description)
     case let error as ExportRefusal:
         return (.dataError, error.description)
     case let error as PlotFailure:
