@@ -477,6 +477,43 @@ struct ReportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["review.yaml"])
     }
 
+    @Test("what report refuses of a review file, profiles check refuses at the same line (65); values that begin with '-' run and reproduce",
+          arguments: [
+              ("variants: {fast: {}}\n", "1:18: variants.fast: gives no key: value"),
+              ("variants: {hig-linear-bar: {fill.duration: 0.6}}\n", "1:28: variants.hig-linear-bar: two designs are labelled 'hig-linear-bar'"),
+              ("profiles: [hig-linear-bar, hig-linear-bar]\n", "1:28: profiles[1]: two designs are labelled 'hig-linear-bar'"),
+              ("profiles: [hig-linear-bar, mismatched-fill]\npopulations: [default, default]\n", "2:24: populations[1]: default is given twice"),
+              ("variants: {fast: {fill.duration: 0.6}}\nsweeps: [\"fill.duration=0.5,0.6\", \"fill.duration=0.7,0.8\"]\n",
+               "2:35: sweeps[1]: fill.duration is swept twice"),
+              ("variants: {fast: {fill.duration: 0.6}}\nguard: \"false_activation_rate<=+0.5\"\n", "2:8: guard: --guard false_activation_rate<=+0.5: the bound needs a unit"),
+              ("variants: {fast: {fill.duration: 0.6}}\nprefer: completion\n", "2:9: prefer: --prefer completion: not a metric a review can prefer"),
+          ])
+    func reviewFileRefusedAlike(text: String, message: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let review = directory.appendingPathComponent("r.yaml")
+        try text.write(to: review, atomically: true, encoding: .utf8)
+        let check = try CLI.run(["profiles", "check", review.path])
+        #expect(check.status == 65 && check.stderr.contains("\(review.path):\(message)"), "\(check.stderr)")
+        let report = try CLI.run(["report", "--review", review.path, "--users", "200", "--out", directory.appendingPathComponent("o").path])
+        #expect(report.status == 65 && report.stderr.contains("\(review.path):\(message)"), "\(report.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["r.yaml"])
+    }
+
+    @Test("a review file's values that begin with '-' (a question, a variant label) are not read as options; reproduce.sh --check passes")
+    func reviewValuesWithDash() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let review = directory.appendingPathComponent("dash.yaml")
+        try "question: \"--users\"\nvariants:\n  -fast: {fill.duration: 0.6}\n".write(to: review, atomically: true, encoding: .utf8)
+        let folder = directory.appendingPathComponent("review")
+        let result = try CLI.run(["report", "--review", review.path, "--users", "500", "--robustness-users", "0", "--out", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("--users") && markdown.contains("-fast"))
+        #expect(try Self.reproduce(folder, ["--check"], in: directory) == 0)
+    }
+
     @Test("--review FILE with an option the file does not give: it applies, the folder is the equivalent options', and reproduce.sh --check passes")
     func reviewFileWithOptions() throws {
         let directory = try CLI.temporaryDirectory()

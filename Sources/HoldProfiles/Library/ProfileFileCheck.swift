@@ -42,12 +42,12 @@ extension ProfileLibrary {
     /// A profile gets the overrides that are not population keys; a population the population keys
     /// (`population.CLASS.key…`). A review is checked as `holdlab report --review` reads it, then against the
     /// library: the profiles and populations it names load, its `set` values and variants apply to them, its
-    /// baseline is one of its designs and each sweep's values apply (`sweepPoints` gives a sweep's `key=value` texts, or throws what is wrong with it).
+    /// baseline is one of its designs and each sweep's values apply (`reviewChecks`: each sweep's values and the decision rule).
     ///
     /// - Throws: `ProfileError` for a name the library does not have (with suggestions) or a file that cannot be
     ///   read (`cannotOpen`), and for a file that has no problem to list yet does not load.
     public func check(
-        _ fileOrName: String, overrides: [Override] = [], sweepPoints: ((String) throws -> [String])? = nil
+        _ fileOrName: String, overrides: [Override] = [], reviewChecks: ReviewValueChecks? = nil
     ) throws(ProfileError) -> ProfileFileCheck {
         var path = profilePath(fileOrName)
         // A name that is not in the library gets the library's error (with suggestions); a file is read.
@@ -81,7 +81,7 @@ extension ProfileLibrary {
             }
             return .valid(path: display, name: population.name, kind: .population)
         case .review:
-            let problems = reviewProblems(yaml: text, path: display, sweepPoints: sweepPoints)
+            let problems = reviewProblems(yaml: text, path: display, checks: reviewChecks)
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             return .valid(path: display, name: path == Self.standardInput ? "review" : stem, kind: .review)

@@ -10,8 +10,9 @@ extension ProfileLibrary {
     ///
     /// - Parameter sweepPoints: a sweep's `key=value` texts, one per point (throws what is wrong with its text).
     public func reviewProblems(
-        yaml text: String, path: String, sweepPoints: ((String) throws -> [String])? = nil
+        yaml text: String, path: String, checks: ReviewValueChecks? = nil
     ) -> [ProfileError] {
+        let sweepPoints = checks?.sweepPoints
         let root: ConfigNode
         do {
             root = try ConfigNode.parse(text, path: path)
@@ -114,6 +115,41 @@ extension ProfileLibrary {
                 }
             }
         }
+        // What report refuses of the designs as a whole, at the entry that makes it so.
+        for variant in review.variants where variant.sets.isEmpty {
+            problem("variants.\(variant.label)", ReviewProblem("gives no key: value; a variant changes at least one key of the first profile"))
+        }
+        var labelled: Set<String> = []
+        for (index, label) in labels.enumerated() where !labelled.insert(label).inserted {
+            let keyPath = index < names.count ? (root.isListAt("profiles") ? "profiles[\(index)]" : "profiles") : "variants.\(label)"
+            problem(keyPath, ReviewProblem("two designs are labelled '\(label)'; give each profile once, and each variant another label"))
+        }
+        var seenPopulations: Set<String> = []
+        for (index, name) in review.populations.enumerated() where !seenPopulations.insert(name).inserted {
+            problem(root.isListAt("populations") ? "populations[\(index)]" : "populations",
+                    ReviewProblem("\(name) is given twice; give each population once"))
+        }
+        var sweptKeys: Set<String> = []
+        for sweep in review.sweeps {
+            let key = sweep.text.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if !sweptKeys.insert(key).inserted {
+                problems.append(ProfileError(origin: sweep.origin, keyPath: sweep.keyPath,
+                                             message: "\(key) is swept twice; give each key one sweep"))
+            }
+        }
+        // The decision rule: what to prefer, and each guardrail with it.
+        if let rule = checks?.rule {
+            if let prefer = review.prefer {
+                do { try rule(prefer.text, nil) } catch {
+                    problems.append(ProfileError(origin: prefer.origin, keyPath: prefer.keyPath, message: "\(error)"))
+                }
+            }
+            for located in review.guards ?? [] {
+                do { try rule(review.prefer?.text, located.text) } catch {
+                    problems.append(ProfileError(origin: located.origin, keyPath: located.keyPath, message: "\(error)"))
+                }
+            }
+        }
         if let baseline = review.baseline, problems.isEmpty, !labels.contains(baseline) {
             problem("baseline", ReviewProblem("\(baseline) is none of the designs: \(labels.joined(separator: ", "))"))
         }
@@ -159,6 +195,21 @@ extension ProfileLibrary {
         var seen: [ProfileError] = []
         for problem in problems where !seen.contains(problem) { seen.append(problem) }
         return ProfileError.inLineOrder(seen)
+    }
+}
+
+/// What a review's values are checked with beyond the library (the studies' own rules, which this module does not
+/// know): a sweep's points (its `key=value` texts, or it throws what is wrong with its text), and the decision rule
+/// (`prefer`, nil for the default, with one guardrail or none; it throws what is wrong). `holdlab profiles check`
+/// and `holdlab report --review` check with the same.
+public struct ReviewValueChecks: Sendable {
+    public var sweepPoints: @Sendable (String) throws -> [String]
+    public var rule: @Sendable (_ prefer: String?, _ guardrail: String?) throws -> Void
+
+    public init(sweepPoints: @escaping @Sendable (String) throws -> [String],
+                rule: @escaping @Sendable (_ prefer: String?, _ guardrail: String?) throws -> Void) {
+        self.sweepPoints = sweepPoints
+        self.rule = rule
     }
 }
 

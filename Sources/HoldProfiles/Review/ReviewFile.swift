@@ -131,19 +131,23 @@ public struct ReviewFile: Sendable, Equatable {
     }
 
     /// The equivalent `holdlab report` options (without `--out`).
+    /// A value that begins with `-` (`question: "- which one?"`, a variant labelled `-fast`) is joined to its option
+    /// (`--question=- which one?`), where a parser would take it for an option; every other value follows its option
+    /// as before, so the command lines recorded from earlier files are unchanged.
     public var arguments: [String] {
+        func option(_ name: String, _ value: String) -> [String] { value.hasPrefix("-") ? ["\(name)=\(value)"] : [name, value] }
         var arguments: [String] = []
-        if let question { arguments += ["--question", question] }
-        arguments += profiles.flatMap { ["--profile", $0] }
-        arguments += sets.flatMap { ["--set", $0] }
-        arguments += variants.flatMap { ["--variant", $0.label + "=" + $0.sets.joined(separator: " ")] }
-        if !populations.isEmpty { arguments += ["--population", populations.joined(separator: ",")] }
-        if let baseline { arguments += ["--baseline", baseline] }
+        if let question { arguments += option("--question", question) }
+        arguments += profiles.flatMap { option("--profile", $0) }
+        arguments += sets.flatMap { option("--set", $0) }
+        arguments += variants.flatMap { option("--variant", $0.label + "=" + $0.sets.joined(separator: " ")) }
+        if !populations.isEmpty { arguments += option("--population", populations.joined(separator: ",")) }
+        if let baseline { arguments += option("--baseline", baseline) }
         if let users { arguments += ["--users", "\(users)"] }
         if let seed { arguments += ["--seed", "\(seed)"] }
-        arguments += sweeps.flatMap { ["--sweep", $0.text] }
-        if let prefer { arguments += ["--prefer", prefer.text] }
-        if let guards { arguments += guards.isEmpty ? ["--guard", "none"] : guards.flatMap { ["--guard", $0.text] } }
+        arguments += sweeps.flatMap { option("--sweep", $0.text) }
+        if let prefer { arguments += option("--prefer", prefer.text) }
+        if let guards { arguments += guards.isEmpty ? ["--guard", "none"] : guards.flatMap { option("--guard", $0.text) } }
         return arguments
     }
 

@@ -99,7 +99,7 @@ struct Profiles: ParsableCommand {
             var missing = 0
             for file in files {
                 do {
-                    switch try library.check(file, overrides: overrides, sweepPoints: Self.sweepPoints) {
+                    switch try library.check(file, overrides: overrides, reviewChecks: Self.reviewChecks) {
                     case .valid(let path, let name, let kind):
                         try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
                     case .invalid(let path, let problems):
@@ -121,12 +121,16 @@ struct Profiles: ParsableCommand {
             if invalid > 0 { throw ExitStatus.dataError }
         }
 
-        /// A review's sweep as `report --sweep` runs it (the grid over one key): each point's `key=value` text;
-        /// throws what is wrong with its text.
-        static func sweepPoints(_ text: String) throws -> [String] {
-            let parameter = try SweepParameter(parsing: text)
-            let plan = try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: 1)
-            return plan.points.map { "\(parameter.keyPath)=\($0[0])" }
-        }
+        /// A review's values as `report` takes them: a sweep as `--sweep` runs it (the grid over one key), each
+        /// point's `key=value` text; the decision rule as `--prefer` and `--guard` read it.
+        static let reviewChecks = ReviewValueChecks(
+            sweepPoints: { text in
+                let parameter = try SweepParameter(parsing: text)
+                let plan = try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: 1)
+                return plan.points.map { "\(parameter.keyPath)=\($0[0])" }
+            },
+            rule: { prefer, guardrail in
+                _ = try DecisionRule(prefer: prefer ?? DecisionRule.defaultPrefer, guards: guardrail.map { [$0] } ?? [])
+            })
     }
 }

@@ -167,7 +167,7 @@ struct Report: ParsableCommand {
             // anything runs: the same check as `holdlab profiles check`.
             let text = try ProfileLibrary.read(review, what: "review")
             let problems = source.library.reviewProblems(
-                yaml: text, path: ProfileLibrary.displayPath(review), sweepPoints: Profiles.Check.sweepPoints)
+                yaml: text, path: ProfileLibrary.displayPath(review), checks: Profiles.Check.reviewChecks)
             if !problems.isEmpty {
                 for problem in problems { printError(problem.description) }
                 if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(review)): \(problems.count) problems") }
@@ -193,23 +193,7 @@ struct Report: ParsableCommand {
                 throw UsageError("\(option) is given by the review file; write it there, or drop --review")
             }
         }
-        for sweep in review.sweeps {
-            do { _ = try SweepParameter(parsing: sweep.text) } catch {
-                throw ProfileError(origin: sweep.origin, keyPath: sweep.keyPath, message: "\(error)")
-            }
-        }
-        // The decision rule, checked where the file writes it.
-        let prefer = review.prefer?.text ?? DecisionRule.defaultPrefer
-        if let located = review.prefer {
-            do { _ = try DecisionRule(prefer: prefer, guards: []) } catch {
-                throw ProfileError(origin: located.origin, keyPath: located.keyPath, message: error.message)
-            }
-        }
-        for located in review.guards ?? [] {
-            do { _ = try DecisionRule(prefer: prefer, guards: [located.text]) } catch {
-                throw ProfileError(origin: located.origin, keyPath: located.keyPath, message: error.message)
-            }
-        }
+        // The sweeps and the decision rule are checked where the file writes them by `reviewProblems` (`run`).
         var expanded: [String] = []
         var index = 0
         while index < commandLine.count {
