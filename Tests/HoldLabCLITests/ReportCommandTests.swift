@@ -302,7 +302,13 @@ struct ReportCommandTests {
         let written = try Self.files(folder)
         #expect(written["robustness.csv"] == nil && written["knob-shares.csv"] != nil)
         let report = String(decoding: written["report.md"] ?? Data(), as: UTF8.self)
-        #expect(!report.contains("## How far the answer rests") && report.contains("; no guardrails."))
+        // Left out, and nothing points to it, not even the verdict's margin (which this review states).
+        #expect(!report.contains("How far the answer rests") && report.contains("; no guardrails."))
+        let margin = try CLI.run(["report", "--variant", "fast=fill.duration=0.6", "--robustness-users", "0", "--users", "2000",
+                                  "--out", folder.path])
+        #expect(margin.status == 0, "\(margin.stderr)")
+        let stated = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(stated.contains("to spare at the deciding end of its interval.") && !stated.contains("How far the answer rests"))
     }
 
     @Test("--sweep draws the baseline over a key: its CSV equals holdlab sweep's rows, with the figure and a line in report.md")

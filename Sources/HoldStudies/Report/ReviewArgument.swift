@@ -164,8 +164,11 @@ public enum ReviewArgumentText {
             for guardMetric in Array(Set(tradeOffs)).sorted() { trade += lines(metric: guardMetric) }
             if !trade.isEmpty { text += "On the guarded metrics: " + trade.joined(separator: "; ") + ".\n\n" }
             if let margin = decision.margin {
+                // The robustness section exists only when it ran (`--robustness-users 0` leaves it out).
+                let see = argument.robustnessUsers > 0
+                    ? " (see *How far the answer rests on the assumed people* for how the assumptions move it)" : ""
                 text += "The verdict holds with \(DecisionRule.amount(margin, metric: metric)) to spare at the deciding end of "
-                    + "its interval (see *How far the answer rests on the assumed people* for how the assumptions move it).\n\n"
+                    + "its interval\(see).\n\n"
             }
         } else {
             text += undecidedLead + " " + capitalised(decision.reasons.joined(separator: "; ")) + ".\n\n"
