@@ -54,6 +54,20 @@ struct CompareCommandTests {
         #expect(text.split(separator: "\n").dropFirst(comments.count).first?.hasPrefix("population,") == true)
     }
 
+    @Test("values a design does not have are NaN with a note naming the design, the population and why")
+    func undefinedNote() throws {
+        // An hour's hold: nobody completes the variant, so its completed-hold means (and their differences) are NaN.
+        let result = try CLI.run(["compare", "--variant", "slow=gesture.minimumDuration=3600 fill.duration=match", "--users", "2000"])
+        #expect(result.status == 0)
+        let rows = CLI.dataLines(result.stdout).filter { $0.contains(",completion_time_mean_ms,") }
+        #expect(rows.count == 1 && rows[0].contains("NaN"), "\(rows)")
+        #expect(result.stderr.contains("holdlab: note: undefined values are written as NaN where a design has no value, and so no difference: completion_time_mean_ms, pulses_mean, dropped_pulses_mean, completed_unseen_rate, mismatch_mean_ms, progress_at_trigger_mean of slow (default), completed = 0"),
+                "\(result.stderr)")
+        // Every value defined: no such note.
+        let defined = try CLI.run(["compare", "--variant", "fast=fill.duration=0.6", "--users", "2000"])
+        #expect(defined.status == 0 && !defined.stderr.contains("undefined values"), "\(defined.stderr)")
+    }
+
     @Test("the zero-width note says what a sample can miss, also when it is too small for '3 in N'")
     func zeroWidthNote() throws {
         let arguments = ["compare", "--variant", "slow=gesture.minimumDuration=1.1"]

@@ -92,6 +92,30 @@ public struct ComparisonPlan: Sendable {
             + "exact if the model makes them so, but \(unseen) (docs/INTERVALS.md): \(shown)\(more)"
     }
 
+    /// The note for the values written NaN because a design has no value of a metric (and so no difference from
+    /// the baseline, or none for the designs against it): per design and population, the reason
+    /// (`SimulationSummary.whyUndefined`: `completed = 0`, `no completed hold had a fill`); nil when every design has
+    /// every value.
+    public func undefinedNote(_ results: [DesignComparison]) -> String? {
+        var groups: [(reason: String, metrics: [String])] = []
+        for result in results {
+            for (index, summary) in result.summaries.enumerated() where index < designs.count {
+                for metric in ComparedMetric.all {
+                    guard let why = summary.whyUndefined(metric.name) else { continue }
+                    let reason = "\(designs[index].label) (\(summary.population)), \(why)"
+                    if let group = groups.firstIndex(where: { $0.reason == reason }) {
+                        groups[group].metrics.append(metric.name)
+                    } else {
+                        groups.append((reason, [metric.name]))
+                    }
+                }
+            }
+        }
+        guard !groups.isEmpty else { return nil }
+        return "note: undefined values are written as NaN where a design has no value, and so no difference: "
+            + groups.map { "\($0.metrics.joined(separator: ", ")) of \($0.reason)" }.joined(separator: "; ")
+    }
+
     /// How each population's comparison ended under `precision`.
     public func outcomes(_ results: [DesignComparison], precision: Precision, cap: Int) -> [PrecisionOutcome] {
         results.map { precision.outcome($0, cap: cap) }

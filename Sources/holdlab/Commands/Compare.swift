@@ -116,6 +116,7 @@ struct Compare: ParsableCommand {
             for (population, outcome) in zip(resolved.populations, outcomes) {
                 if let warning = outcome.warning(resolved.populations.count > 1 ? population.name : "") { printNote(warning) }
             }
+            if let note = resolved.undefinedNote(results) { printNote(note) }
             if let note = resolved.zeroWidthNote(results) { printNote(note) }
             if summaryFile != nil, let note = SimulationSummary.fewEventsNote(results.flatMap { result in
                 zip(resolved.designs, result.summaries).map { (label: "\($0.label), \($1.population)", summary: $1) }
