@@ -18,6 +18,8 @@ if (!exists("out")) out = 'design-rates.png'
 # writes such a CSV, exit status 65; gnuplot's own errors never reach the screen for a wrong file.
 _need = 'design population completion_rate completion_rate_lo completion_rate_hi false_activation_rate false_activation_rate_lo false_activation_rate_hi'
 _writer = 'holdlab compare --profile A --profile B --summaries designs.csv'
+# One CSV: several --data files are for fill-curves and retract-rules (a name with spaces is several words here).
+if (words(data) != 1) { print sprintf("this notebook draws one CSV (%d given); run it once per file, or plot several with fill-curves or retract-rules", words(data)); exit status 65 }
 do for [_f in data] {
     if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
     _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")

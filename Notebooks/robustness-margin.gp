@@ -12,6 +12,8 @@ if (!exists("data")) data = 'robustness.csv'
 if (!exists("out")) out = 'robustness-margin.png'
 _need = 'panel assumption key_path population value assumed holds margin'
 _writer = 'holdlab report … --out review (review/robustness.csv)'
+# One CSV: several --data files are for fill-curves and retract-rules (a name with spaces is several words here).
+if (words(data) != 1) { print sprintf("this notebook draws one CSV (%d given); run it once per file, or plot several with fill-curves or retract-rules", words(data)); exit status 65 }
 if (system("[ -f '" . data . "' ] && [ -r '" . data . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", data, _writer); exit status 65 }
 _h = system("awk '!/^#/ && NF { print; exit }' '" . data . "' 2>/dev/null")
 _missing = ''

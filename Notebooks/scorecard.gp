@@ -14,6 +14,8 @@ if (!exists("out")) out = 'scorecard.png'
 # writes such a CSV, exit status 65; gnuplot errors never reach the screen for a wrong file.
 _need = 'design population completion false_activation time_to_confirm rules rules_failed'
 _writer = 'holdlab report --out DIR (DIR/scorecard.csv)'
+# One CSV: several --data files are for fill-curves and retract-rules (a name with spaces is several words here).
+if (words(data) != 1) { print sprintf("this notebook draws one CSV (%d given); run it once per file, or plot several with fill-curves or retract-rules", words(data)); exit status 65 }
 do for [_f in data] {
     if (system("[ -f '" . _f . "' ] && [ -r '" . _f . "' ] && echo yes") ne 'yes') { print sprintf("%s: cannot read the file; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
     _h = system("awk '!/^#/ && NF { print; exit }' '" . _f . "' 2>/dev/null")

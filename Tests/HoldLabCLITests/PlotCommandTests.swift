@@ -39,6 +39,28 @@ struct PlotCommandTests {
         #expect(refused.status == 64 && refused.stderr.contains("--no-footer"))
     }
 
+    @Test("a one-CSV notebook given several files refuses in one line (65), every one of them; gnuplot names a script as given")
+    func oneFileNotebooks() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("t.csv")
+        #expect(try CLI.run(["trace", "--out", csv.path]).status == 0)
+        let notebooks = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Notebooks").path)
+            .filter { $0.hasSuffix(".gp") }.map { String($0.dropLast(3)) }.sorted()
+        #expect(notebooks.count >= 11)
+        for notebook in notebooks where notebook != "fill-curves" && notebook != "retract-rules" {
+            let result = try CLI.run(["plot", notebook, "--data", csv.path, csv.path, "--out", directory.appendingPathComponent("x.png").path])
+            #expect(result.status == 65 && result.stderr == "holdlab: error: this notebook draws one CSV (2 given); run it once per file, or plot several with fill-curves or retract-rules\n",
+                    "\(notebook): \(result.stderr)")
+        }
+        #expect(try Self.contents(directory) == ["t.csv"])
+        // A script of one's own is named in gnuplot's messages as it was given, not as it sits in the plot folder.
+        try "set output out\nplot undefined_thing\n".write(to: directory.appendingPathComponent("bad.gp"), atomically: true, encoding: .utf8)
+        let own = try Self.run(["plot", "./bad.gp", "--data", "t.csv", "--out", "b.png"], environment: [:], in: directory)
+        #expect(own.status == 65 && own.stderr.contains("\"./bad.gp\" line 2: undefined variable: undefined_thing")
+                && !own.stderr.contains("Notebooks/bad.gp"), "\(own.stderr)")
+    }
+
     @Test("help explains the command with an example and the exit statuses")
     func help() throws {
         let root = try CLI.run(["--help"])

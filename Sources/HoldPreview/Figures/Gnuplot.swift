@@ -304,6 +304,8 @@ public enum Gnuplot {
         for (name, original) in staged where name != original {
             messages = messages.replacingOccurrences(of: name, with: original)
         }
+        // The notebook as given, not the name it has in the folder gnuplot runs in ("Notebooks/x.gp" line 3: …).
+        messages = messages.replacingOccurrences(of: "\"\(scriptArgument)\"", with: "\"\(script)\"")
         // 65: a notebook refused its data and said why in one line: that line is holdlab's error line.
         if outcome.exited && outcome.status == 65, let refusal = Self.refusal(messages) {
             throw PlotFailure(status: 65, message: refusal)
