@@ -73,6 +73,30 @@ struct SimulationShardTests {
         #expect(!message.contains("\n"))
     }
 
+    @Test("a resealed shard whose counts no simulation gives (more completed than intent users, more false activations than accidental users) is refused",
+          arguments: [("completed", 99_999_999, "completed + premature_release + movement_cancels = "),
+                      ("false_activations", 99_999_999, "false_activations 99999999 exceeds accidental_users"),
+                      ("users", 1, "users 1 is not intent_users")])
+    func impossibleCounts(column: String, value: Int, message expected: String) throws {
+        let text = try Self.shard(try Make.simulation(users: 5_000), try ShardSpec(index: 1, count: 1))
+        let body = text.components(separatedBy: "# shard_end:")[0]
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("profile,") }).split(separator: ",")
+        let index = try #require(header.firstIndex { $0 == column })
+        let rowIndex = try #require(lines.firstIndex { $0.hasPrefix("hig-linear-bar,") })
+        var fields = lines[rowIndex].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[index] = String(value)
+        var edited = lines
+        edited[rowIndex] = fields.joined(separator: ",")
+        let newBody = edited.joined(separator: "\n")
+        let resealed = newBody + "# shard_end: 1 rows fnv1a64:\(testFNV1a64(newBody))\n"
+        let message = try #require(Self.merge([("forged.csv", resealed)]).failure).message
+        #expect(message.hasPrefix("forged.csv: tally row 1 (hig-linear-bar): ") && message.contains(expected)
+                && message.hasSuffix("so this is not a shard holdlab wrote"), "\(message)")
+        // The shard as written merges.
+        #expect((try? Self.merge([("shard.csv", text)]).get()) != nil)
+    }
+
     @Test("a shard of format version 1 (before the sums of squares) is refused in one line; version 2 merges to the unsharded row")
     func oldShard() throws {
         let job = try Make.simulation(users: 5_000)

@@ -134,6 +134,37 @@ struct Tally: HoldSink {
         return nil
     }
 
+    /// What no tally `HoldContribution` counted can hold (a shard file's tally that was edited and resealed): every
+    /// person is an intent user or an accidental one, every intent user completed, let go early or was cancelled,
+    /// and each subset is at most its set; nil for a tally that could have been counted.
+    func inconsistency() -> String? {
+        let column = TallyCoding.column(of:)
+        func atMost(_ part: HoldEvent, _ whole: HoldEvent) -> String? {
+            self[part] <= self[whole] ? nil : "\(column(part)) \(self[part]) exceeds \(column(whole)) \(self[whole])"
+        }
+        if self[.user] != self[.intent] + self[.accidental] {
+            return "\(column(.user)) \(self[.user]) is not \(column(.intent)) \(self[.intent]) + \(column(.accidental)) \(self[.accidental])"
+        }
+        let outcomes = self[.completed] + self[.prematureRelease] + self[.movementCancel]
+        if outcomes != self[.intent] {
+            return "\(column(.completed)) + \(column(.prematureRelease)) + \(column(.movementCancel)) = \(outcomes) is not \(column(.intent)) \(self[.intent])"
+        }
+        if self[.prematureImpatience] + self[.prematureMismatch] > self[.prematureRelease] {
+            return "\(column(.prematureImpatience)) + \(column(.prematureMismatch)) exceeds \(column(.prematureRelease)) \(self[.prematureRelease])"
+        }
+        for (part, whole) in [(HoldEvent.falseActivation, HoldEvent.accidental), (.noFeedback, .intent),
+                              (.completedWithFill, .completed), (.completedUnseen, .completedWithFill)] {
+            if let problem = atMost(part, whole) { return problem }
+        }
+        for value in HoldValue.allCases {
+            let whole: HoldEvent = [.firstFeedback, .retract, .holdTime].contains(value) ? .intent : .completed
+            if valueCounts[value.rawValue] > self[whole] {
+                return "\(valueCounts[value.rawValue]) values of \(TallyCoding.snakeCase(value)) exceed \(column(whole)) \(self[whole])"
+            }
+        }
+        return nil
+    }
+
     /// The value at `percentile` (0–100) of a value's quantiles, in its integer units; nil without values (or
     /// without quantiles).
     func quantile(of value: HoldValue, atPercentile percentile: Double) -> Int64? {

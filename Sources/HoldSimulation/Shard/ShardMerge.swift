@@ -81,6 +81,9 @@ public final class ShardMerge {
             } catch {
                 throw ShardError("\(file.path): tally row \(index + 1) (\(fields[0])), column \(error.column): \(error.reason)")
             }
+            if let problem = tally.inconsistency() {
+                throw ShardError("\(file.path): tally row \(index + 1) (\(fields[0])): \(problem); no simulation counts that, so this is not a shard holdlab wrote")
+            }
             if tallies.count <= index {
                 tallies.append(tally)
                 profiles.append(fields[0])
