@@ -132,6 +132,12 @@ struct ShardCommandTests {
             (["simulate", "--shards", "2", "--emit", "parallel", "--out", "x.csv", "--partition", "p"], "--partition goes with --emit slurm"),
             (["simulate", "--shards", "2", "--emit", "slurm", "--out", "x.csv", "--jobs", "2"], "--jobs goes with --emit parallel"),
             (["merge"], "Name the shard files to merge"),
+            // --shards N is named as given, not as a --shard the user never typed.
+            (["sweep", "--vary", "fill.duration=0.4,1.4", "--shards", "3", "--emit", "parallel", "--out", "x.csv"],
+             "holdlab: error: --shards 3: the run has 2 points; use at most 2 shards"),
+            (["simulate", "--users", "2000", "--shards", "3", "--emit", "parallel", "--out", "x.csv"],
+             "holdlab: error: --shards 3: the run has 1 user chunks of 4096 (--users 2000); use at most 1 shards"),
+            (["merge", "--out", "a1.csv", "a1.csv"], "--out a1.csv is the shard file a1.csv that merge reads"),
         ] {
             let run = try CLI.run(arguments)
             #expect(run.status == 64, "\(arguments)")

@@ -27,6 +27,12 @@ struct TuneCommandTests {
         #expect(two.status == 64)
         let unknown = try CLI.run(["tune", "--param", "gesture.minimumDuration=0.3:1.5", "--minimize", "joy"])
         #expect(unknown.status == 64 && unknown.stderr.contains("'joy' is neither a --param key nor a simulate column"))
+        // A range tune cannot take is named in tune's own form, not sweep's (steps, lhs and sobol).
+        for range in ["nan:1.5", "1.5:1.0", "0.3:1.5:0.1", "0.3,1.5", "1.5"] {
+            let bad = try CLI.run(["tune", "--param", "gesture.minimumDuration=\(range)", "--minimize", "completion_time_mean_ms"])
+            #expect(bad.status == 64 && bad.stderr.contains("holdlab: error: --param gesture.minimumDuration=\(range): expected key.path=lo:hi, two finite numbers with lo < hi"),
+                    "\(range): \(bad.stderr)")
+        }
     }
 
     /// The accidental users' hold times in seconds at seed 1 (press_end_ms of `simulate --per-user` with a gesture

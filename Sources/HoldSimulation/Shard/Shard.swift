@@ -62,9 +62,11 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Refuses more shards than units: every shard must have work.
-    public func check(units total: Int, what: String) throws(ShardError) {
+    ///
+    /// - Parameter option: how the command line gave the count: `--shard K/N` (nil), or `--shards N`.
+    public func check(units total: Int, what: String, option: String? = nil) throws(ShardError) {
         guard count <= total else {
-            throw ShardError("--shard \(self): the run has \(total) \(what); use at most \(total) shards", kind: .usage)
+            throw ShardError("\(option ?? "--shard \(self)"): the run has \(total) \(what); use at most \(total) shards", kind: .usage)
         }
     }
 }

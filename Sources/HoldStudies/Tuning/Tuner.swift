@@ -29,11 +29,11 @@ public struct TuneParameter: Sendable, Equatable {
 
     /// Parses `key.path=lo:hi`.
     public init(parsing text: String) throws(TuneError) {
-        let sweep: SweepParameter
-        do { sweep = try SweepParameter(parsing: text) } catch { throw TuneError(error.message.replacingOccurrences(of: "--vary", with: "--param")) }
-        guard case .range(let start, let stop, nil) = sweep.values, stop > start else {
-            throw TuneError("--param \(text): expected key.path=lo:hi with lo < hi")
-        }
+        // Sweep's parser reads the key and the numbers; its messages speak of sweep's forms (steps, lists, lhs),
+        // so tune says its own one form.
+        let expected = TuneError("--param \(text): expected key.path=lo:hi, two finite numbers with lo < hi")
+        guard let sweep = try? SweepParameter(parsing: text) else { throw expected }
+        guard case .range(let start, let stop, nil) = sweep.values, stop > start else { throw expected }
         keyPath = sweep.keyPath
         lower = start
         upper = stop

@@ -37,7 +37,9 @@ struct Merge: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Name the shard files to merge, e.g. holdlab merge --out all.csv shards/*.csv") }
-        try refuseOutputsOverInputs([("--out", output.file)], inputs: files.map { ("shard file", $0) })
+        if let out = output.file, let file = files.first(where: { OutputFile.sameFile(out, $0) }) {
+            throw ValidationError("--out \(out) is the shard file \(file) that merge reads; write the output to another file")
+        }
     }
 
     func run() throws {

@@ -124,7 +124,7 @@ struct Simulate: ParsableCommand {
             if let shards = sharding.shards {
                 try ShardSpec(index: 1, count: shards).check(
                     units: Simulator.chunkCount(users: simulation.users),
-                    what: "user chunks of \(Simulator.chunkSize) (--users \(simulation.users))")
+                    what: "user chunks of \(Simulator.chunkSize) (--users \(simulation.users))", option: "--shards \(shards)")
             }
             if let script = try sharding.script(command: "simulate", out: output.out) {
                 try emit(script)

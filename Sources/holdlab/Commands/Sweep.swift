@@ -143,7 +143,7 @@ struct SweepCommand: ParsableCommand {
             let out = OutputFile(argument: output.out)
             let shard = try sharding.parsedShard
             if let shard { try shard.check(units: plan.points.count, what: "points") }
-            if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points") }
+            if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points", option: "--shards \(shards)") }
             let baseOverrides = try source.profileOverrides()
             let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
             var populations: [Population] = []
