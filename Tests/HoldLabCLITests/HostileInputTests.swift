@@ -348,6 +348,11 @@ enum HostileCases {
         // A dry run checks every option before it prints the points.
         Hostile("sweep --dry-run with a --set the profile refuses", ["sweep", "--vary", "gesture.minimumDuration=0.5,1",
                                                                       "--dry-run", "--set", "fill.curve=wobbly"], 64, "--set fill.curve=wobbly"),
+        // ... and every point's profile, as the run would before simulating.
+        Hostile("sweep --dry-run with a point the profile refuses", ["sweep", "--vary", "display.refreshRate=0,60", "--dry-run"], 64,
+                "point 1 (display.refreshRate=0): display.refreshRate: must be frames per second from 1 to 1000"),
+        Hostile("sweep --dry-run with a key no profile has", ["sweep", "--vary", "gesture.nosuch=1,2", "--dry-run"], 64,
+                "point 1 (gesture.nosuch=1): gesture.nosuch: unknown key"),
         Hostile("negative shard count", ["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--shards", "-2", "--emit", "slurm",
                                          "--out", "x.csv"], 64, "--shards must be from 1 to 100000 (got -2)"),
         Hostile("negative value after --set", ["trace", "--set", "-0.5"], 64, "expected key.path=value"),
@@ -634,6 +639,8 @@ enum HostileCases {
     static let shards = [["simulate", "--users", "5000", "--shard", "1/2", "--out", "s1.csv"],
                          ["simulate", "--users", "5000", "--shard", "2/2", "--out", "s2.csv"]]
     static let merge = ["merge", "s1.csv", "s2.csv"]
+    static let sweepShards = [["sweep", "--vary", "fill.duration=0.6,1", "--users", "2000", "--shard", "1/2", "--out", "w1.csv"],
+                              ["sweep", "--vary", "fill.duration=0.6,1", "--users", "2000", "--shard", "2/2", "--out", "w2.csv"]]
     static func named(_ name: String) -> Fixture { F.profile(replacing: "name: p", with: "name: \"\(name)\"") }
 
     static let gnuplotNames: [Hostile] = [
@@ -675,19 +682,45 @@ enum HostileCases {
                 absent: ["rev"]),
     ]
 
+    /// Tampering that gives a shard `people` users, every one an intent user who completed: counts a run could give.
+    static func consistentCounts(file: String, people: Int) -> [Tamper] {
+        [("users", people), ("intent_users", people), ("completed", people), ("accidental_users", 0), ("false_activations", 0),
+         ("premature_release", 0), ("premature_impatience", 0), ("premature_mismatch", 0), ("movement_cancels", 0)]
+            .map { .shardColumn(file: file, column: $0.0, value: "\($0.1)") }
+    }
+
     static let hostileShards: [Hostile] = [
+        // Overflows of counts a shard holds consistently (every person an intent user who completed): each shard
+        // alone is a tally a run could count, their sum is not. (An inconsistent count is refused on its own first.)
         Hostile("merge: users that overflow when added", merge, 65, "overflows", before: shards,
-                tamper: [.shardColumn(file: "s1.csv", column: "users", value: "\(Int.max)"),
-                         .shardColumn(file: "s2.csv", column: "users", value: "\(Int.max)")]),
+                tamper: ["s1.csv", "s2.csv"].flatMap { Self.consistentCounts(file: $0, people: Int.max) }),
         Hostile("merge: a Σy that overflows Int128", merge, 65, "overflows", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "completion_time_sum_us", value: "\(Int128.max)"),
                          .shardColumn(file: "s2.csv", column: "completion_time_sum_us", value: "\(Int128.max)")]),
         Hostile("merge: a Σy² that overflows Int128", merge, 65, "overflows", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "retract_squares_us2", value: "\(Int128.max - 1)"),
                          .shardColumn(file: "s2.csv", column: "retract_squares_us2", value: "2")]),
-        Hostile("merge: a count of values that overflows", merge, 65, "overflows", before: shards,
-                tamper: [.shardColumn(file: "s1.csv", column: "first_feedback_count", value: "\(Int.max - 3)"),
-                         .shardColumn(file: "s2.csv", column: "first_feedback_count", value: "\(Int.max - 3)")]),
+        Hostile("merge: a count of values that overflows (with the people who have them)", merge, 65, "overflows", before: shards,
+                tamper: ["s1.csv", "s2.csv"].flatMap { Self.consistentCounts(file: $0, people: Int.max - 3) + [
+                    .shardColumn(file: $0, column: "first_feedback_count", value: "\(Int.max - 3)")] }),
+        Hostile("merge: a count of values beyond the people who can have them", merge, 65,
+                "values of first_feedback exceed intent_users", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "first_feedback_count", value: "\(Int.max - 3)")]),
+        // A sweep shard carries finished rows: what every row satisfies is checked on them.
+        Hostile("merge: a sweep shard row with more completed than intent users", ["merge", "w1.csv", "w2.csv"], 65,
+                "w2.csv: row 1: completed 99999 exceeds intent_users", before: sweepShards,
+                tamper: [.shardColumn(file: "w2.csv", column: "completed", value: "99999")]),
+        Hostile("merge: a sweep shard row with a rate above 1", ["merge", "w1.csv", "w2.csv"], 65,
+                "w1.csv: row 1: completion_rate 58.8 is not a rate (0 to 1, or NaN)", before: sweepShards,
+                tamper: [.shardColumn(file: "w1.csv", column: "completion_rate", value: "58.8")]),
+        Hostile("merge: a negative sum of times", merge, 65, "the sum of completion_time is negative", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "completion_time_sum_us", value: "-5")]),
+        Hostile("merge: a sum of times beyond its count times its largest", merge, 65,
+                "the sum of completion_time is outside its count times its smallest and largest values", before: shards,
+                tamper: [.shardColumn(file: "s2.csv", column: "completion_time_sum_us", value: "9000000000000")]),
+        Hostile("merge: more completed than intent users", merge, 65,
+                "completed 99999999 exceeds intent_users ", before: shards,
+                tamper: [.shardColumn(file: "s2.csv", column: "completed", value: "99999999")]),
         Hostile("merge: a histogram of more values than a run counts", merge, 65, "more than any run counts", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "hold_time_us_count", value: "\(UInt64.max)")]),
         Hostile("merge: a negative Σy² added to its limit", merge, 65, "overflows", before: shards,

@@ -493,6 +493,9 @@ struct ReportCommandTests {
                "2:35: sweeps[1]: fill.duration is swept twice"),
               ("variants: {fast: {fill.duration: 0.6}}\nguard: \"false_activation_rate<=+0.5\"\n", "2:8: guard: --guard false_activation_rate<=+0.5: the bound needs a unit"),
               ("variants: {fast: {fill.duration: 0.6}}\nprefer: completion\n", "2:9: prefer: --prefer completion: not a metric a review can prefer"),
+              // A bad prefer is its own one problem: the guardrails are checked against the default's.
+              ("variants: {fast: {fill.duration: 0.6}}\nprefer: completion\nguard: [\"false_activation_rate<=+0.5pt\", \"completion_rate>=-1pt\"]\n",
+               "2:9: prefer: --prefer completion: not a metric a review can prefer"),
           ])
     func reviewFileRefusedAlike(text: String, message: String) throws {
         let directory = try CLI.temporaryDirectory()
@@ -501,6 +504,8 @@ struct ReportCommandTests {
         try text.write(to: review, atomically: true, encoding: .utf8)
         let check = try CLI.run(["profiles", "check", review.path])
         #expect(check.status == 65 && check.stderr.contains("\(review.path):\(message)"), "\(check.stderr)")
+        // One problem each: no other line repeats it.
+        #expect(check.stderr.components(separatedBy: "holdlab: error: ").count == 2, "\(check.stderr)")
         let report = try CLI.run(["report", "--review", review.path, "--users", "200", "--out", directory.appendingPathComponent("o").path])
         #expect(report.status == 65 && report.stderr.contains("\(review.path):\(message)"), "\(report.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["r.yaml"])
@@ -516,7 +521,7 @@ struct ReportCommandTests {
         let result = try CLI.run(["report", "--review", review.path, "--users", "500", "--robustness-users", "0", "--out", folder.path])
         #expect(result.status == 0, "\(result.stderr)")
         let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
-        #expect(markdown.contains("--users") && markdown.contains("-fast"))
+        #expect(markdown.hasPrefix("# Design review: hig-linear-bar vs -fast\n\n**Question.** --users\n"), "\(markdown.prefix(200))")
         #expect(try Self.reproduce(folder, ["--check"], in: directory) == 0)
     }
 

@@ -87,6 +87,8 @@ struct ProfileLoadingTests {
             "version: 1\nname: r2\ndescription: spring retract\nretract: {curve: \"spring(0.4,0.3)\", mode: animation}\n",
             // A CR folds to a space raw, C0, DEL and C1 characters are refused raw; a tab loads back as itself.
             "version: 1\nname: q\ndescription: \"a\\rb\\ttab\"\nsource: \"bell\\u0007 del\\x7f c1\\x85 nel\\u0085 ls\\u2028 ps\\u2029\"\n",
+            // The byte-order mark and the two non-characters YAML refuses raw.
+            "version: 1\nname: q2\ndescription: \"bom\\uFEFF fffe\\uFFFE ffff\\uFFFF\"\n",
             // Names YAML reads as something else written plain: a sequence entry, null.
             "version: 1\nname: \"-\"\ndescription: d\npopulation: \"~\"\n",
             "version: 1\nname: \"null\"\ndescription: d\npopulation: \"-\"\n",
@@ -210,7 +212,11 @@ struct BadProfileTests {
         // The duration form's limit is its tick count, and the advice says so (not the increment's).
         ("override: a timer duration of more ticks than allowed", replacing("model: animation", with: "model: timer"),
          ["fill.timer.duration=1001"],
-         "--set fill.timer.duration=1001: fill.timer.duration: needs about 100100 ticks of 0.01 s (fill.timer.tick) to complete; a Timer fill completes within 100000 ticks: raise fill.timer.tick or shorten fill.timer.duration"),
+         "--set fill.timer.duration=1001: fill.timer.duration: needs more than 100000 ticks of 0.01 s (fill.timer.tick) to reach 1001.0 s (about 100100); a Timer fill completes within 100000 ticks: raise fill.timer.tick or shorten fill.timer.duration"),
+        // A tick below a nanosecond would never advance the integer clock (and 1e-300 made the tick count trap).
+        ("override: a tick below a nanosecond", replacing("model: animation", with: "model: timer"),
+         ["fill.timer.tick=1e-300", "fill.timer.duration=1"],
+         "--set fill.timer.tick=1e-300: fill.timer.tick: must be a number of seconds of at least a nanosecond (1e-9) and at most 3600 (got 1e-300)"),
         // A duration that rounds to 0 ns would be complete before it starts.
         ("override: a fill shorter than a nanosecond", valid, ["fill.duration=1e-10"],
          "--set fill.duration=1e-10: fill.duration: must be a number of seconds of at least a nanosecond (1e-9) and at most 3600, or match (got 1e-10)"),

@@ -74,9 +74,9 @@ struct SimulationShardTests {
     }
 
     @Test("a resealed shard whose counts no simulation gives (more completed than intent users, more false activations than accidental users) is refused",
-          arguments: [("completed", 99_999_999, "completed + premature_release + movement_cancels = "),
+          arguments: [("completed", 99_999_999, "completed 99999999 exceeds intent_users "),
                       ("false_activations", 99_999_999, "false_activations 99999999 exceeds accidental_users"),
-                      ("users", 1, "users 1 is not intent_users")])
+                      ("users", 1, "exceeds users 1"), ("accidental_users", 0, "users 5000 is not intent_users ")])
     func impossibleCounts(column: String, value: Int, message expected: String) throws {
         let text = try Self.shard(try Make.simulation(users: 5_000), try ShardSpec(index: 1, count: 1))
         let body = text.components(separatedBy: "# shard_end:")[0]
@@ -95,6 +95,42 @@ struct SimulationShardTests {
                 && message.hasSuffix("so this is not a shard holdlab wrote"), "\(message)")
         // The shard as written merges.
         #expect((try? Self.merge([("shard.csv", text)]).get()) != nil)
+    }
+
+    @Test("every tally a simulation counts is consistent: each shipped profile against each shipped population, with and without --precision")
+    func countedTalliesAreConsistent() throws {
+        let library = Make.library
+        let profiles = try library.profileNames().map { try library.loadProfile($0) }
+        #expect(profiles.count >= 13)
+        for name in library.populationNames() {
+            let population = try library.loadPopulation(name)
+            let request = SimulationRequest(profiles: profiles, population: population, users: 3_000, seed: 7, threads: 2)
+            for (profile, tally) in zip(profiles, try Simulator.tallies(request, chunks: 0..<Simulator.chunkCount(users: 3_000))) {
+                #expect(tally.inconsistency() == nil, "\(profile.name) × \(name): \(tally.inconsistency() ?? "")")
+                #expect(tally[.user] == 3_000)
+            }
+        }
+    }
+
+    @Test("a tally no simulation counts is named, counts near Int.max included (no overflow trap)")
+    func inconsistentTallies() throws {
+        var tally = Tally()
+        tally[.user] = 10; tally[.intent] = 8; tally[.accidental] = 2; tally[.completed] = 5; tally[.prematureRelease] = 2
+        tally[.movementCancel] = 1
+        #expect(tally.inconsistency() == nil)
+        var cases: [(Tally, String)] = []
+        var a = tally; a[.intent] = .max; a[.accidental] = 1; cases.append((a, "intent_users 9223372036854775807 exceeds users 10"))
+        var b = tally; b[.user] = .max; b[.intent] = .max; b[.accidental] = .max
+        cases.append((b, "users 9223372036854775807 is not intent_users 9223372036854775807 + accidental_users 9223372036854775807"))
+        var c = tally; c[.movementCancel] = 2; cases.append((c, "completed + premature_release + movement_cancels is not intent_users 8"))
+        var d = tally; d[.prematureImpatience] = 2; d[.prematureMismatch] = 1
+        cases.append((d, "premature_impatience + premature_mismatch exceeds premature_release 2"))
+        var e = tally; e[.completedUnseen] = 1; cases.append((e, "completed_unseen 1 exceeds completed_with_fill 0"))
+        var f = tally; f.valueCounts[HoldValue.retract.rawValue] = 9; cases.append((f, "9 values of retract exceed intent_users 8"))
+        var g = tally; g.valueCounts[HoldValue.mismatch.rawValue] = .max; cases.append((g, "values of mismatch exceed completed 5"))
+        for (forged, message) in cases {
+            #expect(forged.inconsistency()?.contains(message) == true, "\(forged.inconsistency() ?? "nil") vs \(message)")
+        }
     }
 
     @Test("a shard of format version 1 (before the sums of squares) is refused in one line; version 2 merges to the unsharded row")

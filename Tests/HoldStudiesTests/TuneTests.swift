@@ -9,6 +9,32 @@ import HoldProfiles
 
 @Suite("tune: simulation-based optimisation")
 struct TuneTests {
+    @Test("ranking: a feasible point with an objective beats any other; then feasible without one; then the least violating, a defined objective first")
+    func ranking() throws {
+        let library = Make.library
+        let summary = try Simulator.run(SimulationRequest(profiles: [try library.loadProfile("hig-linear-bar")],
+                                                          population: try library.loadPopulation("default"), users: 100, seed: 1, threads: 1))[0]
+        func point(_ index: Int, objective: Double, violation: Double) -> TuneEvaluation {
+            TuneEvaluation(index: index, values: [Double(index)], summary: summary, objective: objective, violation: violation,
+                           score: 0)
+        }
+        let best = point(9, objective: 5, violation: 0)
+        let undefinedFeasible = point(1, objective: .nan, violation: 0)
+        let infeasibleDefined = point(2, objective: 1, violation: 0.5)
+        let infeasibleUndefined = point(3, objective: .nan, violation: 0.5)
+        let worse = point(4, objective: 0, violation: 2)
+        let ranked = [worse, infeasibleUndefined, infeasibleDefined, undefinedFeasible, best].sorted { $0.isBetter(than: $1) }
+        #expect(ranked.map(\.index) == [9, 1, 2, 3, 4])
+        // A strict order: never both ways, never a point better than itself (NaN included).
+        for a in ranked {
+            #expect(!a.isBetter(than: a))
+            for b in ranked where a.index != b.index { #expect(a.isBetter(than: b) != b.isBetter(than: a)) }
+        }
+        // Among feasible points with objectives, the smaller; a tie goes to the earlier evaluation.
+        #expect(point(5, objective: 1, violation: 0).isBetter(than: best))
+        #expect(point(2, objective: 5, violation: 0).isBetter(than: best))
+    }
+
     static func request(profile name: String, overrides: [String] = [], population: Population, parameters: [String],
                         objective: (([TuneParameter]) throws -> TuneObjective), constraints: [String], users: Int) throws -> TuneRequest {
         let library = Make.library

@@ -46,8 +46,8 @@ final class BezierFill: PreparedFill {
     /// Checks what a profile cannot check key by key.
     static func validate(durationSeconds duration: Double, in control: Control) throws(ControlError) {
         let hour = PreparedControl.maximumSeconds
-        // Above 0 on the nanosecond clock too: a duration that rounds to 0 ns would be complete before it starts.
-        guard duration.isFinite && duration > 0 && duration <= hour && Instant.nanoseconds(duration) > 0 else {
+        // At least a nanosecond: a duration that rounds to 0 ns on the integer clock would be complete before it starts.
+        guard duration.isFinite && duration >= 1e-9 && duration <= hour else {
             throw ControlError(keyPath: "fill.duration",
                                message: "must be a number of seconds of at least a nanosecond (1e-9) and at most \(Int(hour)), or match (got \(duration))")
         }

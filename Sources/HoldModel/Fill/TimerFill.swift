@@ -98,9 +98,10 @@ final class TickedFill: PreparedFill {
     /// Checks what a profile cannot check key by key.
     static func validate(_ timer: TimerFill, in control: Control) throws(ControlError) {
         let hour = PreparedControl.maximumSeconds
-        try ControlError.check(timer.tickSeconds.isFinite && timer.tickSeconds > 0 && timer.tickSeconds <= hour,
+        // At least a nanosecond: a tick that rounds to 0 ns on the integer clock would never advance it.
+        try ControlError.check(timer.tickSeconds.isFinite && timer.tickSeconds >= 1e-9 && timer.tickSeconds <= hour,
                                "fill.timer.tick",
-                               "must be a number of seconds above 0 and at most \(Int(hour)) (got \(timer.tickSeconds))")
+                               "must be a number of seconds of at least a nanosecond (1e-9) and at most \(Int(hour)) (got \(timer.tickSeconds))")
         try ControlError.check(timer.initialIncrement.isFinite && timer.initialIncrement >= 0,
                                "fill.timer.initialIncrement", "must be a number ≥ 0 (got \(timer.initialIncrement))")
         try ControlError.check(timer.acceleration.isFinite && timer.acceleration >= 0, "fill.timer.acceleration",
@@ -114,13 +115,19 @@ final class TickedFill: PreparedFill {
         }
     }
 
+    /// A count of ticks for a message: whole below 10¹⁵, else as a Double prints it (no conversion can trap).
+    private static func count(_ ticks: Double) -> String {
+        let whole = ticks.rounded(.up)
+        return whole < 1e15 ? String(Int64(whole)) : "\(whole)"
+    }
+
     init(_ timer: TimerFill, visibleLevel: Double, fullLevel: Double) throws(ControlError) {
         guard let ticks = timer.idealTickCount else {
             if let duration = timer.durationSeconds {
                 // The duration form completes on tick ⌈duration / tick⌉: too many ticks, not too slow a growth.
                 throw ControlError(
                     keyPath: "fill.timer.duration",
-                    message: "needs about \(Int((duration / timer.tickSeconds).rounded(.up))) ticks of \(timer.tickSeconds) s (fill.timer.tick) to complete; a Timer fill completes within \(TimerFill.maximumTicks) ticks: raise fill.timer.tick or shorten fill.timer.duration")
+                    message: "needs more than \(TimerFill.maximumTicks) ticks of \(timer.tickSeconds) s (fill.timer.tick) to reach \(duration) s (about \(Self.count(duration / timer.tickSeconds))); a Timer fill completes within \(TimerFill.maximumTicks) ticks: raise fill.timer.tick or shorten fill.timer.duration")
             }
             throw ControlError(
                 keyPath: "fill.timer",

@@ -48,7 +48,7 @@ extension Profile {
     }
 
     /// `text` double-quoted, so that it loads back as the same text: `"` and `\\` escaped, a line break `\\n`, and
-    /// every other control character (C0, DEL, C1, and U+2028 and U+2029, which YAML folds or refuses raw) as
+    /// every other character YAML folds or refuses raw (C0, DEL, C1, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF) as
     /// `\\x..` or `\\u....` (a tab stays: it loads back as itself). Texts without such characters are written as
     /// before, which keeps their hashes.
     private func quoted(_ text: String) -> String {
@@ -62,7 +62,8 @@ extension Profile {
             case _ where (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 escaped += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-            case "\u{2028}", "\u{2029}", "\u{FEFF}":
+            // Line and paragraph separators, the byte-order mark and the two non-characters YAML does not print.
+            case "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}":
                 escaped += "\\u" + String(scalar.value, radix: 16, uppercase: true)
             default: escaped.unicodeScalars.append(scalar)
             }

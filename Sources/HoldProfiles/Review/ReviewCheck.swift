@@ -59,6 +59,8 @@ extension ProfileLibrary {
         guard let common = overrides(review.sets, at: "set") else { return problems }
         let profileSets = common.filter { !$0.reachesPopulation }
         var labels: [String] = []
+        // Where each label is written, in the same order: a profile's entry, or the variant's key.
+        var labelPaths: [String] = []
         // Each design's profile and the variant values on it: the baseline is what the sweeps vary.
         var designs: [String: (profile: String, sets: [Override])] = [:]
         var firstProfile: Profile?
@@ -68,6 +70,7 @@ extension ProfileLibrary {
             do {
                 let profile = try loadProfile(name, overrides: profileSets)
                 labels.append(profile.name)
+                labelPaths.append(keyPath)
                 if designs[profile.name] == nil { designs[profile.name] = (name, []) }
                 if index == 0 { firstProfile = profile }
             } catch {
@@ -81,7 +84,13 @@ extension ProfileLibrary {
             do {
                 // The first profile's own population: an unknown name is that profile's problem, at its line.
                 if review.populations.isEmpty, let firstProfile { try checkPopulation(of: firstProfile) }
-                populations.append(try loadPopulation(name))
+                let population = try loadPopulation(name)
+                // The same population twice, by name or by path: report takes each once.
+                if populations.contains(where: { $0.name == population.name }) {
+                    problem(keyPath, ReviewProblem("\(population.name) is given twice; give each population once"))
+                    continue
+                }
+                populations.append(population)
             } catch {
                 problem(keyPath, error)
             }
@@ -93,6 +102,7 @@ extension ProfileLibrary {
         for variant in review.variants {
             let keyPath = "variants.\(variant.label)"
             labels.append(variant.label)
+            labelPaths.append(keyPath)
             guard let sets = overrides(variant.sets, at: keyPath) else { continue }
             designs[variant.label] = (names[0], sets)
             if let key = sets.first(where: \.reachesPopulation) {
@@ -120,14 +130,8 @@ extension ProfileLibrary {
             problem("variants.\(variant.label)", ReviewProblem("gives no key: value; a variant changes at least one key of the first profile"))
         }
         var labelled: Set<String> = []
-        for (index, label) in labels.enumerated() where !labelled.insert(label).inserted {
-            let keyPath = index < names.count ? (root.isListAt("profiles") ? "profiles[\(index)]" : "profiles") : "variants.\(label)"
+        for (label, keyPath) in zip(labels, labelPaths) where !labelled.insert(label).inserted {
             problem(keyPath, ReviewProblem("two designs are labelled '\(label)'; give each profile once, and each variant another label"))
-        }
-        var seenPopulations: Set<String> = []
-        for (index, name) in review.populations.enumerated() where !seenPopulations.insert(name).inserted {
-            problem(root.isListAt("populations") ? "populations[\(index)]" : "populations",
-                    ReviewProblem("\(name) is given twice; give each population once"))
         }
         var sweptKeys: Set<String> = []
         for sweep in review.sweeps {
@@ -139,13 +143,17 @@ extension ProfileLibrary {
         }
         // The decision rule: what to prefer, and each guardrail with it.
         if let rule = checks?.rule {
-            if let prefer = review.prefer {
-                do { try rule(prefer.text, nil) } catch {
-                    problems.append(ProfileError(origin: prefer.origin, keyPath: prefer.keyPath, message: "\(error)"))
+            // A guardrail is checked against the file's `prefer` when that one is good, else the default's: a bad
+            // `prefer` is one problem, at its own line.
+            var prefer = review.prefer?.text
+            if let located = review.prefer {
+                do { try rule(located.text, nil) } catch {
+                    problems.append(ProfileError(origin: located.origin, keyPath: located.keyPath, message: "\(error)"))
+                    prefer = nil
                 }
             }
             for located in review.guards ?? [] {
-                do { try rule(review.prefer?.text, located.text) } catch {
+                do { try rule(prefer, located.text) } catch {
                     problems.append(ProfileError(origin: located.origin, keyPath: located.keyPath, message: "\(error)"))
                 }
             }

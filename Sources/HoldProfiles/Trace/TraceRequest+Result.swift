@@ -23,7 +23,7 @@ extension TraceRequest {
     public static func truncationNote(_ trace: HoldTrace) -> String? {
         guard let end = trace.framesEndAt else { return nil }
         let ms = CSV.number(Double(end) / 1e6, decimals: 3)
-        return "drawn up to frame \(HoldTrace.maximumFrames) at \(ms) ms, before the fill comes to rest; displayed_progress is NaN after it (and a displayed_full after it is not shown); trace a shorter hold (--release-at) or a lower display.refreshRate"
+        return "drawn up to frame \(HoldTrace.maximumFrames) at \(ms) ms, before the fill comes to rest; displayed_progress is NaN after it, a displayed_full after it is not shown, and the events after it are the model's (displayed_empty: the first frame the model draws empty); trace a shorter hold (--release-at) or a lower display.refreshRate"
     }
 
     /// The same of a hold already traced (`run()`).

@@ -59,6 +59,16 @@ public enum HoldValue: Int, CaseIterable, Sendable {
     /// pulses closer than `haptics.actuatorMinInterval` merge first.
     case pulseRate
 
+    /// The people whose holds can have the value, one at most each: intent users (a hold's time, its first feedback,
+    /// its retract) or completed holds (everything about the action). What a statistic of it is over
+    /// (`Metric.countColumn`), and the bound a tally's count of it keeps (`Tally.inconsistency`).
+    var over: HoldEvent {
+        switch self {
+        case .firstFeedback, .retract, .holdTime: .intent
+        case .completionTime, .pulses, .droppedPulses, .mismatch, .progressAtTrigger, .pulseRate: .completed
+        }
+    }
+
     /// Integer units per reported unit: 1000 µs per ms, 10⁹ billionths per 1, 1 for counts.
     var scale: Double {
         switch self {

@@ -113,12 +113,7 @@ public struct Metric: Sendable {
             case .user: "intent_users"
             }
         }
-        func column(_ value: HoldValue) -> String {
-            switch value {
-            case .completionTime, .pulses, .droppedPulses, .mismatch, .progressAtTrigger, .pulseRate: "completed"
-            case .firstFeedback, .retract, .holdTime: "intent_users"
-            }
-        }
+        func column(_ value: HoldValue) -> String { column(value.over) }
         switch kind {
         case .count: return nil
         case .rate(_, let denominator, _): return column(denominator)

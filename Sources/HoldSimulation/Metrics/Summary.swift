@@ -36,8 +36,10 @@ public struct SimulationSummary: Sendable {
     /// nil when it has one, or for a name that is no metric.
     public func whyUndefined(_ name: String) -> String? {
         guard let metric = Metric.named(name), value(metric) == nil else { return nil }
-        let counts: [String: HoldEvent] = ["intent_users": .intent, "accidental_users": .accidental, "completed": .completed]
-        if let column = metric.countColumn, let event = counts[column], tally[event] == 0 { return "\(column) = 0" }
+        // Its count column is a count metric of the registry (intent_users, accidental_users, completed).
+        if let column = metric.countColumn, case .count(let event)? = Metric.named(column)?.kind, tally[event] == 0 {
+            return "\(column) = 0"
+        }
         return metric.undefinedWhen ?? "no value"
     }
 

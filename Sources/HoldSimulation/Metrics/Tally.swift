@@ -138,28 +138,53 @@ struct Tally: HoldSink {
     /// person is an intent user or an accidental one, every intent user completed, let go early or was cancelled,
     /// and each subset is at most its set; nil for a tally that could have been counted.
     func inconsistency() -> String? {
+        // The counts come from a file: any Int. Parts are compared with their whole before they are added, and a
+        // sum of parts that are each at most the whole cannot exceed twice Int.max, so it is taken as a difference.
         let column = TallyCoding.column(of:)
         func atMost(_ part: HoldEvent, _ whole: HoldEvent) -> String? {
             self[part] <= self[whole] ? nil : "\(column(part)) \(self[part]) exceeds \(column(whole)) \(self[whole])"
         }
-        if self[.user] != self[.intent] + self[.accidental] {
-            return "\(column(.user)) \(self[.user]) is not \(column(.intent)) \(self[.intent]) + \(column(.accidental)) \(self[.accidental])"
-        }
-        let outcomes = self[.completed] + self[.prematureRelease] + self[.movementCancel]
-        if outcomes != self[.intent] {
-            return "\(column(.completed)) + \(column(.prematureRelease)) + \(column(.movementCancel)) = \(outcomes) is not \(column(.intent)) \(self[.intent])"
-        }
-        if self[.prematureImpatience] + self[.prematureMismatch] > self[.prematureRelease] {
-            return "\(column(.prematureImpatience)) + \(column(.prematureMismatch)) exceeds \(column(.prematureRelease)) \(self[.prematureRelease])"
-        }
-        for (part, whole) in [(HoldEvent.falseActivation, HoldEvent.accidental), (.noFeedback, .intent),
+        for (part, whole) in [(HoldEvent.intent, HoldEvent.user), (.accidental, .user), (.completed, .intent),
+                              (.prematureRelease, .intent), (.movementCancel, .intent), (.prematureImpatience, .prematureRelease),
+                              (.prematureMismatch, .prematureRelease), (.falseActivation, .accidental), (.noFeedback, .intent),
                               (.completedWithFill, .completed), (.completedUnseen, .completedWithFill)] {
             if let problem = atMost(part, whole) { return problem }
         }
-        for value in HoldValue.allCases {
-            let whole: HoldEvent = [.firstFeedback, .retract, .holdTime].contains(value) ? .intent : .completed
-            if valueCounts[value.rawValue] > self[whole] {
-                return "\(valueCounts[value.rawValue]) values of \(TallyCoding.snakeCase(value)) exceed \(column(whole)) \(self[whole])"
+        // Each at most its whole now, so these differences cannot overflow.
+        if self[.user] - self[.intent] != self[.accidental] {
+            return "\(column(.user)) \(self[.user]) is not \(column(.intent)) \(self[.intent]) + \(column(.accidental)) \(self[.accidental])"
+        }
+        if self[.intent] - self[.completed] - self[.prematureRelease] != self[.movementCancel] {
+            return "\(column(.completed)) + \(column(.prematureRelease)) + \(column(.movementCancel)) is not \(column(.intent)) \(self[.intent])"
+        }
+        if self[.prematureRelease] - self[.prematureImpatience] < self[.prematureMismatch] {
+            return "\(column(.prematureImpatience)) + \(column(.prematureMismatch)) exceeds \(column(.prematureRelease)) \(self[.prematureRelease])"
+        }
+        for value in HoldValue.allCases where valueCounts[value.rawValue] > self[value.over] {
+            return "\(valueCounts[value.rawValue]) values of \(TallyCoding.snakeCase(value)) exceed \(column(value.over)) \(self[value.over])"
+        }
+        // The sums: of no values 0; of squares at least the square of the sum over the count (Cauchy–Schwarz); of a
+        // value that is never negative, not negative; of a value with quantiles, within the count times its smallest
+        // and largest quantile (each exact to 4 significant digits: a thousandth of slack, and a unit).
+        for value in HoldValue.meanValues {
+            let index = value.rawValue
+            let name = TallyCoding.snakeCase(value)
+            let n = valueCounts[index], sum = sums[index], square = squares[index]
+            if n == 0 {
+                if sum != 0 || square != 0 { return "the sum of \(name) is not 0 over no values" }
+                continue
+            }
+            let count = Double(n), total = Double(sum)
+            if square < 0 || Double(square) * count < total * total * (1 - 1e-9) {
+                return "the sum of squares of \(name) is below the square of its sum over its count"
+            }
+            if value != .mismatch && sum < 0 { return "the sum of \(name) is negative" }
+            if value.quantiles != nil, let low = quantile(of: value, atPercentile: 0),
+               let high = quantile(of: value, atPercentile: 100) {
+                let lowest = Double(low) - abs(Double(low)) * 1e-3 - 1, highest = Double(high) + abs(Double(high)) * 1e-3 + 1
+                if total < count * lowest || total > count * highest {
+                    return "the sum of \(name) is outside its count times its smallest and largest values"
+                }
             }
         }
         return nil

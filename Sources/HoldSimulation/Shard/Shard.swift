@@ -62,11 +62,18 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Refuses more shards than units: every shard must have work.
-    ///
-    /// - Parameter option: how the command line gave the count: `--shard K/N` (nil), or `--shards N`.
-    public func check(units total: Int, what: String, option: String? = nil) throws(ShardError) {
+    public func check(units total: Int, what: String) throws(ShardError) {
+        try Self.check(count: count, option: "--shard \(self)", units: total, what: what)
+    }
+
+    /// The same for `--shards N` (the scripts `--emit` prints), named as the command line gives it.
+    public static func check(shards count: Int, units total: Int, what: String) throws(ShardError) {
+        try check(count: count, option: "--shards \(count)", units: total, what: what)
+    }
+
+    private static func check(count: Int, option: String, units total: Int, what: String) throws(ShardError) {
         guard count <= total else {
-            throw ShardError("\(option ?? "--shard \(self)"): the run has \(total) \(what); use at most \(total) shards", kind: .usage)
+            throw ShardError("\(option): the run has \(total) \(what); use at most \(total) shards", kind: .usage)
         }
     }
 }

@@ -52,9 +52,45 @@ public final class ShardMerge {
         seen[file.shard.index] = path
         switch file.kind {
         case .sweep:
+            try checkSweepRows(file)
             sweepRows[file.shard.index] = file.rows
         case .simulate:
             try addTallies(file)
+        }
+    }
+
+    /// A sweep shard's rows are the finished rows, not tallies: what every row a simulation writes satisfies is
+    /// checked on them (a resealed row with 'completed 99999' of 1,701 intent users, or a rate of 58.8, is not one):
+    /// users = intent + accidental users, completed at most the intent users, every rate and its bounds NaN or in
+    /// [0, 1].
+    private func checkSweepRows(_ file: ShardFile) throws(ShardError) {
+        let columns = file.header.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        func index(_ name: String) -> Int? { columns.firstIndex(of: name) }
+        let rateColumns = columns.indices.filter { index in
+            Metric.all.contains { $0.isRate && (columns[index] == $0.name || columns[index] == $0.name + "_lo" || columns[index] == $0.name + "_hi") }
+        }
+        for (number, row) in file.rows.enumerated() {
+            guard let fields = CSV.splitRecord(row), fields.count == columns.count else {
+                throw ShardError("\(file.path): row \(number + 1) does not have the \(columns.count) fields of the header")
+            }
+            func count(_ name: String) -> Int? { index(name).flatMap { Int(fields[$0]) } }
+            let problem: String?
+            if let users = count("users"), let intent = count("intent_users"), let accidental = count("accidental_users"),
+               intent > users || accidental > users || users - intent != accidental {
+                problem = "users \(users) is not intent_users \(intent) + accidental_users \(accidental)"
+            } else if let completed = count("completed"), let intent = count("intent_users"), completed > intent {
+                problem = "completed \(completed) exceeds intent_users \(intent)"
+            } else if let bad = rateColumns.first(where: { index in
+                guard let value = Double(fields[index]) else { return fields[index] != "NaN" }
+                return !value.isNaN && !(0...1).contains(value)
+            }) {
+                problem = "\(columns[bad]) \(fields[bad]) is not a rate (0 to 1, or NaN)"
+            } else {
+                problem = nil
+            }
+            if let problem {
+                throw ShardError("\(file.path): row \(number + 1): \(problem); no simulation writes that, so this is not a shard holdlab wrote")
+            }
         }
     }
 

@@ -133,7 +133,6 @@ extension BehaviourAssumption {
         }
     }
 
-    /// Whether the population has what the assumption varies.
     /// Whether the assumption can vary in `population`: it has a class the assumption reaches, and for a share,
     /// another class with weight (a class that is the whole population has no share to vary).
     public func applies(to population: Population) -> Bool {

@@ -209,7 +209,9 @@ public enum ReviewPage {
         let trace = hold.trace
         func ms(_ time: Int64) -> JSONValue { .number(CSV.number(Instant.seconds(time) * 1000, decimals: 3)) }
         let rows = trace.rows.map { row -> JSONValue in
-            .array([ms(row.time), .number(CSV.number(row.displayedProgress, decimals: 6)), .number(String(row.pulses)),
+            // A row after a long trace's last frame has no displayed progress (NaN): null, which JSON can hold.
+            .array([ms(row.time), row.displayedProgress.isFinite ? .number(CSV.number(row.displayedProgress, decimals: 6)) : .null,
+                    .number(String(row.pulses)),
                     .number(String(events.firstIndex(of: row.event) ?? 0))])
         }
         return .object([

@@ -29,8 +29,7 @@ public enum TuneReport {
             provenance.append("precision", "\(precision): each evaluation stops at the first chunk of \(Simulator.chunkSize) users where every target is met (its users column says where), at most the users above; "
                 + "\(result.trajectory.count - short) of \(result.trajectory.count) evaluations met it; the check: \(check.provenanceValue)")
         }
-        let recommended = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
-        provenance.append("recommended", recommended.joined(separator: " ")
+        provenance.append("recommended", assignments(request, result.best)
             + (result.objectiveUndefined ? " (\(request.objective.metric.name) is undefined at every point that meets the constraints: nothing to recommend)"
                : result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))
         for (parameter, boundary) in zip(request.parameters, result.boundaries) {
@@ -65,8 +64,62 @@ public enum TuneReport {
         return ResultDocument([trajectory, check])
     }
 
+    /// The note for the trajectory's NaN cells: the metrics an evaluation had no value of, each with its reason
+    /// (`SimulationSummary.whyUndefined`), and so its objective where the objective is one; nil when every
+    /// evaluation had every value.
+    public static func trajectoryUndefinedNote(_ request: TuneRequest, result: TuneResult) -> String? {
+        let metrics = ([request.objective.metric] + request.constraints.map(\.metric)).filter { $0.parameterIndex == nil }
+        var reasons: [(text: String, count: Int)] = []
+        var affected = 0
+        for evaluation in result.trajectory {
+            var any = false
+            for metric in metrics {
+                guard let why = evaluation.summary.whyUndefined(metric.name) else { continue }
+                any = true
+                let text = "\(metric.name) (\(why))"
+                if let index = reasons.firstIndex(where: { $0.text == text }) { reasons[index].count += 1 } else { reasons.append((text, 1)) }
+            }
+            if any { affected += 1 }
+        }
+        guard !reasons.isEmpty else { return nil }
+        let objective = metrics.first.map { metric in
+            reasons.contains { $0.text.hasPrefix(metric.name + " ") } && metric == request.objective.metric ? "; the objective is then NaN too" : ""
+        } ?? ""
+        return "note: undefined values are written as NaN (\(affected) of \(result.trajectory.count) evaluations): "
+            + reasons.map(\.text).joined(separator: ", ") + objective
+    }
+
     /// A tuned value as the search evaluated it (`SweepParameter.format`).
     static func parameterCell(_ value: Double) -> ResultCell { .formatted(SweepParameter.format(value), value: value) }
+
+    /// The values of an evaluation as `key=value …`, as the CSV prints them.
+    static func assignments(_ request: TuneRequest, _ evaluation: TuneEvaluation) -> String {
+        zip(request.parameters, evaluation.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }.joined(separator: " ")
+    }
+
+    /// Why a search recommends nothing, for standard error beside `summary`: the objective undefined wherever the
+    /// constraints hold, or the constraint that fails at the least violating point and by how much (an undefined
+    /// value meets no bound: the least violating point has it, so every point violates by at least as much); nil for
+    /// a recommendation.
+    ///
+    /// - Parameter profileRequested: `--emit-profile` was given (and is not written).
+    public static func noRecommendation(_ request: TuneRequest, result: TuneResult, profileRequested: Bool) -> String? {
+        guard !result.feasible else { return nil }
+        let written = profileRequested ? "; no profile written" : ""
+        if result.objectiveUndefined {
+            return "no point in the range has a value of \(request.objective.metric.name) to optimise\(written)"
+        }
+        guard let worst = Tuner.worstViolation(request, at: result.best) else { return nil }
+        let at = assignments(request, result.best)
+        guard worst.value.isFinite else {
+            let name = worst.constraint.metric.name
+            return "no point in the range meets \(worst.constraint.text): at best (\(at)) \(name) is undefined (\(result.best.summary.whyUndefined(name) ?? "no value")), which meets no bound\(written)"
+        }
+        let bound = worst.constraint.metric.proportion(result.best.summary) != nil && request.confidence > 0.5
+            ? String(format: " (its %g Wilson bound)", request.confidence) : ""
+        return String(format: "no point in the range meets %@: at best (%@) it reaches %.4g%@, %.4g beyond the bound%@",
+                      worst.constraint.text, at, worst.value, bound, worst.excess, written)
+    }
 
     public static func summary(_ request: TuneRequest, result: TuneResult) -> String {
         let values = zip(request.parameters, zip(result.best.values, result.boundaries)).map { parameter, pair in

@@ -29,10 +29,16 @@ public struct TuneParameter: Sendable, Equatable {
 
     /// Parses `key.path=lo:hi`.
     public init(parsing text: String) throws(TuneError) {
-        // Sweep's parser reads the key and the numbers; its messages speak of sweep's forms (steps, lists, lhs),
-        // so tune says its own one form.
+        // The range is tune's one form, checked here: sweep's parser would speak of its own (steps, lists, lhs).
+        // The key is sweep's to check, and its messages about the key stand.
         let expected = TuneError("--param \(text): expected key.path=lo:hi, two finite numbers with lo < hi")
-        guard let sweep = try? SweepParameter(parsing: text) else { throw expected }
+        let range = text.split(separator: "=", maxSplits: 1).dropFirst().first.map { $0.split(separator: ":", omittingEmptySubsequences: false) }
+        guard let range, range.count == 2, let lo = Double(String(range[0].filter { $0 != " " })),
+              let hi = Double(String(range[1].filter { $0 != " " })), lo.isFinite, hi.isFinite, lo < hi else {
+            throw expected
+        }
+        let sweep: SweepParameter
+        do { sweep = try SweepParameter(parsing: text) } catch { throw TuneError(error.message.replacingOccurrences(of: "--vary", with: "--param")) }
         guard case .range(let start, let stop, nil) = sweep.values, stop > start else { throw expected }
         keyPath = sweep.keyPath
         lower = start
@@ -186,8 +192,9 @@ public struct TuneEvaluation: Sendable {
     public let violation: Double
     /// What the minimiser compares: the objective where feasible, above every objective the scan saw otherwise.
     public let score: Double
-    /// score − objective.
-    public var penalty: Double { score - objective }
+    /// score − objective: 0 for a feasible point (whose score is its objective, or the minimisers' stand-in for an
+    /// undefined one).
+    public var penalty: Double { feasible ? 0 : score - objective }
     public var feasible: Bool { violation == 0 }
     /// Whether the objective has a value here (a metric none of the holds had, such as `peak_pulse_rate_hz` where no
     /// completed hold rendered two pulses, is NaN): a point without one cannot be recommended.

@@ -122,9 +122,8 @@ struct Simulate: ParsableCommand {
             job.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)
             let shard = try sharding.parsedShard
             if let shards = sharding.shards {
-                try ShardSpec(index: 1, count: shards).check(
-                    units: Simulator.chunkCount(users: simulation.users),
-                    what: "user chunks of \(Simulator.chunkSize) (--users \(simulation.users))", option: "--shards \(shards)")
+                try ShardSpec.check(shards: shards, units: Simulator.chunkCount(users: simulation.users),
+                                    what: "user chunks of \(Simulator.chunkSize) (--users \(simulation.users))")
             }
             if let script = try sharding.script(command: "simulate", out: output.out) {
                 try emit(script)

@@ -143,7 +143,7 @@ struct SweepCommand: ParsableCommand {
             let out = OutputFile(argument: output.out)
             let shard = try sharding.parsedShard
             if let shard { try shard.check(units: plan.points.count, what: "points") }
-            if let shards = sharding.shards { try ShardSpec(index: 1, count: shards).check(units: plan.points.count, what: "points", option: "--shards \(shards)") }
+            if let shards = sharding.shards { try ShardSpec.check(shards: shards, units: plan.points.count, what: "points") }
             let baseOverrides = try source.profileOverrides()
             let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
             var populations: [Population] = []
@@ -164,9 +164,11 @@ struct SweepCommand: ParsableCommand {
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads)
             request.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)
-            // A dry run prints the points once every option is checked (--set, --population, --precision).
+            // A dry run prints the points once every option is checked (--set, --population, --precision) and every
+            // point's profile loads, as the run would check them before simulating.
             if dryRun {
                 let range = shard?.range(of: plan.points.count) ?? 0..<plan.points.count
+                _ = try pointProfiles(request, points: range)
                 let columns = Array(Sweep.columns(plan).prefix(plan.parameters.count))
                 let points = plan.points[range].map { point in
                     point.map { value in Double(value).map { .formatted(CSV.field(value), value: $0) } ?? ResultCell.text(value) }

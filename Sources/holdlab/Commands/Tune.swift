@@ -173,35 +173,17 @@ struct Tune: ParsableCommand {
                 }
                 if let warning = precision.outcome([result.check], cap: request.users).warning("the check") { printNote(warning) }
             }
+            if let note = TuneReport.trajectoryUndefinedNote(request, result: result) { printNote(note) }
             noteUndefinedValues(SimulationCSV.table([result.check], provenance: Provenance()), subject: "check")
             if let note = SimulationSummary.fewEventsNote([result.check], viewIntervals: view.format(for: out) != .csv) { printNote(note) }
             guard result.feasible else {
-                // The answer is no: say which constraint fails by how much (or that the objective is undefined), and
-                // emit no profile to adopt.
-                let written = emitProfile == nil ? "" : "; no profile written"
-                if result.objectiveUndefined {
-                    let name = request.objective.metric.name
-                    printNote("no point in the range has a value of \(name) to optimise: it is undefined at every point that meets the constraints (\(result.best.summary.whyUndefined(name) ?? "no value"), as at \(Self.assignments(request, result.best)))\(written)")
-                } else if let worst = Tuner.worstViolation(request, at: result.best), !worst.value.isFinite {
-                    // An undefined value meets no bound: the least violating point has it, so every point violates
-                    // by at least as much.
-                    let name = worst.constraint.metric.name
-                    printNote("no point in the range meets \(worst.constraint.text): at best (\(Self.assignments(request, result.best))) \(name) is undefined (\(result.best.summary.whyUndefined(name) ?? "no value")), which meets no bound\(written)")
-                } else if let worst = Tuner.worstViolation(request, at: result.best) {
-                    printNote(String(format: "no point in the range meets %@: at best (%@) it reaches %.4g%@, %.4g beyond the bound%@",
-                                     worst.constraint.text, Self.assignments(request, result.best), worst.value,
-                                     worst.constraint.metric.proportion(result.best.summary) != nil && request.confidence > 0.5
-                                        ? String(format: " (its %g Wilson bound)", request.confidence) : "",
-                                     worst.excess, written))
+                // The answer is no: say why, and emit no profile to adopt.
+                if let note = TuneReport.noRecommendation(request, result: result, profileRequested: emitProfile != nil) {
+                    printNote(note)
                 }
                 throw ExitStatus.answerIsNo
             }
         }
-    }
-
-    /// The values of an evaluation as `key=value …`, as the CSV prints them.
-    static func assignments(_ request: TuneRequest, _ evaluation: TuneEvaluation) -> String {
-        zip(request.parameters, evaluation.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }.joined(separator: " ")
     }
 
     /// The name of a profile written to `path`: the file's name without its extension (`.yaml`), when it is a valid
