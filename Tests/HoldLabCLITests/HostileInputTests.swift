@@ -690,19 +690,19 @@ enum HostileCases {
     }
 
     static let hostileShards: [Hostile] = [
-        // Overflows of counts a shard holds consistently (every person an intent user who completed): each shard
-        // alone is a tally a run could count, their sum is not. (An inconsistent count is refused on its own first.)
-        Hostile("merge: users that overflow when added", merge, 65, "overflows", before: shards,
-                tamper: ["s1.csv", "s2.csv"].flatMap { Self.consistentCounts(file: $0, people: Int.max) }),
-        Hostile("merge: a Σy that overflows Int128", merge, 65, "overflows", before: shards,
+        // Numbers near the integer limits, resealed: no counted tally holds them (each part at most its whole, each
+        // sum within its count times its extremes, squares at least sum²/n), so each is refused on its own before
+        // the addition that would overflow is tried (merge(checking:) still guards it).
+        Hostile("merge: users near Int.max, every one an intent user who completed", merge, 65, "no simulation counts that",
+                before: shards, tamper: ["s1.csv", "s2.csv"].flatMap { Self.consistentCounts(file: $0, people: Int.max) }),
+        Hostile("merge: a Σy near Int128.max", merge, 65, "the sum of squares of completion_time is below the square of its sum over its count",
+                before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "completion_time_sum_us", value: "\(Int128.max)"),
                          .shardColumn(file: "s2.csv", column: "completion_time_sum_us", value: "\(Int128.max)")]),
-        Hostile("merge: a Σy² that overflows Int128", merge, 65, "overflows", before: shards,
+        Hostile("merge: a Σy² near Int128.max beside a small one", merge, 65, "the sum of squares of retract is below the square of its sum over its count",
+                before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "retract_squares_us2", value: "\(Int128.max - 1)"),
                          .shardColumn(file: "s2.csv", column: "retract_squares_us2", value: "2")]),
-        Hostile("merge: a count of values that overflows (with the people who have them)", merge, 65, "overflows", before: shards,
-                tamper: ["s1.csv", "s2.csv"].flatMap { Self.consistentCounts(file: $0, people: Int.max - 3) + [
-                    .shardColumn(file: $0, column: "first_feedback_count", value: "\(Int.max - 3)")] }),
         Hostile("merge: a count of values beyond the people who can have them", merge, 65,
                 "values of first_feedback exceed intent_users", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "first_feedback_count", value: "\(Int.max - 3)")]),
@@ -715,15 +715,16 @@ enum HostileCases {
                 tamper: [.shardColumn(file: "w1.csv", column: "completion_rate", value: "58.8")]),
         Hostile("merge: a negative sum of times", merge, 65, "the sum of completion_time is negative", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "completion_time_sum_us", value: "-5")]),
-        Hostile("merge: a sum of times beyond its count times its largest", merge, 65,
-                "the sum of completion_time is outside its count times its smallest and largest values", before: shards,
+        // A larger sum with its squares as they were: the squares are then too small for it.
+        Hostile("merge: a sum of times beyond what its squares allow", merge, 65,
+                "the sum of squares of completion_time is below the square of its sum over its count", before: shards,
                 tamper: [.shardColumn(file: "s2.csv", column: "completion_time_sum_us", value: "9000000000000")]),
         Hostile("merge: more completed than intent users", merge, 65,
                 "completed 99999999 exceeds intent_users ", before: shards,
                 tamper: [.shardColumn(file: "s2.csv", column: "completed", value: "99999999")]),
         Hostile("merge: a histogram of more values than a run counts", merge, 65, "more than any run counts", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "hold_time_us_count", value: "\(UInt64.max)")]),
-        Hostile("merge: a negative Σy² added to its limit", merge, 65, "overflows", before: shards,
+        Hostile("merge: a Σy at Int128.min", merge, 65, "the sum of squares of mismatch is below the square of its sum over its count", before: shards,
                 tamper: [.shardColumn(file: "s1.csv", column: "mismatch_sum_us", value: "\(Int128.min)"),
                          .shardColumn(file: "s2.csv", column: "mismatch_sum_us", value: "-1")]),
         Hostile("merge: shards of a profile whose file name holds a newline", merge, 0,
@@ -931,7 +932,7 @@ enum HostileCases {
     /// Checks across keys (a derived fill duration, the action's time, a timer that completes, a class weight sum):
     /// when the command line's values break one the file passes, they are named and the status is 64; a file
     /// that fails one itself is named at its line (65), once.
-    static let match = "match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be above 0"
+    static let match = "match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s)"
     static let kiko = ["--profile", "kikocard-accelerating", "--set", "fill.timer.initialIncrement=1e-12", "--set", "fill.timer.acceleration=0"]
     static let crossField: [Hostile] = [
         Hostile("--set minimumDuration 0 against fill.duration: match", ["simulate", "--set", "gesture.minimumDuration=0"] + quick, 64,

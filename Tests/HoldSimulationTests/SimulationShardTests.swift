@@ -76,7 +76,7 @@ struct SimulationShardTests {
     @Test("a resealed shard whose counts no simulation gives (more completed than intent users, more false activations than accidental users) is refused",
           arguments: [("completed", 99_999_999, "completed 99999999 exceeds intent_users "),
                       ("false_activations", 99_999_999, "false_activations 99999999 exceeds accidental_users"),
-                      ("users", 1, "exceeds users 1"), ("accidental_users", 0, "users 5000 is not intent_users ")])
+                      ("users", 1, "exceeds users 1"), ("users", 4_999, "users 4999 is not intent_users ")])
     func impossibleCounts(column: String, value: Int, message expected: String) throws {
         let text = try Self.shard(try Make.simulation(users: 5_000), try ShardSpec(index: 1, count: 1))
         let body = text.components(separatedBy: "# shard_end:")[0]
@@ -128,6 +128,14 @@ struct SimulationShardTests {
         var e = tally; e[.completedUnseen] = 1; cases.append((e, "completed_unseen 1 exceeds completed_with_fill 0"))
         var f = tally; f.valueCounts[HoldValue.retract.rawValue] = 9; cases.append((f, "9 values of retract exceed intent_users 8"))
         var g = tally; g.valueCounts[HoldValue.mismatch.rawValue] = .max; cases.append((g, "values of mismatch exceed completed 5"))
+        // Five completion times of 1 s: their sum is 5 s, not 50 s, whatever the squares say.
+        var h = tally
+        for _ in 0..<5 { h.take(.completionTime, 1_000_000, real: 0) }
+        h.finish()
+        #expect(h.inconsistency() == nil, "\(h.inconsistency() ?? "")")
+        h.sums[HoldValue.completionTime.rawValue] = 50_000_000
+        h.squares[HoldValue.completionTime.rawValue] = 1_000_000_000_000_000
+        cases.append((h, "the sum of completion_time is outside its count times its smallest and largest values"))
         for (forged, message) in cases {
             #expect(forged.inconsistency()?.contains(message) == true, "\(forged.inconsistency() ?? "nil") vs \(message)")
         }
