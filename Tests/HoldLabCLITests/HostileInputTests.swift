@@ -710,6 +710,15 @@ enum HostileCases {
         Hostile("merge: a sweep shard row with more completed than intent users", ["merge", "w1.csv", "w2.csv"], 65,
                 "w2.csv: row 1: completed 99999 exceeds intent_users", before: sweepShards,
                 tamper: [.shardColumn(file: "w2.csv", column: "completed", value: "99999")]),
+        // The rows' counts obey the tally's relations, named by their columns: more intent users than users, then
+        // users that are not intent + accidental.
+        Hostile("merge: a sweep shard row with more intent users than users", ["merge", "w1.csv", "w2.csv"], 65,
+                "w1.csv: row 1: intent_users 99999 exceeds users ", before: sweepShards,
+                tamper: [.shardColumn(file: "w1.csv", column: "intent_users", value: "99999")]),
+        Hostile("merge: a sweep shard row whose users are not intent + accidental", ["merge", "w1.csv", "w2.csv"], 65,
+                "w2.csv: row 1: users 4 is not intent_users ", before: sweepShards,
+                tamper: [.shardColumn(file: "w2.csv", column: "users", value: "4"), .shardColumn(file: "w2.csv", column: "intent_users", value: "1"),
+                         .shardColumn(file: "w2.csv", column: "accidental_users", value: "1"), .shardColumn(file: "w2.csv", column: "completed", value: "1")]),
         Hostile("merge: a sweep shard row with a rate above 1", ["merge", "w1.csv", "w2.csv"], 65,
                 "w1.csv: row 1: completion_rate 58.8 is not a rate (0 to 1, or NaN)", before: sweepShards,
                 tamper: [.shardColumn(file: "w1.csv", column: "completion_rate", value: "58.8")]),

@@ -133,6 +133,10 @@ struct TuneCommandTests {
             #expect(result.stderr.contains("nothing to recommend: peak_pulse_rate_hz is undefined at every point (no completed hold rendered two pulses"))
             #expect(result.stderr.contains("holdlab: no point in the range has a value of peak_pulse_rate_hz to optimise") && result.stderr.contains("; no profile written"))
             #expect(!result.stderr.contains("recommended:") && !result.stderr.contains("error"))
+            // The trajectory's NaN, once, grouped by its reason.
+            #expect(result.stderr.components(separatedBy: "note: undefined values are written as NaN (").count == 2
+                    && result.stderr.contains(" evaluations): peak_pulse_rate_hz (no completed hold rendered two pulses); the objective is then NaN too"),
+                    "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: profile))
             #expect(try String(contentsOfFile: csv, encoding: .utf8).contains("(peak_pulse_rate_hz is undefined at every point that meets the constraints: nothing to recommend)"))
         }

@@ -120,4 +120,18 @@ struct ResultRenderingTests {
             "note: a mean of a single value has no 95 % interval, so these are written as NaN (1 of 2 profiles): x_mean_lo, x_mean_hi",
         ])
     }
+
+    @Test("a note's groups keep the order names first came in, each name once in its group")
+    func nameGroups() {
+        var groups = NameGroups()
+        #expect(groups.isEmpty && groups.joined { "\($0) (\($1))" } == "")
+        groups.add("a_rate", to: "no hold had a")
+        groups.add("z_mean", to: "no hold had z")
+        groups.add("b_mean", to: "no hold had a")
+        groups.add("a_rate", to: "no hold had a")
+        groups.add("a_rate", to: "no hold had z")
+        #expect(groups.keys == ["no hold had a", "no hold had z"])
+        #expect(groups.joined { "\($0) (\($1))" } == "a_rate, b_mean (no hold had a); z_mean, a_rate (no hold had z)")
+        #expect(groups.joined { "\($0) of \($1)" } == "a_rate, b_mean of no hold had a; z_mean, a_rate of no hold had z")
+    }
 }

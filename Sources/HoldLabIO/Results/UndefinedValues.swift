@@ -30,7 +30,7 @@ extension ResultTable {
             columns[position].undefinedWhen ?? boundOf[position].flatMap { columns[$0].undefinedWhen }
         }
         /// Columns missing for their own reason, grouped by the reason, in column order of first appearance.
-        var unhad: [(reason: String, columns: [String])] = []
+        var unhad = NameGroups()
         var unhadRows = 0
         for row in rows {
             func missing(_ position: Int) -> Bool { position < row.count && row[position].isMissing }
@@ -46,14 +46,7 @@ extension ResultTable {
                 return true
             }
             if !own.isEmpty { unhadRows += 1 }
-            for position in own {
-                let why = reason(position)!, name = columns[position].name
-                if let group = unhad.firstIndex(where: { $0.reason == why }) {
-                    if !unhad[group].columns.contains(name) { unhad[group].columns.append(name) }
-                } else {
-                    unhad.append((why, [name]))
-                }
-            }
+            for position in own { unhad.add(columns[position].name, to: reason(position)!) }
             guard !empty.isEmpty else { continue }
             // A missing value is over nobody when its own count is 0 (any of them, for a column that names none).
             var rowReasons: [String] = []
@@ -85,9 +78,8 @@ extension ResultTable {
                          + single.joined(separator: ", "))
         }
         if !unhad.isEmpty {
-            let groups = unhad.map { "\($0.columns.joined(separator: ", ")) (\($0.reason))" }
             notes.append("note: undefined values are written as NaN\(scope(unhadRows)) where none of the holds counted had them: "
-                         + groups.joined(separator: "; "))
+                         + unhad.joined { "\($0) (\($1))" })
         }
         return notes
     }

@@ -97,23 +97,18 @@ public struct ComparisonPlan: Sendable {
     /// (`SimulationSummary.whyUndefined`: `completed = 0`, `no completed hold had a fill`); nil when every design has
     /// every value.
     public func undefinedNote(_ results: [DesignComparison]) -> String? {
-        var groups: [(reason: String, metrics: [String])] = []
+        var groups = NameGroups()
         for result in results {
             for (index, summary) in result.summaries.enumerated() where index < designs.count {
                 for metric in ComparedMetric.all {
                     guard let why = summary.whyUndefined(metric.name) else { continue }
-                    let reason = "\(designs[index].label) (\(summary.population)), \(why)"
-                    if let group = groups.firstIndex(where: { $0.reason == reason }) {
-                        groups[group].metrics.append(metric.name)
-                    } else {
-                        groups.append((reason, [metric.name]))
-                    }
+                    groups.add(metric.name, to: "\(designs[index].label) (\(summary.population)), \(why)")
                 }
             }
         }
         guard !groups.isEmpty else { return nil }
         return "note: undefined values are written as NaN where a design has no value, and so no difference: "
-            + groups.map { "\($0.metrics.joined(separator: ", ")) of \($0.reason)" }.joined(separator: "; ")
+            + groups.joined { "\($0) of \($1)" }
     }
 
     /// How each population's comparison ended under `precision`.

@@ -138,30 +138,9 @@ struct Tally: HoldSink {
     /// person is an intent user or an accidental one, every intent user completed, let go early or was cancelled,
     /// and each subset is at most its set; nil for a tally that could have been counted.
     func inconsistency() -> String? {
-        // The counts come from a file: any Int. Parts are compared with their whole before they are added, and a
-        // sum of parts that are each at most the whole cannot exceed twice Int.max, so it is taken as a difference.
-        let column = TallyCoding.column(of:)
-        func atMost(_ part: HoldEvent, _ whole: HoldEvent) -> String? {
-            self[part] <= self[whole] ? nil : "\(column(part)) \(self[part]) exceeds \(column(whole)) \(self[whole])"
-        }
-        for (part, whole) in [(HoldEvent.intent, HoldEvent.user), (.accidental, .user), (.completed, .intent),
-                              (.prematureRelease, .intent), (.movementCancel, .intent), (.prematureImpatience, .prematureRelease),
-                              (.prematureMismatch, .prematureRelease), (.falseActivation, .accidental), (.noFeedback, .intent),
-                              (.completedWithFill, .completed), (.completedUnseen, .completedWithFill)] {
-            if let problem = atMost(part, whole) { return problem }
-        }
-        // Each at most its whole now, so these differences cannot overflow.
-        if self[.user] - self[.intent] != self[.accidental] {
-            return "\(column(.user)) \(self[.user]) is not \(column(.intent)) \(self[.intent]) + \(column(.accidental)) \(self[.accidental])"
-        }
-        if self[.intent] - self[.completed] - self[.prematureRelease] != self[.movementCancel] {
-            return "\(column(.completed)) + \(column(.prematureRelease)) + \(column(.movementCancel)) is not \(column(.intent)) \(self[.intent])"
-        }
-        if self[.prematureRelease] - self[.prematureImpatience] < self[.prematureMismatch] {
-            return "\(column(.prematureImpatience)) + \(column(.prematureMismatch)) exceeds \(column(.prematureRelease)) \(self[.prematureRelease])"
-        }
+        if let problem = Self.countProblem({ self[$0] }) { return problem }
         for value in HoldValue.allCases where valueCounts[value.rawValue] > self[value.over] {
-            return "\(valueCounts[value.rawValue]) values of \(TallyCoding.snakeCase(value)) exceed \(column(value.over)) \(self[value.over])"
+            return "\(valueCounts[value.rawValue]) values of \(TallyCoding.snakeCase(value)) exceed \(TallyCoding.column(of: value.over)) \(self[value.over])"
         }
         // The sums: of no values 0; of squares at least the square of the sum over the count (Cauchy–Schwarz); of a
         // value that is never negative, not negative; of a value with quantiles, within the count times its smallest
@@ -186,6 +165,42 @@ struct Tally: HoldSink {
                     return "the sum of \(name) is outside its count times its smallest and largest values"
                 }
             }
+        }
+        return nil
+    }
+
+    /// Every subset of people counted and the set it is part of.
+    static let partsOfWholes: [(part: HoldEvent, whole: HoldEvent)] = [
+        (.intent, .user), (.accidental, .user), (.completed, .intent), (.prematureRelease, .intent), (.movementCancel, .intent),
+        (.prematureImpatience, .prematureRelease), (.prematureMismatch, .prematureRelease), (.falseActivation, .accidental),
+        (.noFeedback, .intent), (.completedWithFill, .completed), (.completedUnseen, .completedWithFill),
+    ]
+
+    /// The first relation between counts of people that no simulation breaks, broken by `count`: each subset at most
+    /// its set (`partsOfWholes`), every person intent or accidental, every intent user completed, let go early or
+    /// was cancelled, and the two reasons to let go early apart. Only the relations whose events all have a count are
+    /// checked (a sweep row has four), and the sentence names the counts by their columns
+    /// (`TallyCoding.column(of:)`); nil when every relation holds.
+    ///
+    /// The counts may come from a file, so any Int: parts are compared with their whole before they are added, and a
+    /// sum of parts that are each at most the whole cannot exceed twice Int.max, so it is taken as a difference.
+    static func countProblem(_ count: (HoldEvent) -> Int?) -> String? {
+        let column = TallyCoding.column(of:)
+        for (part, whole) in partsOfWholes {
+            guard let p = count(part), let w = count(whole), p > w else { continue }
+            return "\(column(part)) \(p) exceeds \(column(whole)) \(w)"
+        }
+        // Each at most its whole now, so these differences cannot overflow.
+        if let users = count(.user), let intent = count(.intent), let accidental = count(.accidental), users - intent != accidental {
+            return "\(column(.user)) \(users) is not \(column(.intent)) \(intent) + \(column(.accidental)) \(accidental)"
+        }
+        if let intent = count(.intent), let completed = count(.completed), let early = count(.prematureRelease),
+           let cancelled = count(.movementCancel), intent - completed - early != cancelled {
+            return "\(column(.completed)) + \(column(.prematureRelease)) + \(column(.movementCancel)) is not \(column(.intent)) \(intent)"
+        }
+        if let early = count(.prematureRelease), let impatient = count(.prematureImpatience), let mismatched = count(.prematureMismatch),
+           early - impatient < mismatched {
+            return "\(column(.prematureImpatience)) + \(column(.prematureMismatch)) exceeds \(column(.prematureRelease)) \(early)"
         }
         return nil
     }

@@ -73,13 +73,10 @@ public final class ShardMerge {
             guard let fields = CSV.splitRecord(row), fields.count == columns.count else {
                 throw ShardError("\(file.path): row \(number + 1) does not have the \(columns.count) fields of the header")
             }
-            func count(_ name: String) -> Int? { index(name).flatMap { Int(fields[$0]) } }
+            // The rows' counts are the tally's events by the same column names: the same relations hold.
             let problem: String?
-            if let users = count("users"), let intent = count("intent_users"), let accidental = count("accidental_users"),
-               intent > users || accidental > users || users - intent != accidental {
-                problem = "users \(users) is not intent_users \(intent) + accidental_users \(accidental)"
-            } else if let completed = count("completed"), let intent = count("intent_users"), completed > intent {
-                problem = "completed \(completed) exceeds intent_users \(intent)"
+            if let broken = Tally.countProblem({ event in index(TallyCoding.column(of: event)).flatMap { Int(fields[$0]) } }) {
+                problem = broken
             } else if let bad = rateColumns.first(where: { index in
                 guard let value = Double(fields[index]) else { return fields[index] != "NaN" }
                 return !value.isNaN && !(0...1).contains(value)

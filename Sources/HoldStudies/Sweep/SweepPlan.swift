@@ -50,17 +50,7 @@ public struct SweepParameter: Sendable, Equatable {
         }
         let key = String(text[..<equals])
         let body = String(text[text.index(after: equals)...])
-        guard !key.isEmpty, key.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ part in
-            !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-        }) else {
-            throw SweepError("--vary \(text): '\(key)' is not a key path; write names separated by dots, e.g. gesture.minimumDuration")
-        }
-        if let root = key.split(separator: ".").first, Self.fixedKeys.contains(String(root)), !Override.reachesPopulation(key) {
-            throw SweepError("--vary \(text): \(root) cannot vary from point to point; varied keys are control parameters such as gesture.minimumDuration, or a population's, such as population.deliberate.reaction.mu (choose the population with --population)")
-        }
-        if Override.reachesPopulation(key), key.split(separator: ".").count < 3 {
-            throw SweepError("--vary \(text): a population key names a class and a value, e.g. population.deliberate.reaction.mu")
-        }
+        try Self.checkKey(key, of: "--vary \(text)")
         keyPath = key
         self.text = text
         // A range has colons outside brackets (curve values like bezier(…) never contain colons).
@@ -93,6 +83,25 @@ public struct SweepParameter: Sendable, Equatable {
             items.append(current.trimmingCharacters())
             guard items.allSatisfy({ !$0.isEmpty }) else { throw SweepError("--vary \(text): a list has an empty value") }
             values = .list(items)
+        }
+    }
+
+    /// Refuses a key that cannot vary from point to point: not a key path, a key that names the run rather than
+    /// the control (`fixedKeys`), or a population key without a class and a value. Sweep's `--vary` and tune's
+    /// `--param` both vary keys.
+    ///
+    /// - Parameter argument: the option and its text, as messages name it (`--vary fill.duration=0.5:1.5:0.5`).
+    public static func checkKey(_ key: String, of argument: String) throws(SweepError) {
+        guard !key.isEmpty, key.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ part in
+            !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        }) else {
+            throw SweepError("\(argument): '\(key)' is not a key path; write names separated by dots, e.g. gesture.minimumDuration")
+        }
+        if let root = key.split(separator: ".").first, fixedKeys.contains(String(root)), !Override.reachesPopulation(key) {
+            throw SweepError("\(argument): \(root) cannot vary from point to point; varied keys are control parameters such as gesture.minimumDuration, or a population's, such as population.deliberate.reaction.mu (choose the population with --population)")
+        }
+        if Override.reachesPopulation(key), key.split(separator: ".").count < 3 {
+            throw SweepError("\(argument): a population key names a class and a value, e.g. population.deliberate.reaction.mu")
         }
     }
 

@@ -69,24 +69,23 @@ public enum TuneReport {
     /// evaluation had every value.
     public static func trajectoryUndefinedNote(_ request: TuneRequest, result: TuneResult) -> String? {
         let metrics = ([request.objective.metric] + request.constraints.map(\.metric)).filter { $0.parameterIndex == nil }
-        var reasons: [(text: String, count: Int)] = []
+        var reasons = NameGroups()
         var affected = 0
         for evaluation in result.trajectory {
             var any = false
             for metric in metrics {
                 guard let why = evaluation.summary.whyUndefined(metric.name) else { continue }
                 any = true
-                let text = "\(metric.name) (\(why))"
-                if let index = reasons.firstIndex(where: { $0.text == text }) { reasons[index].count += 1 } else { reasons.append((text, 1)) }
+                reasons.add(metric.name, to: why)
             }
             if any { affected += 1 }
         }
         guard !reasons.isEmpty else { return nil }
         let objective = metrics.first.map { metric in
-            reasons.contains { $0.text.hasPrefix(metric.name + " ") } && metric == request.objective.metric ? "; the objective is then NaN too" : ""
+            reasons.names.joined().contains(metric.name) && metric == request.objective.metric ? "; the objective is then NaN too" : ""
         } ?? ""
         return "note: undefined values are written as NaN (\(affected) of \(result.trajectory.count) evaluations): "
-            + reasons.map(\.text).joined(separator: ", ") + objective
+            + reasons.joined { "\($0) (\($1))" } + objective
     }
 
     /// A tuned value as the search evaluated it (`SweepParameter.format`).

@@ -30,19 +30,17 @@ public struct TuneParameter: Sendable, Equatable {
     /// Parses `key.path=lo:hi`.
     public init(parsing text: String) throws(TuneError) {
         // The range is tune's one form, checked here: sweep's parser would speak of its own (steps, lists, lhs).
-        // The key is sweep's to check, and its messages about the key stand.
-        let expected = TuneError("--param \(text): expected key.path=lo:hi, two finite numbers with lo < hi")
-        let range = text.split(separator: "=", maxSplits: 1).dropFirst().first.map { $0.split(separator: ":", omittingEmptySubsequences: false) }
-        guard let range, range.count == 2, let lo = Double(String(range[0].filter { $0 != " " })),
+        // The key is checked as sweep checks a varied key.
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let range = parts.count == 2 ? parts[1].split(separator: ":", omittingEmptySubsequences: false) : []
+        guard range.count == 2, let lo = Double(String(range[0].filter { $0 != " " })),
               let hi = Double(String(range[1].filter { $0 != " " })), lo.isFinite, hi.isFinite, lo < hi else {
-            throw expected
+            throw TuneError("--param \(text): expected key.path=lo:hi, two finite numbers with lo < hi")
         }
-        let sweep: SweepParameter
-        do { sweep = try SweepParameter(parsing: text) } catch { throw TuneError(error.message.replacingOccurrences(of: "--vary", with: "--param")) }
-        guard case .range(let start, let stop, nil) = sweep.values, stop > start else { throw expected }
-        keyPath = sweep.keyPath
-        lower = start
-        upper = stop
+        do { try SweepParameter.checkKey(String(parts[0]), of: "--param \(text)") } catch { throw TuneError(error.message) }
+        keyPath = String(parts[0])
+        lower = lo
+        upper = hi
     }
 }
 

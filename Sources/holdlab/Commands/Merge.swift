@@ -37,9 +37,7 @@ struct Merge: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Name the shard files to merge, e.g. holdlab merge --out all.csv shards/*.csv") }
-        if let out = output.file, let file = files.first(where: { OutputFile.sameFile(out, $0) }) {
-            throw ValidationError("--out \(out) is the shard file \(file) that merge reads; write the output to another file")
-        }
+        try refuseOutputsOverInputs([("--out", output.file)], files: files, kind: "shard file", readBy: "merge")
     }
 
     func run() throws {

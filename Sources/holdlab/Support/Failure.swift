@@ -180,12 +180,27 @@ func refuseSameOutputs(_ outputs: [(option: String, path: String?)]) throws {
 /// Refuses (64) an output that is one of the command's inputs (`fit --data d.csv --out d.csv`, `sweep --profile
 /// p.yaml --out p.yaml`): the run would replace what it reads.
 func refuseOutputsOverInputs(_ outputs: [(option: String, path: String?)], inputs: [(option: String, path: String?)]) throws {
+    try refuseOutputs(outputs, over: inputs.map { input in
+        (input.path, { path in "the file \(input.option) \(path) reads" })
+    })
+}
+
+/// Refuses (64) an output that is one of the files a command reads as arguments (`merge --out s1.csv s1.csv …`).
+///
+/// - Parameters:
+///   - kind: what each file is ("shard file").
+///   - command: the command that reads them ("merge").
+func refuseOutputsOverInputs(_ outputs: [(option: String, path: String?)], files: [String], kind: String, readBy command: String) throws {
+    try refuseOutputs(outputs, over: files.map { file in (file, { path in "the \(kind) \(path) that \(command) reads" }) })
+}
+
+/// The one check behind both: the first output that is the same file as an input, named with the input's phrase.
+private func refuseOutputs(_ outputs: [(option: String, path: String?)], over inputs: [(path: String?, phrase: (String) -> String)]) throws {
     for output in outputs {
         guard let outputPath = output.path else { continue }
         for input in inputs {
             guard let inputPath = input.path, OutputFile.sameFile(outputPath, inputPath) else { continue }
-            throw ValidationError(
-                "\(output.option) \(outputPath) is the file \(input.option) \(inputPath) reads; write the output to another file")
+            throw ValidationError("\(output.option) \(outputPath) is \(input.phrase(inputPath)); write the output to another file")
         }
     }
 }
