@@ -1045,9 +1045,22 @@ struct HostileInputTests {
                 chmod(url.path, 0o755)
             }
         }
-        for arguments in hostile.before {
-            let prepared = try Self.run(Hostile("", arguments, 0), in: directory)
-            try #require(prepared.status == 0, "before \(arguments): \(prepared.stderr)")
+        if !hostile.before.isEmpty {
+            // The cases that share a setup (shards of one simulation, of one sweep) share what it wrote: it is run
+            // once, by the first case to need it, and its files are copied for the others.
+            let key = "\(hostile.before)|\(hostile.files.sorted { $0.key < $1.key })"
+            let written = try BeforeFiles.shared.files(for: key, except: Set(hostile.files.keys)) {
+                for arguments in hostile.before {
+                    let prepared = try Self.run(Hostile("", arguments, 0), in: directory)
+                    try #require(prepared.status == 0, "before \(arguments): \(prepared.stderr)")
+                }
+                return directory
+            }
+            for (path, data) in written {
+                let url = directory.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: url)
+            }
         }
         for change in hostile.tamper { try Self.apply(change, in: directory) }
         let result = try Self.run(hostile, in: directory)
@@ -1137,6 +1150,33 @@ struct HostileInputTests {
             direct ? hostile.arguments : ["-c", "\(limit)exec \"$0\" \"$@\" \(hostile.redirect)", executable] + hostile.arguments,
             in: directory, environment: environment, brokenPipe: hostile.brokenPipe)
         return CLI.Result(status: result.exited ? result.status : 1000 + result.status, stdout: result.stdout, stderr: result.stderr)
+    }
+}
+
+/// The files the `before` commands of hostile cases wrote, kept per setup (its commands and the fixture files they
+/// could read), so that each setup runs once however many cases tamper with its output.
+final class BeforeFiles: @unchecked Sendable {
+    static let shared = BeforeFiles()
+    private let lock = NSLock()
+    private var written: [String: [String: Data]] = [:]
+
+    /// The files (by path relative to the case's folder) that `make` writes into the folder it returns, leaving out
+    /// the fixture files (`except`); `make` runs only for a setup not seen before, under the lock, so cases that
+    /// share it wait for the first.
+    func files(for key: String, except fixtures: Set<String>, make: () throws -> URL) throws -> [String: Data] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let files = written[key] { return files }
+        let directory = try make()
+        var files: [String: Data] = [:]
+        let paths = FileManager.default.enumerator(atPath: directory.path)?.allObjects.compactMap { $0 as? String } ?? []
+        for path in paths where !fixtures.contains(path) {
+            let url = directory.appendingPathComponent(path)
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
+            files[path] = try Data(contentsOf: url)
+        }
+        written[key] = files
+        return files
     }
 }
 
