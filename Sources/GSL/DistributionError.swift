@@ -26,6 +26,9 @@ public enum DistributionError: Error, Equatable, CustomStringConvertible {
     case invalidTotalWeight(Double)
     /// A mixture without components.
     case emptyMixture
+    /// Valid parameters whose draws overflow: the quantile at `probability` (one of the generator's most extreme
+    /// uniforms) is `quantile`, infinite or NaN.
+    case nonFiniteDraws(family: String, probability: Double, quantile: Double)
 
     /// E.g. `lognormal sigma must be > 0 (got -0.6)`.
     public var description: String {
@@ -48,6 +51,9 @@ public enum DistributionError: Error, Equatable, CustomStringConvertible {
             "mixture weights must sum to a finite number > 0 (got \(total))"
         case .emptyMixture:
             "mixture needs at least one component"
+        case .nonFiniteDraws(let family, let probability, let quantile):
+            "\(family) draws overflow: its \(probability < 0.5 ? "2^-32" : "1 - 2^-32") quantile is \(quantile); "
+                + "the parameters must keep every draw a finite number of seconds"
         }
     }
 }
@@ -134,6 +140,20 @@ extension Distribution {
             self = .loglogistic(scale: try reader.positive("scale"), shape: try reader.positive("shape"))
         default:
             throw .emptyMixture
+        }
+        try checkFiniteDraws()
+    }
+
+    /// The uniforms furthest from 1/2 a generator gives, 2⁻³² and 1 − 2⁻³² (32-bit generators step by 2⁻³²).
+    public static let extremeProbabilities = [0x1p-32, 1 - 0x1p-32]
+
+    /// Refuses parameters that are each valid but whose draws overflow (`lognormal mu: 720`, whose median e^720 is
+    /// infinite; `uniform` from −1e308 to 1e308, whose width is): the quantiles at the most extreme uniforms must be
+    /// finite.
+    func checkFiniteDraws() throws(DistributionError) {
+        for probability in Self.extremeProbabilities {
+            let value = quantile(probability)
+            guard value.isFinite else { throw .nonFiniteDraws(family: family, probability: probability, quantile: value) }
         }
     }
 }

@@ -174,7 +174,7 @@ public enum CurveFitting {
                            target: Double?) throws -> CurveFitResult {
         let p = model.parameterNames.count
         guard x.count == y.count, x.count > p + 1 else {
-            throw CurveFitError("fit-curve needs more than \(p + 1) points with numeric x and y for a \(model.rawValue) model (got \(x.count))")
+            throw CurveFitError("fit-curve needs more than \(p + 1) points with numeric x and y for the \(model.rawValue) model (got \(x.count))")
         }
         if let sigma, sigma.count != x.count || !sigma.allSatisfy({ $0.isFinite && $0 > 0 }) {
             throw CurveFitError("every weight (sigma) must be a finite number > 0")
@@ -281,10 +281,14 @@ public enum CurveFitting {
         let mean = zip(weights, y).reduce(0) { $0 + $1.0 * $1.1 } / weightSum
         let total = zip(weights, y).reduce(0) { $0 + $1.0 * ($1.1 - mean) * ($1.1 - mean) }
 
+        // Data a curve of the model passes through (the residuals' norm within 1e-10 of the data's): the residuals
+        // are then the solver's rounding, whose angle with the Jacobian says nothing about a minimum.
+        let scale = zip(weights, y).reduce(0) { $0 + $1.0 * $1.1 * $1.1 }
+        let exact = fit.residualSumOfSquares <= 1e-20 * scale
         var warnings: [String] = []
         if let diagnostics = fit.diagnostics {
             if !diagnostics.converged { warnings.append("the solver stopped at its iteration limit (\(fit.iterations)) without converging") }
-            if diagnostics.relativeGradient > gradientTolerance {
+            if diagnostics.relativeGradient > gradientTolerance && !exact {
                 warnings.append(String(format: "not at a minimum (the residuals' cosine with the Jacobian is %.2g)", diagnostics.relativeGradient))
             }
             let missing = zip(model.parameterNames, identified).filter { !$0.1 }.map(\.0)
@@ -296,6 +300,9 @@ public enum CurveFitting {
         }
         if fit.residualSumOfSquares == 0 {
             warnings.append("the curve passes through every point (rss 0), so its standard errors are 0")
+        } else if exact {
+            warnings.append(String(format: "the curve passes through every point to within 1e-10 of the data (rss %.2g), so its "
+                                   + "standard errors are rounding noise", fit.residualSumOfSquares))
         }
 
         var reached: (Double, CurveFitResult.Estimate)?

@@ -29,12 +29,34 @@ let badParameters: [BadParameters] = [
     BadParameters(family: "weibull", parameters: ["shape": 0, "scale": 1], message: "weibull shape must be > 0 (got 0.0)"),
     BadParameters(family: "exgaussian", parameters: ["mu": 0.2, "sigma": 0.02, "tau": -0.05], message: "exgaussian tau must be > 0 (got -0.05)"),
     BadParameters(family: "loglogistic", parameters: ["scale": 0.1], message: "loglogistic is missing parameter shape"),
+    // Each parameter valid, the draws not: every family whose quantile can overflow.
+    BadParameters(family: "lognormal", parameters: ["mu": 720, "sigma": 0.0001],
+                  message: "lognormal draws overflow: its 2^-32 quantile is inf; the parameters must keep every draw a finite number of seconds"),
+    BadParameters(family: "lognormal", parameters: ["mu": 0, "sigma": 200],
+                  message: "lognormal draws overflow: its 1 - 2^-32 quantile is inf; the parameters must keep every draw a finite number of seconds"),
+    BadParameters(family: "uniform", parameters: ["min": -1e308, "max": 1e308],
+                  message: "uniform draws overflow: its 2^-32 quantile is inf; the parameters must keep every draw a finite number of seconds"),
+    BadParameters(family: "normal", parameters: ["mean": 1e308, "sd": 1e308],
+                  message: "normal draws overflow: its 2^-32 quantile is -inf; the parameters must keep every draw a finite number of seconds"),
+    BadParameters(family: "loglogistic", parameters: ["scale": 1, "shape": 0.01],
+                  message: "loglogistic draws overflow: its 1 - 2^-32 quantile is inf; the parameters must keep every draw a finite number of seconds"),
+    BadParameters(family: "exponential", parameters: ["mean": 1e307],
+                  message: "exponential draws overflow: its 1 - 2^-32 quantile is inf; the parameters must keep every draw a finite number of seconds"),
     BadParameters(family: "mixture", parameters: [:], message: "mixture needs at least one component"),
     BadParameters(family: "mixture", parameters: ["weight": 1], message: "mixture takes no parameter \"weight\""),
 ]
 
 @Suite("Parameter validation")
 struct DistributionValidationTests {
+    @Test("parameters near the overflow that still draw finite numbers are accepted, and every draw is finite")
+    func finiteNearOverflow() throws {
+        for (family, parameters) in [("lognormal", ["mu": 700.0, "sigma": 0.0001]), ("uniform", ["min": -8e307, "max": 8e307]),
+                                     ("loglogistic", ["scale": 1, "shape": 0.05]), ("exponential", ["mean": 1e300])] {
+            let distribution = try Distribution(family: family, parameters: parameters)
+            for p in Distribution.extremeProbabilities { #expect(distribution.quantile(p).isFinite, "\(family) at \(p)") }
+        }
+    }
+
     @Test("each bad specification is rejected with its own message", arguments: badParameters)
     func rejected(_ bad: BadParameters) {
         #expect {

@@ -53,6 +53,18 @@ struct CurveFitTests {
         #expect(abs(reached.value - exactX) <= 4 * reached.standardError)
     }
 
+    @Test("noiseless logistic data: the exact parameters, said to be an exact fit, not 'not at a minimum'; noisy data are not exact")
+    func exactFit() throws {
+        let x = (1...10).map { Double($0) / 10 }
+        let y = x.map { 1 / (1 + exp(-20 * ($0 - 0.5))) }
+        let result = try CurveFitting.fit(x: x, y: y, model: .logistic, target: nil)
+        for (estimate, truth) in zip(result.parameters, [1.0, 20, 0.5]) { #expect(abs(estimate.value - truth) <= 1e-9 * truth) }
+        let warning = result.warning ?? ""
+        #expect(warning.contains("passes through every point to within 1e-10 of the data") && !warning.contains("not at a minimum"), "\(warning)")
+        let noisy = Self.samples(.logistic, [0.9, -6.0, 0.8], sigma: 0.004, seed: 3)
+        #expect(try CurveFitting.fit(x: noisy.0, y: noisy.1, model: .logistic, target: nil).warning?.contains("every point") != true)
+    }
+
     @Test("too few points are refused; a curve that never reaches the target reports it in the target alone")
     func errors() throws {
         #expect(throws: CurveFitError.self) { try CurveFitting.fit(x: [1, 2, 3], y: [1, 2, 3], model: .logistic, target: nil) }

@@ -253,6 +253,50 @@ enum HostileCases {
         // output's rename, nothing replaced.
         Hostile("--out over the default population", ["simulate", "--profiles-dir", "lib", "--out", "lib/populations/default.yaml"] + quick,
                 64, "an input this run read", files: library, unchanged: ["lib/populations/default.yaml"]),
+        // Each parameter valid, the draws infinite: refused at the parameter's line, in a file and through --set.
+        Hostile("a population whose reaction draws overflow (lognormal mu 720)", ["simulate", "--population", "m.yaml", "--out", "s.csv"] + quick,
+                65, "m.yaml:8:15: classes[0].reaction: lognormal draws overflow: its 2^-32 quantile is inf",
+                files: ["m.yaml": .text("""
+                version: 1
+                name: m
+                classes:
+                  - name: deliberate
+                    weight: 1
+                    intent: confirm
+                    behavior: react
+                    reaction: {dist: lognormal, mu: 720, sigma: 0.0001}
+                    patience: {dist: lognormal, median: 1.5, sigma: 0.5}
+
+                """)], absent: ["s.csv"]),
+        // A population's name is the first cell of its rows: '#' would make them comments, a line break two lines.
+        Hostile("a population named '#x'", ["simulate", "--population", "h.yaml", "--out", "s.csv"] + quick,
+                65, "h.yaml:2:7: name: must be letters, digits, - and _ (got '#x')",
+                files: ["h.yaml": .text("version: 1\nname: \"#x\"\nclasses:\n  - {name: a, weight: 1, intent: confirm, behavior: anticipate, bias: 0, weber: 0.1}\n")],
+                absent: ["s.csv"]),
+        Hostile("fit --emit-population to a file whose name is no population name",
+                ["fit", "--data", "d.csv", "--column", "t", "--emit-population", "my pop.yaml"], 64,
+                "--emit-population my pop.yaml: the population is named after its file", files: ["d.csv": .text("t\n1\n2\n3\n")],
+                absent: ["my pop.yaml"]),
+        // Held to the end, a 300 s hold was drawn frame by frame for minutes: refused as --release-at 300 is.
+        Hostile("preview of a 300 s hold without --release-at", ["preview", "--no-mp4", "--profile", "g.yaml", "--out", "g.gif"], 64,
+                "g300 is held 300.250 s before it is let go", files: ["g.yaml": .text("version: 1\nname: g300\ndescription: t\ngesture: {minimumDuration: 300}\n")],
+                absent: ["g.gif"]),
+        Hostile("a mixture component whose dist is a mapping", ["simulate", "--population", "x.yaml"] + quick, 65,
+                "x.yaml:8:62: classes[0].reaction.components[0].dist: a component is {weight: w, dist: FAMILY, its parameters…}",
+                files: ["x.yaml": .text("""
+                version: 1
+                name: x
+                classes:
+                  - name: deliberate
+                    weight: 1
+                    intent: confirm
+                    behavior: react
+                    reaction: {dist: mixture, components: [{weight: 1, dist: {dist: constant, value: 0.2}}]}
+                    patience: {dist: lognormal, median: 1.5, sigma: 0.5}
+
+                """)]),
+        Hostile("--set a population's tau to 1e308", ["simulate", "--set", "population.deliberate.reaction.tau=1e308"] + quick,
+                64, "--set population.deliberate.reaction.tau=1e308: classes[0].reaction: exgaussian draws overflow"),
         Hostile("--out over the default profile", ["simulate", "--profiles-dir", "lib", "--out", "lib/hig-linear-bar.yaml"] + quick,
                 64, "an input this run read", files: library, unchanged: ["lib/hig-linear-bar.yaml"]),
         Hostile("--per-user over the default population",

@@ -162,6 +162,11 @@ struct MappingReader {
             for (index, item) in items.enumerated() {
                 let itemPath = "\(keyPath).components[\(index)]"
                 var itemReader = try MappingReader(item, keyPath: itemPath, log: log)
+                if case .mapping? = itemReader.node("dist") {
+                    // {weight: 1, dist: {dist: constant, value: 0.2}}: the distribution's keys go beside the weight.
+                    throw itemReader.error("dist", "a component is {weight: w, dist: FAMILY, its parameters…}: write the "
+                                           + "distribution's keys beside weight, e.g. {weight: 1, dist: constant, value: 0.2}")
+                }
                 let weight = try itemReader.number("weight", requirement: "a weight ≥ 0", where: { $0 >= 0 })
                 let rest = item.removing("weight")
                 components.append((weight, try distribution(rest, keyPath: itemPath, log: log)))

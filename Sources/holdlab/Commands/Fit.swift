@@ -126,6 +126,14 @@ struct Fit: ParsableCommand {
     var emitPopulation: String?
 
     func validate() throws {
+        // The population is named after its file (the library finds it by that name).
+        var isDirectory: ObjCBool = false
+        if let emitPopulation, emitPopulation != "-", !emitPopulation.isEmpty, !emitPopulation.hasSuffix("/"),
+           !(FileManager.default.fileExists(atPath: emitPopulation, isDirectory: &isDirectory) && isDirectory.boolValue),
+           !Profile.isName(((emitPopulation as NSString).lastPathComponent as NSString).deletingPathExtension) {
+            throw ValidationError("--emit-population \(emitPopulation): the population is named after its file, so the file name "
+                                  + "(without .yaml) must be letters, digits, - and _, e.g. ours.yaml")
+        }
         if let telemetry {
             let dataOptions: [(String, Bool)] = [
                 ("--data or a FILE argument", dataOption != nil || dataArgument != nil), ("--column", column != nil),
@@ -204,6 +212,11 @@ struct Fit: ParsableCommand {
             if let population, let path = emitPopulation { try outputs.write(population, result.population(path: path)) }
             try outputs.write(out, view.render(result.document, for: out))
             try outputs.commit()
+            // On standard error as well as in the table's `# warning:` lines, which --no-comments leaves out: a
+            // NaN standard error then still has its reason (as fit-curve's warnings do).
+            for fit in result.report.fits {
+                for warning in FitTable.warnings(fit) { printNote("warning: \(warning)") }
+            }
         }
     }
 

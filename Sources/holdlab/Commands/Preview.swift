@@ -127,6 +127,13 @@ struct Preview: ParsableCommand {
             let request = PreviewRequest(
                 designs: designs, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed, commandLine: CommandRecord.line())
             let timelines = try PreviewTimelines(request)
+            // Held to the end, a long hold would be drawn frame by frame for minutes: the same bound as --release-at.
+            if hold.releaseAt == nil, let longest = timelines.designs.max(by: { $0.release < $1.release }),
+               Double(longest.release) / 1e9 > Self.longestReleaseSeconds {
+                throw ValidationError("\(longest.design.label) is held \(String(format: "%.3f", Double(longest.release) / 1e9)) s before it is let go "
+                                      + "(the action and the fill done, then 0.25 s); a preview animates at most "
+                                      + "\(Int(Self.longestReleaseSeconds)) s of a hold: give --release-at, or use holdlab trace")
+            }
             // The GIF and the MP4 are renamed into place together: a failure or an interrupt leaves both as they were.
             try PreviewRenderer.render(timelines, gif: out, mp4: video)
             if video == nil && !noMP4 {
