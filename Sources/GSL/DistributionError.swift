@@ -26,9 +26,9 @@ public enum DistributionError: Error, Equatable, CustomStringConvertible {
     case invalidTotalWeight(Double)
     /// A mixture without components.
     case emptyMixture
-    /// Valid parameters whose draws overflow: the quantile at `probability` (one of the generator's most extreme
-    /// uniforms) is `quantile`, infinite or NaN.
-    case nonFiniteDraws(family: String, probability: Double, quantile: Double)
+    /// Valid parameters whose draws overflow: at the generator's most extreme uniforms a draw reaches `extreme`
+    /// (infinite or NaN).
+    case nonFiniteDraws(family: String, extreme: Double)
 
     /// E.g. `lognormal sigma must be > 0 (got -0.6)`.
     public var description: String {
@@ -51,9 +51,9 @@ public enum DistributionError: Error, Equatable, CustomStringConvertible {
             "mixture weights must sum to a finite number > 0 (got \(total))"
         case .emptyMixture:
             "mixture needs at least one component"
-        case .nonFiniteDraws(let family, let probability, let quantile):
-            "\(family) draws overflow: its \(probability < 0.5 ? "2^-32" : "1 - 2^-32") quantile is \(quantile); "
-                + "the parameters must keep every draw a finite number of seconds"
+        case .nonFiniteDraws(let family, let extreme):
+            "\(family) draws overflow: at the generator's most extreme uniforms (2^-32 from 0 or 1) a draw reaches "
+                + "\(extreme); the parameters must keep every draw a finite number of seconds"
         }
     }
 }
@@ -144,16 +144,36 @@ extension Distribution {
         try checkFiniteDraws()
     }
 
-    /// The uniforms furthest from 1/2 a generator gives, 2⁻³² and 1 − 2⁻³² (32-bit generators step by 2⁻³²).
-    public static let extremeProbabilities = [0x1p-32, 1 - 0x1p-32]
+    /// The standard normal quantile at 1 − 2⁻³², and ln 2³²: the most extreme uniforms a generator gives are 2⁻³²
+    /// from 0 or 1 (32-bit generators step by 2⁻³²).
+    static let extremeNormal = 6.231_648_724_617_21, extremeLog = 22.180_709_777_918_25
+
+    /// The draws at the generator's most extreme uniforms, or bounds beyond them, from closed forms that cannot fail
+    /// to converge (GSL's inverse CDFs do for a gamma of small or large shape, giving NaN for a sound distribution):
+    /// each family's quantile at 2⁻³² and 1 − 2⁻³², a gamma's upper one bounded by k + 2√(kL) + 2L scales (Laurent
+    /// and Massart's tail bound, L = ln 2³²), an ex-Gaussian's by the sum of its parts' extremes, a mixture's its
+    /// components'. A uniform's draws, min·(1 − u) + max·u, lie between its ends.
+    public var extremeDraws: [Double] {
+        let z = Self.extremeNormal, tail = Self.extremeLog
+        switch self {
+        case .constant(let value): return [value]
+        case .uniform(let min, let max): return [min, max]
+        case .normal(let mean, let sd): return [mean - z * sd, mean + z * sd]
+        case .lognormal(let mu, let sigma): return [exp(mu - z * sigma), exp(mu + z * sigma)]
+        case .gamma(let shape, let scale): return [scale * (shape + 2 * (shape * tail).squareRoot() + 2 * tail)]
+        case .weibull(let shape, let scale): return [scale * pow(tail, 1 / shape)]
+        case .exponential(let mean): return [mean * tail]
+        case .exgaussian(let mu, let sigma, let tau): return [mu - z * sigma, mu + z * sigma + tau * tail]
+        case .loglogistic(let scale, let shape): return [scale * exp(-tail / shape), scale * exp(tail / shape)]
+        case .mixture(let mixture): return mixture.drawable.flatMap(\.distribution.extremeDraws)
+        }
+    }
 
     /// Refuses parameters that are each valid but whose draws overflow (`lognormal mu: 720`, whose median e^720 is
-    /// infinite; `uniform` from −1e308 to 1e308, whose width is): the quantiles at the most extreme uniforms must be
-    /// finite.
+    /// infinite; `exgaussian tau: 1e308`): every draw at the most extreme uniforms must be finite.
     func checkFiniteDraws() throws(DistributionError) {
-        for probability in Self.extremeProbabilities {
-            let value = quantile(probability)
-            guard value.isFinite else { throw .nonFiniteDraws(family: family, probability: probability, quantile: value) }
+        if let extreme = extremeDraws.first(where: { !$0.isFinite }) {
+            throw .nonFiniteDraws(family: family, extreme: extreme)
         }
     }
 }

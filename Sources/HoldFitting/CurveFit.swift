@@ -281,10 +281,10 @@ public enum CurveFitting {
         let mean = zip(weights, y).reduce(0) { $0 + $1.0 * $1.1 } / weightSum
         let total = zip(weights, y).reduce(0) { $0 + $1.0 * ($1.1 - mean) * ($1.1 - mean) }
 
-        // Data a curve of the model passes through (the residuals' norm within 1e-10 of the data's): the residuals
-        // are then the solver's rounding, whose angle with the Jacobian says nothing about a minimum.
-        let scale = zip(weights, y).reduce(0) { $0 + $1.0 * $1.1 * $1.1 }
-        let exact = fit.residualSumOfSquares <= 1e-20 * scale
+        // Data a curve of the model passes through (the residuals' norm within 1e-10 of the data's variation about
+        // their mean, not of their size: an offset of 1e12 does not make noise of 1 exact): the residuals are then
+        // the solver's rounding, whose angle with the Jacobian says nothing about a minimum.
+        let exact = fit.residualSumOfSquares <= 1e-20 * total
         var warnings: [String] = []
         if let diagnostics = fit.diagnostics {
             if !diagnostics.converged { warnings.append("the solver stopped at its iteration limit (\(fit.iterations)) without converging") }
@@ -301,7 +301,7 @@ public enum CurveFitting {
         if fit.residualSumOfSquares == 0 {
             warnings.append("the curve passes through every point (rss 0), so its standard errors are 0")
         } else if exact {
-            warnings.append(String(format: "the curve passes through every point to within 1e-10 of the data (rss %.2g), so its "
+            warnings.append(String(format: "the curve passes through every point to within 1e-10 of the data's variation (rss %.2g), so its "
                                    + "standard errors are rounding noise", fit.residualSumOfSquares))
         }
 

@@ -255,7 +255,7 @@ enum HostileCases {
                 64, "an input this run read", files: library, unchanged: ["lib/populations/default.yaml"]),
         // Each parameter valid, the draws infinite: refused at the parameter's line, in a file and through --set.
         Hostile("a population whose reaction draws overflow (lognormal mu 720)", ["simulate", "--population", "m.yaml", "--out", "s.csv"] + quick,
-                65, "m.yaml:8:15: classes[0].reaction: lognormal draws overflow: its 2^-32 quantile is inf",
+                65, "m.yaml:8:15: classes[0].reaction: lognormal draws overflow: at the generator's most extreme uniforms (2^-32 from 0 or 1) a draw reaches inf",
                 files: ["m.yaml": .text("""
                 version: 1
                 name: m
@@ -295,6 +295,9 @@ enum HostileCases {
                     patience: {dist: lognormal, median: 1.5, sigma: 0.5}
 
                 """)]),
+        Hostile("preview of a spring retract that settles after 195 s", ["preview", "--release-at", "0.5", "--set", "retract.curve=spring(100,0)",
+                                                                          "--set", "retract.duration=match", "--no-mp4", "--out", "g.gif"], 64,
+                "hig-linear-bar's fill is at rest 194.842 s after touch-down", absent: ["g.gif"]),
         Hostile("--set a population's tau to 1e308", ["simulate", "--set", "population.deliberate.reaction.tau=1e308"] + quick,
                 64, "--set population.deliberate.reaction.tau=1e308: classes[0].reaction: exgaussian draws overflow"),
         Hostile("--out over the default profile", ["simulate", "--profiles-dir", "lib", "--out", "lib/hig-linear-bar.yaml"] + quick,

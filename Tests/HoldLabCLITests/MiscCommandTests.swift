@@ -5,6 +5,35 @@ import Testing
 
 @Suite("holdlab benchmark, profiles list, trace --seed")
 struct MiscCommandTests {
+    @Test("a population of huge but finite draws: per-user release times of 10⁶ s, never NaN; gammas fit writes load")
+    func hugeDraws() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func population(_ name: String, _ hold: String) throws -> String {
+            let path = directory.appendingPathComponent("\(name).yaml").path
+            try "version: 1\nname: \(name)\nclasses:\n  - {name: h, weight: 1, intent: confirm, behavior: hold, hold: \(hold)}\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let perUser = directory.appendingPathComponent("users.csv").path
+        let big = try CLI.run(["simulate", "--population", try population("big", "{dist: constant, value: 1e306}"), "--users", "50",
+                               "--per-user", perUser, "--out", directory.appendingPathComponent("s.csv").path])
+        #expect(big.status == 0, "\(big.stderr)")
+        let rows = try String(contentsOfFile: perUser, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let header = rows[0].split(separator: ",").map(String.init)
+        let release = try #require(header.firstIndex(of: "release_ms")), end = try #require(header.firstIndex(of: "press_end_ms"))
+        #expect(rows.count == 51)
+        for row in rows.dropFirst() {
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(Double(fields[release]) == 1e9 && Double(fields[end]) == 1e9, "\(row)")
+        }
+        // Gammas of small and large shape, as fit writes them, whose inverse CDF GSL cannot take at 2^-32.
+        for (name, hold) in [("small", "{dist: gamma, shape: 0.0965, scale: 3}"), ("large", "{dist: gamma, shape: 41092, scale: 2.4e-5}")] {
+            let result = try CLI.run(["simulate", "--population", try population(name, hold), "--users", "200"])
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+        }
+    }
+
     @Test("benchmark prints one CSV row per case and thread count; bad counts are refused")
     func benchmark() throws {
         let result = try CLI.run(["benchmark", "--users", "4000", "--threads", "1", "--fit-rows", "300", "--no-numpy"])

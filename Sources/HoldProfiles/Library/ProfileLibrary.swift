@@ -181,7 +181,9 @@ public struct ProfileLibrary: Sendable {
            let node = pairs.first(where: { $0.key == "name" })?.value {
             origin = node.origin
         }
-        return ProfileError(origin: origin, keyPath: "name", message: "'\(name)' is not the file's name, \(stem): the library finds a file by its name (NAME.yaml); rename the file or set name: \(stem)")
+        // A file name that is no name (`#x.yaml`) can only be renamed.
+        let advice = Profile.isName(stem) ? "rename the file or set name: \(stem)" : "rename the file to \(name).yaml"
+        return ProfileError(origin: origin, keyPath: "name", message: "'\(name)' is not the file's name, \(stem): the library finds a file by its name (NAME.yaml); \(advice)")
     }
 
     /// The population a profile names (`population:`), for a run that gives no `--population`: an unknown one is

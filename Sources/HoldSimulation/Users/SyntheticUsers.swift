@@ -69,6 +69,12 @@ struct PreparedPopulation: Sendable {
         }
     }
 
+    /// The longest hold, reaction or patience a person is drawn with, in seconds (11.6 days): a drawn time beyond it
+    /// counts as it. Every time the model shows (a gesture, a fill, a release) is an instant within 10⁷ s of
+    /// touch-down, so such a person is the same person; drawn as is, a time near 1e306 s overflowed to NaN when it
+    /// was written in milliseconds.
+    static let longestDrawnSeconds = 1e6
+
     /// Draws one person. The number of draws depends only on the class, never on the control.
     @inline(__always)
     func draw(_ generator: Generator) -> DrawnUser {
@@ -82,8 +88,8 @@ struct PreparedPopulation: Sendable {
             classIndex: classIndex, framePhase: generator.uniform(), primary: 0, patience: .infinity,
             movementUniform: 0.5)
         if let distribution = primary[classIndex] {
-            user.primary = max(0, distribution.sample(generator))
-            if let patience = patience[classIndex] { user.patience = max(0, patience.sample(generator)) }
+            user.primary = min(Self.longestDrawnSeconds, max(0, distribution.sample(generator)))
+            if let patience = patience[classIndex] { user.patience = min(Self.longestDrawnSeconds, max(0, patience.sample(generator))) }
         } else {
             user.primary = generator.gaussian()
         }

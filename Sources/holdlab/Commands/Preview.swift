@@ -65,6 +65,8 @@ struct Preview: ParsableCommand {
 
     /// The latest release a preview draws: 30 s is 1,500 GIF frames.
     static let longestReleaseSeconds = 30.0
+    /// The longest animation, touch-down to the fill at rest: the longest hold and a retract as long again.
+    static let longestAnimationSeconds = 60.0
 
     /// The MP4's path: `--mp4`, or beside the GIF when ffmpeg is there.
     var videoPath: String? {
@@ -133,6 +135,13 @@ struct Preview: ParsableCommand {
                 throw ValidationError("\(longest.design.label) is held \(String(format: "%.3f", Double(longest.release) / 1e9)) s before it is let go "
                                       + "(the action and the fill done, then 0.25 s); a preview animates at most "
                                       + "\(Int(Self.longestReleaseSeconds)) s of a hold: give --release-at, or use holdlab trace")
+            }
+            // And after the release, the retract: a spring that settles after minutes would be drawn as long.
+            if let longest = timelines.designs.max(by: { $0.end < $1.end }), Double(longest.end) / 1e9 > Self.longestAnimationSeconds {
+                throw ValidationError("\(longest.design.label)'s fill is at rest \(String(format: "%.3f", Double(longest.end) / 1e9)) s after "
+                                      + "touch-down (released at \(String(format: "%.3f", Double(longest.release) / 1e9)) s, then its retract); "
+                                      + "a preview animates at most \(Int(Self.longestAnimationSeconds)) s: give an earlier --release-at or a "
+                                      + "shorter retract (--set retract.duration=0.3), or use holdlab trace")
             }
             // The GIF and the MP4 are renamed into place together: a failure or an interrupt leaves both as they were.
             try PreviewRenderer.render(timelines, gif: out, mp4: video)
