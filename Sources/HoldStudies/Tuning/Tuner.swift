@@ -38,6 +38,13 @@ public struct TuneParameter: Sendable, Equatable {
             throw TuneError("--param \(text): expected key.path=lo:hi, two finite numbers with lo < hi")
         }
         do { try SweepParameter.checkKey(String(parts[0]), of: "--param \(text)") } catch { throw TuneError(error.message) }
+        // Tune chooses a design; the people are given (each candidate is a profile, and a population key reached
+        // the profile's `population:` name as "cannot set a key inside a scalar").
+        if Override.reachesPopulation(String(parts[0])) {
+            throw TuneError("--param \(text): tune chooses the control's values, and a population's value is not a design choice; "
+                            + "see how it moves the results with sweep --vary \(parts[0])=\(range[0]):\(range[1]):STEP, "
+                            + "or fix it with --set \(parts[0])=VALUE")
+        }
         keyPath = String(parts[0])
         lower = lo
         upper = hi
