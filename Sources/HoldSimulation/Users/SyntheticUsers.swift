@@ -69,11 +69,10 @@ struct PreparedPopulation: Sendable {
         }
     }
 
-    /// The longest hold, reaction or patience a person is drawn with, in seconds (11.6 days): a drawn time beyond it
-    /// counts as it. Every time the model shows (a gesture, a fill, a release) is an instant within 10⁷ s of
-    /// touch-down, so such a person is the same person; drawn as is, a time near 1e306 s overflowed to NaN when it
-    /// was written in milliseconds.
-    static let longestDrawnSeconds = 1e6
+    /// The longest hold, reaction or patience a person is drawn with: 10⁷ s (116 days), the latest instant a hold's
+    /// times may take (`Instant.limit`), beyond which a drawn duration was already taken as 10⁷ s in the rows and
+    /// summaries. Drawn as is, a time near 1e306 s overflowed to NaN when a release was written in milliseconds.
+    static let longestDrawnSeconds = Instant.limit / Instant.perSecond
 
     /// Draws one person. The number of draws depends only on the class, never on the control.
     @inline(__always)
