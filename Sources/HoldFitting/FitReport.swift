@@ -1,6 +1,7 @@
 import Foundation
 import GSL
 import HoldLabIO
+import HoldProfiles
 
 /// Several families fitted to one sample, with the best by AIC.
 public struct FitReport: Sendable {
@@ -159,7 +160,7 @@ public enum FittedPopulation {
     /// The name of a population written to `path`: its file name without the extension, which is how the library
     /// finds it (and it refuses a file named otherwise); nil for standard output (`-`), which the caller names.
     public static func name(forPath path: String) -> String? {
-        path == "-" ? nil : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        path == "-" ? nil : LibraryName.stem(ofFile: path)
     }
 
     /// The population file `holdlab fit --emit-population FILE` writes: the best fit of `report`, named after the

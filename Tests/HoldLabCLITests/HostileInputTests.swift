@@ -210,6 +210,9 @@ enum HostileCases {
                 files: ["xy.csv": .text(F.xy)], present: ["x"]),
         Hostile("tune --out .", tuneArguments + ["--out", "."], 73, "is a directory"),
         Hostile("tune --emit-profile .", tuneArguments + ["--emit-profile", "."], 73, "is a directory"),
+        // The emitted file's name is the profile's: one rule with fit --emit-population's and the library's.
+        Hostile("tune --emit-profile to a file whose name is no profile name", tuneArguments + ["--emit-profile", "#t.yaml"], 64,
+                "--emit-profile #t.yaml: the profile is named after its file", absent: ["#t.yaml"]),
         Hostile("plot --out into a missing directory", ["plot", "trace", "--data", "t.csv", "--out", "none/f.png"], 73, "does not exist",
                 files: ["t.csv": .text("t_ms,model_progress,displayed_progress,pulses,event\n0,0,0,0,frame\n")]),
     ]

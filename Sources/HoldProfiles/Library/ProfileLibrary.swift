@@ -173,7 +173,7 @@ public struct ProfileLibrary: Sendable {
     /// `misnamed`, label its rows `wrongname`, and not be found as `wrongname`. Reported at the `name:` line; nil
     /// when they agree.
     static func nameProblem(_ name: String, file path: String, text: String) -> ProfileError? {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = LibraryName.stem(ofFile: path)
         guard name != stem else { return nil }
         let display = displayPath(path)
         var origin = Origin.unknown(path: display)
@@ -182,7 +182,7 @@ public struct ProfileLibrary: Sendable {
             origin = node.origin
         }
         // A file name that is no name (`#x.yaml`) can only be renamed.
-        let advice = Profile.isName(stem) ? "rename the file or set name: \(stem)" : "rename the file to \(name).yaml"
+        let advice = LibraryName.isValid(stem) ? "rename the file or set name: \(stem)" : "rename the file to \(name).yaml"
         return ProfileError(origin: origin, keyPath: "name", message: "'\(name)' is not the file's name, \(stem): the library finds a file by its name (NAME.yaml); \(advice)")
     }
 

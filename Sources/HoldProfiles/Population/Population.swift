@@ -91,7 +91,7 @@ extension Population {
         }
         let log = ParameterLog(allowsEvidence: known >= 2)
         let name = try top.string("name")
-        guard Profile.isName(name) else { throw top.error("name", Profile.nameRule(name)) }
+        guard LibraryName.isValid(name) else { throw top.error("name", LibraryName.rule(name)) }
         let description = try top.string("description", default: "")
         let source = try top.string("source", default: "")
         guard let list = top.node("classes"), case .sequence(let items, _) = list, !items.isEmpty else {

@@ -68,15 +68,6 @@ extension Profile {
     }
 
     /// The profile a tree describes, checked: schema, values, the control's own rules, the cross-field rule.
-    /// Whether `name` can name a profile or a population: letters, digits, `-` and `_`. A name is the first
-    /// cell of every row it labels, and the library finds its file by it: no separator, quote, `#` or line break.
-    public static func isName(_ name: String) -> Bool {
-        !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-    }
-
-    /// What `name:` must be, for its error.
-    static func nameRule(_ name: String) -> String { "must be letters, digits, - and _ (got '\(name)')" }
-
     static func validated(_ root: ConfigNode) throws(ProfileError) -> Profile {
         let profile = try decode(root)
         let nominalFill: Double?
@@ -139,7 +130,7 @@ extension Profile {
             throw top.error("version", "unsupported schema version \(version.shortText); this holdlab reads version \(schemaVersion)")
         }
         let name = try top.string("name")
-        guard Self.isName(name) else { throw top.error("name", Self.nameRule(name)) }
+        guard LibraryName.isValid(name) else { throw top.error("name", LibraryName.rule(name)) }
         let description = try top.string("description")
         let source = try top.string("source", default: "")
         let populationOrigin = top.contains("population") ? top.origin(of: "population") : nil

@@ -126,14 +126,7 @@ struct Fit: ParsableCommand {
     var emitPopulation: String?
 
     func validate() throws {
-        // The population is named after its file (the library finds it by that name).
-        var isDirectory: ObjCBool = false
-        if let emitPopulation, emitPopulation != "-", !emitPopulation.isEmpty, !emitPopulation.hasSuffix("/"),
-           !(FileManager.default.fileExists(atPath: emitPopulation, isDirectory: &isDirectory) && isDirectory.boolValue),
-           !Profile.isName(((emitPopulation as NSString).lastPathComponent as NSString).deletingPathExtension) {
-            throw ValidationError("--emit-population \(emitPopulation): the population is named after its file, so the file name "
-                                  + "(without .yaml) must be letters, digits, - and _, e.g. ours.yaml")
-        }
+        try refuseUnnamedLibraryFile(emitPopulation, option: "--emit-population", kind: "population", example: "ours.yaml")
         if let telemetry {
             let dataOptions: [(String, Bool)] = [
                 ("--data or a FILE argument", dataOption != nil || dataArgument != nil), ("--column", column != nil),

@@ -98,10 +98,7 @@ struct Tune: ParsableCommand {
         if emitProfile == "" || emitProfile == "-" && output.file == nil {
             throw ValidationError("--emit-profile - needs --out FILE: standard output cannot carry both the CSV and the profile")
         }
-        if let emitProfile, emitProfile != "-", !Self.isDirectory(emitProfile), Self.profileName(forFile: emitProfile) == nil {
-            throw ValidationError("--emit-profile \(emitProfile): the profile is named after its file, so the file name "
-                                  + "(without .yaml) must be letters, digits, - and _, e.g. kikocard-1200ms.yaml")
-        }
+        try refuseUnnamedLibraryFile(emitProfile, option: "--emit-profile", kind: "profile", example: "kikocard-1200ms.yaml")
         try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
         let emitted = emitProfile == "-" ? nil : emitProfile
         try refuseSameOutputs([("--out", output.file), ("--emit-profile", emitted)])
@@ -160,7 +157,7 @@ struct Tune: ParsableCommand {
             let outputs = OutputGroup()
             try outputs.write(out, view.render(document, for: out))
             if result.feasible, let emitProfile {
-                let tuned = try Tuner.tunedProfile(request, result: result, name: Self.profileName(forFile: emitProfile),
+                let tuned = try Tuner.tunedProfile(request, result: result, name: LibraryName.ofFile(emitProfile),
                                                    commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
                 try outputs.write(OutputFile(argument: emitProfile), tuned.canonicalYAML)
             }
@@ -184,23 +181,6 @@ struct Tune: ParsableCommand {
                 throw ExitStatus.answerIsNo
             }
         }
-    }
-
-    /// The name of a profile written to `path`: the file's name without its extension (`.yaml`), when it is a valid
-    /// profile name (letters, digits, - and _); nil otherwise, and for `-`.
-    static func profileName(forFile path: String) -> String? {
-        guard path != "-" else { return nil }
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let allowed = !name.isEmpty && name.unicodeScalars.allSatisfy {
-            ($0.properties.isAlphabetic || ("0"..."9").contains($0)) && $0.isASCII || $0 == "-" || $0 == "_"
-        }
-        return allowed ? name : nil
-    }
-
-    /// Whether `path` names a directory (refused later, with status 73, as any output that is a directory is).
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return path.hasSuffix("/") || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// A GSL failure inside the search, reported in HoldLab's words with the --param ranges that led there.

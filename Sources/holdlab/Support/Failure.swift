@@ -214,3 +214,18 @@ func noteUndefinedValues(_ table: ResultTable, subject: String) {
     for note in table.undefinedValueNotes(subject: subject) { printNote(note) }
 }
 
+
+/// Refuses (64) a profile or population file that `option` would write under a name the library cannot find it by:
+/// the file is named after its contents (`NAME.yaml`, `LibraryName`), so `a b.yaml` or `#x.yaml` would not load
+/// back. Standard output (`-`) is named by the caller; a folder is refused later (73), as any output folder is.
+func refuseUnnamedLibraryFile(_ path: String?, option: String, kind: String, example: String) throws {
+    guard let path, path != "-", !path.isEmpty, !isFolder(path), LibraryName.ofFile(path) == nil else { return }
+    throw ValidationError("\(option) \(path): the \(kind) is named after its file, so the file name (without .yaml) "
+                          + "must be letters, digits, - and _, e.g. \(example)")
+}
+
+/// Whether `path` names a folder: an existing one, or any path ending in `/`.
+func isFolder(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return path.hasSuffix("/") || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+}

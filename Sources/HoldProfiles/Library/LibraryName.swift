@@ -1,0 +1,27 @@
+import Foundation
+
+/// The name of a profile or a population: the first cell of every row it labels, and how the library finds its file
+/// (`NAME.yaml`). One rule for both, and for the files `tune --emit-profile` and `fit --emit-population` write.
+public enum LibraryName {
+    /// Whether `name` can name a profile or a population: letters, digits, `-` and `_`. No separator, quote, `#` or
+    /// line break: a row's first cell stays one cell that gnuplot does not skip as a comment.
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+    }
+
+    /// What a `name:` must be, for its error.
+    public static func rule(_ name: String) -> String { "must be letters, digits, - and _ (got '\(name)')" }
+
+    /// The name the library finds a file at `path` by: its last component without the extension (`.yaml`).
+    public static func stem(ofFile path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// The name of a profile or population written to `path`: its stem when that is a valid name; nil otherwise,
+    /// and for standard output (`-`), which the caller names.
+    public static func ofFile(_ path: String) -> String? {
+        guard path != "-" else { return nil }
+        let stem = stem(ofFile: path)
+        return isValid(stem) ? stem : nil
+    }
+}
