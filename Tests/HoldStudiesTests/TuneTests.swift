@@ -9,6 +9,15 @@ import HoldProfiles
 
 @Suite("tune: simulation-based optimisation")
 struct TuneTests {
+    @Test("a recommendation keeps the digits its uncertainty supports, and never leaves the range: 0.5 searched over 0.5:1e6 (a resolution of 100) is 0.5, not 0",
+          arguments: [(0.5, nil as Double?, 100.0, 0.5...1e6, "0.5"), (0.5, nil, 1e304, 0.5...1e308, "0.5"),
+                      (0.53, nil, 1e-4, 0.5...1.5, "0.53000"), (1.5, nil, 100, 0.5...1e6, "2"),
+                      (0.734, 0.031 as Double?, 1e-4, 0.5...1.5, "0.734"), (999_999.6, nil, 100, 0.5...999_999.6, "999999.6"),
+                      (0.25, nil, .infinity, -1e308...1e308, "0.25")])
+    func recommendedInRange(value: Double, standardError: Double?, resolution: Double, range: ClosedRange<Double>, text: String) {
+        #expect(TuneReport.recommended(value, standardError: standardError, resolution: resolution, range: range) == text)
+    }
+
     @Test("ranking: a feasible point with an objective beats any other; then feasible without one; then the least violating, a defined objective first")
     func ranking() throws {
         let library = Make.library

@@ -7,11 +7,17 @@ import HoldSimulation
 public enum TuneReport {
     /// A recommended value to the digits its uncertainty supports: two significant digits of its standard error
     /// when a constraint's boundary sets it, else of the search's resolution (`resolution`); as evaluated otherwise.
-    public static func recommended(_ value: Double, standardError: Double?, resolution: Double) -> String {
+    /// Never a value outside `range`: a wide range's resolution (0.5:1e6 searches to 100) would round a best point
+    /// of 0.5 to 0, a value the search never tried and the range excludes, so digits are added until it is inside.
+    public static func recommended(_ value: Double, standardError: Double?, resolution: Double,
+                                   range: ClosedRange<Double>) -> String {
         let uncertainty = standardError.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? resolution
         guard uncertainty.isFinite, uncertainty > 0 else { return SweepParameter.format(value) }
-        let decimals = max(0, 1 - Int(floor(log10(uncertainty))))
-        return String(format: "%.\(decimals)f", value)
+        for decimals in max(0, 1 - Int(floor(log10(uncertainty))))...17 {
+            let text = String(format: "%.\(decimals)f", value)
+            if let rounded = Double(text), range.contains(rounded) { return text }
+        }
+        return SweepParameter.format(value)
     }
 
     /// The tune output: the trajectory (block 0) and the optimum re-simulated at the check seed (block 1).
@@ -126,7 +132,9 @@ public enum TuneReport {
             let se = boundary.map { String(format: " (± %.2g, set by %@)", $0.standardError, $0.constraint) } ?? ""
             // Brent stops within 1e-4 of the range, Nelder–Mead at a simplex of 1e-3 of the unit box.
             let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)
-            return "\(parameter.keyPath)=\(Self.recommended(value, standardError: boundary?.standardError, resolution: resolution))\(se)"
+            let text = Self.recommended(value, standardError: boundary?.standardError, resolution: resolution,
+                                        range: parameter.lower...parameter.upper)
+            return "\(parameter.keyPath)=\(text)\(se)"
         }
         let objectiveName = request.objective.metric.name
         let ending = result.objectiveUndefined ? "stopped"
