@@ -156,6 +156,10 @@ indirect enum ConfigNode: Sendable {
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
+            if case .duplicatedKeysInMapping(let duplicates, let context) = error, let name = duplicates.first,
+               let located = locateDuplicate(name, firstAt: context.mark, in: text, path: path) {
+                throw located
+            }
             throw Self.describe(error, path: path)
         } catch {
             throw ProfileError(origin: .unknown(path: path), keyPath: "", message: "not valid YAML: \(error)")
@@ -304,6 +308,86 @@ indirect enum ConfigNode: Sendable {
             throw ProfileError(origin: origin(alias.mark), keyPath: keyPath,
                                message: "anchors and aliases (*\(alias.anchor.rawValue)) are not supported; write the value out")
         }
+    }
+
+    /// A key given twice in one mapping, reported where it is given again with its key path (`fill.curve`): the
+    /// parser names only the key and its first place. The first occurrence's token is renamed and the text composed
+    /// again, which finds the mapping (other keys given twice are renamed the same way until it composes); nil when
+    /// that does not work (the caller reports the parser's words).
+    private static func locateDuplicate(_ name: String, firstAt mark: Mark, in text: String, path: String) -> ProfileError? {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
+        /// Renames the key token at `mark` (a quoted scalar to its closing quote, or the plain `key`); its line, first
+        /// column and how many columns the line moved after it, or nil.
+        func rename(_ key: String, at mark: Mark, to placeholder: String) -> (line: Int, start: Int, shift: Int)? {
+            guard mark.line >= 1, mark.line <= lines.count, mark.column >= 1, mark.column <= lines[mark.line - 1].count else { return nil }
+            let line = lines[mark.line - 1], start = mark.column - 1
+            var end = start
+            if line[start] == "'" || line[start] == "\"" {
+                let quote = line[start]
+                end = start + 1
+                while end < line.count {
+                    if line[end] == "\\", quote == "\"" { end += 2; continue }
+                    if line[end] == quote {
+                        if quote == "'", end + 1 < line.count, line[end + 1] == "'" { end += 2; continue }
+                        break
+                    }
+                    end += 1
+                }
+                guard end < line.count else { return nil }
+                end += 1
+            } else {
+                let scalars = Array(key.unicodeScalars)
+                guard start + scalars.count <= line.count, Array(line[start..<start + scalars.count]) == scalars else { return nil }
+                end = start + scalars.count
+            }
+            lines[mark.line - 1] = Array(line[..<start]) + Array(placeholder.unicodeScalars) + Array(line[end...])
+            return (mark.line, mark.column, placeholder.unicodeScalars.count - (end - start))
+        }
+        let placeholder = "holdlab-duplicate-key-\(text.utf8.count)"
+        guard let first = rename(name, at: mark, to: placeholder) else { return nil }
+        var renames = [first]
+        var root: Node?
+        for attempt in 1...16 {
+            do {
+                root = try Yams.compose(yaml: lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n"))
+                break
+            } catch YamlError.duplicatedKeysInMapping(let others, let context) {
+                guard let other = others.first, let renamed = rename(other, at: context.mark, to: "\(placeholder)-\(attempt)") else { return nil }
+                renames.append(renamed)
+            } catch {
+                return nil
+            }
+        }
+        guard let root else { return nil }
+
+        func find(_ node: Node, _ keyPath: String) -> (keyPath: String, again: Mark)? {
+            switch node {
+            case .mapping(let mapping):
+                if mapping.contains(where: { $0.key.string == placeholder }) {
+                    guard let again = mapping.first(where: { $0.key.string == name })?.key.mark else { return nil }
+                    return (keyPath.isEmpty ? name : "\(keyPath).\(name)", again)
+                }
+                for (key, value) in mapping {
+                    let child = keyPath.isEmpty ? (key.string ?? "") : "\(keyPath).\(key.string ?? "")"
+                    if let found = find(value, child) { return found }
+                }
+            case .sequence(let sequence):
+                for (index, item) in sequence.enumerated() {
+                    if let found = find(item, "\(keyPath)[\(index)]") { return found }
+                }
+            default:
+                break
+            }
+            return nil
+        }
+        guard let found = find(root, "") else { return nil }
+        // Back to the file's columns: undo the renames of its line that came before it, last first.
+        var column = found.again.column
+        for renamed in renames.reversed() where renamed.line == found.again.line && column > renamed.start {
+            column -= renamed.shift
+        }
+        return ProfileError(origin: .file(path: path, line: found.again.line, column: column), keyPath: found.keyPath,
+                            message: "given twice (first at line \(mark.line), column \(mark.column)); give it once")
     }
 
     private static func describe(_ error: YamlError, path: String) -> ProfileError {
