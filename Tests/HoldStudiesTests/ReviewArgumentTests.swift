@@ -201,6 +201,39 @@ import Testing
         #expect(throws: DecisionRuleError.self) { try DecisionRule(prefer: "completion") }
     }
 
+    /// A fill delayed 0.9 s against none, for people built so two effects offset. Waiters (half) give up at 0.5 s
+    /// when nothing shows: with the delay every one of them does (premature impatience +50 points), without it they
+    /// complete. Anticipators (half) let go at the fill's end, about 1.0 s ± 10 % without the delay (about half of
+    /// them before the 1 s action) and 1.9 s with it (all complete): other early releases fall by about 25 points.
+    /// The finding must name both, as pulling both ways, not the larger as what drives a change of 25 points.
+    @Test func completionFindingNamesCausesThatOffset() throws {
+        let population = try Make.population("""
+              - {name: waiter, weight: 0.5, intent: confirm, behavior: react, reaction: {dist: constant, value: 0.2}, patience: {dist: constant, value: 0.5}}
+              - {name: anticipator, weight: 0.5, intent: confirm, behavior: anticipate, bias: 0, weber: 0.1}
+            """)
+        let labels = ["p", "late"]
+        func finding(_ sets: [String]) throws -> (String, DesignComparison) {
+            let designs = [try Self.design("p", []), try Self.design("late", sets)]
+            let result = try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 0, population: population,
+                                                                    users: 4000, seed: 3, threads: 1))
+            let row = try #require(result.rows.first { $0.design == "late" && $0.metric.name == "completion_rate" })
+            return (ReviewArgumentText.standsOn(row, result: result, labels: labels, baselineIndex: 0), result)
+        }
+        let (both, result) = try finding(["fill.delay=0.9"])
+        func diff(_ metric: String) -> Double {
+            result.rows.first { $0.design == "late" && $0.metric.name == metric }?.difference.diff ?? .nan
+        }
+        #expect(abs(diff("premature_impatience_rate") - 0.5) < 0.03)
+        #expect(abs(diff("premature_release_rate") - diff("premature_impatience_rate") - diff("premature_mismatch_rate") + 0.25) < 0.05)
+        #expect(both.contains("not one effect but changes that pull both ways: people who react giving up"))
+        #expect(both.contains("(`premature_impatience_rate` +") && both.contains(", against people letting go early for other reasons"))
+        #expect(!both.contains("driven by"))
+        // The delay with the fill's end kept at 1 s: the anticipators aim where they did, the waiters still give up.
+        // One cause, which drives it.
+        let (one, _) = try finding(["fill.delay=0.9", "fill.duration=0.1"])
+        #expect(one.contains("; driven by people who react giving up") && !one.contains("pull both ways"))
+    }
+
     /// A 1 s gesture (slow, the baseline) against a 0.7 s one (quick) for hold users of uniform lengths: quick
     /// completes more and fires on far more accidental touches.
     static func slowAgainstQuick() throws -> (Population, DesignComparison) {

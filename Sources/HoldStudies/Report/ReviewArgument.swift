@@ -215,8 +215,17 @@ public enum ReviewArgumentText {
                 (movement, "fingers drifting beyond the movement limit (`movement_cancel_rate`"),
                 (release - mismatch - impatience, "people letting go early for other reasons, mostly those who anticipate the fill's end (`premature_release_rate` less mismatch and impatience:"),
             ]
-            if let main = causes.max(by: { abs($0.0) < abs($1.0) }), abs(main.0) > 0 {
-                text += "; driven by " + main.1 + " \(points(main.0)) points)"
+            // Every cause of at least a fifth of the largest. One cause, or several the same way, drive the change;
+            // causes that pull both ways are named as such, or a 12-point rise in giving up reads as the reason
+            // for a change of 1 point that an 11-point fall elsewhere offsets.
+            let ranked = causes.filter { $0.0 != 0 && $0.0.isFinite }.sorted { abs($0.0) > abs($1.0) }
+            guard let main = ranked.first else { return text + "." }
+            let material = ranked.filter { abs($0.0) >= abs(main.0) / 5 }
+            let named = material.map { $0.1 + " \(points($0.0)) points)" }
+            if material.contains(where: { ($0.0 > 0) != (main.0 > 0) }) {
+                text += "; not one effect but changes that pull both ways: " + named.joined(separator: ", against ")
+            } else {
+                text += "; driven by " + named.joined(separator: ", then ")
             }
             return text + "."
         default:
