@@ -121,4 +121,28 @@ struct ProfileCommandsTests {
             #expect(error.cannotOpen)
         }
     }
+
+    @Test("check lists a profile's unknown population beside its other problems, and no problem a set-aside key caused")
+    func checkListsEveryProblem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func problems(_ name: String, _ text: String) throws -> [String] {
+            let path = folder.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            guard case .invalid(_, let problems) = try fixture.check(path) else { return [] }
+            return problems.map { problem in
+                guard case .file(_, let line, _) = problem.origin else { return "? \(problem.keyPath)" }
+                return "\(line) \(problem.keyPath)"
+            }
+        }
+        #expect(try problems("p3.yaml", "version: 1\nname: p3\ndescription: x\ngesture: {minimumDuration: -1}\npopulation: nobody\n")
+                == ["4 gesture.minimumDuration", "5 population"])
+        // The only class lacks its weight: set aside, it left `classes` empty, which is no problem of the file's.
+        let one = "version: 1\nname: nw\nclasses:\n  - name: c\n    intent: confirm\n    behavior: hold\n    hold: {dist: constant, value: 1}\n"
+        #expect(try problems("nw.yaml", one) == ["4 classes[0].weight"])
+        // A version-2 weight without its value: the value is at fault, not the weight that holds it, nor the classes.
+        let valueless = "version: 2\nname: pv\nclasses:\n  - name: a\n    weight: {range: [0.5, 3], source: \"assumption: x\"}\n    intent: confirm\n    behavior: hold\n    hold: {dist: constant, value: 2}\n"
+        #expect(try problems("pv.yaml", valueless) == ["5 classes[0].weight.value"])
+    }
 }

@@ -88,12 +88,44 @@ struct ReviewFileTests {
         let match = "fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"
         #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nvariants:\n  quick: {gesture.minimumDuration: 0}\n", path: "r.yaml")
                     .map(\.description) == ["r.yaml:3:36: variants.quick.gesture.minimumDuration: \(match)"])
+        // (A file of one design is refused too: report compares designs.)
         #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0\n", path: "r.yaml")
-                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: \(match)"])
+                    .map(\.description) == ["r.yaml:1:11: profiles: \(Self.oneDesign)", "r.yaml:3:28: set.gesture.minimumDuration: \(match)"])
         // A set value and a variant's together: at the first, naming the other.
         #expect(library.reviewProblems(
             yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0.01\nvariants:\n  f: {trigger.offset: -0.02}\n", path: "r.yaml")
                     .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + offset = -0.01 s; it must be after touch-down"])
+    }
+
+    static let oneDesign = "a review compares at least two designs, and this file gives one (hig-linear-bar); give a second profile in profiles, or a variant of hig-linear-bar in variants"
+
+    @Test("every problem of a review is listed: its schema's with those keys set aside, then the library's, a baseline that is none of the designs and a sweep value the first profile refuses")
+    func everyProblem() {
+        let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
+        let problems = library.reviewProblems(
+            yaml: "profiles: [hig-linear-bar]\nvariants:\n  fast: {fill.wobble: 1}\nbaseline: zz\npopulations: [nobody]\nsweeps: [\"fill.curve=wobbly\"]\nusers: many\n",
+            path: "r.yaml",
+            // A sweep of listed values, one point each (the command's parser, sweep's, is the CLI tests' to check).
+            checks: ReviewValueChecks(sweepPoints: { text in
+                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts[1].split(separator: ",").map { "\(parts[0])=\($0)" }
+            }, rule: { _, _ in }))
+        #expect(problems.map { "\($0.origin) \($0.keyPath)" } == [
+            "r.yaml:3:23 variants.fast.fill.wobble", "r.yaml:4:11 baseline", "r.yaml:5:15 populations[0]", "r.yaml:6:10 sweeps[0]",
+            "r.yaml:7:8 users",
+        ])
+        #expect(problems[1].message == "zz is none of the designs: hig-linear-bar, fast")
+        #expect(problems[3].message.hasPrefix("fill.curve=wobbly: fill.curve: timing curve 'wobbly': not recognised"))
+    }
+
+    @Test("a review of one design is refused where it gives its designs, as report refuses it (65, not compare's 64)")
+    func oneDesign() {
+        let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
+        #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nvariants: {}\nusers: 2000\n", path: "r.yaml")
+                    .map(\.description) == ["r.yaml:2:11: variants: \(Self.oneDesign)"])
+        #expect(library.reviewProblems(yaml: "users: 2000\nprofiles: [hig-linear-bar]\n", path: "r.yaml")
+                    .map(\.description) == ["r.yaml:2:11: profiles: \(Self.oneDesign)"])
+        #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nvariants: {slow: {gesture.minimumDuration: 1.2}}\n", path: "r.yaml").isEmpty)
     }
 
     @Test("a key both set and a variant give is reported at the variant's entry (the file's fault, 65), as report refuses it")

@@ -64,8 +64,19 @@ extension ProfileLibrary {
         let profileOverrides = overrides.filter { !$0.reachesPopulation }
         switch Self.kind(of: text, path: path) {
         case .profile:
-            let problems = Profile.problems(yaml: text, path: display, overrides: profileOverrides)
-            guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
+            var problems = Profile.problems(yaml: text, path: display, overrides: profileOverrides)
+            guard problems.isEmpty else {
+                // The population it names is the library's question, which the other problems leave open: asked of
+                // the file's own `population:` (a text), unless an override or a problem of its own stands there.
+                if !problems.contains(where: { $0.keyPath == "population" }),
+                   !profileOverrides.contains(where: { $0.keyPath == "population" }),
+                   case .mapping(let pairs, _)? = try? ConfigNode.parse(text, path: display),
+                   case .scalar(let name, _, let origin)? = pairs.first(where: { $0.key == "population" })?.value,
+                   let problem = populationProblem(named: name, at: origin) {
+                    problems = ProfileError.inLineOrder(problems + [problem])
+                }
+                return .invalid(path: display, problems: problems)
+            }
             let profile = try Profile.load(yaml: text, path: display, overrides: profileOverrides)
             if let problem = populationProblem(of: profile) { return .invalid(path: display, problems: [problem]) }
             if let problem = libraryNameProblem(profile.name, file: path, text: text, in: directory) {

@@ -202,9 +202,14 @@ public struct ProfileLibrary: Sendable {
     /// names it (its `population:` line, or the `--set` that gave it) rather than as a missing population file: the
     /// file to change is the profile. Nil when the population exists, or the profile leaves the key at its default.
     public func populationProblem(of profile: Profile) -> ProfileError? {
-        let name = profile.population
-        guard let origin = profile.populationOrigin, name != Self.standardInput, populationFiles[name] == nil,
-              !fileExists(populationPath(name)) else { return nil }
+        guard let origin = profile.populationOrigin else { return nil }
+        return populationProblem(named: profile.population, at: origin)
+    }
+
+    /// The problem with a population named `name` at `origin` (a profile's `population:`), nil when the library
+    /// finds it: `profiles check` reports it beside a profile's other problems, which leave no `Profile` to ask.
+    func populationProblem(named name: String, at origin: Origin) -> ProfileError? {
+        guard name != Self.standardInput, populationFiles[name] == nil, !fileExists(populationPath(name)) else { return nil }
         if Self.isPath(name), !Self.isArchivedPopulation(name) {
             return ProfileError(origin: origin, keyPath: "population", message: "no population file '\(name)'")
         }

@@ -37,6 +37,13 @@ extension ConfigNode {
     /// the same problem again: the default that took the key's place has it too, as a `trigger.offset` of 0 after a
     /// `gesture.minimumDuration` of 0). At most `Profile.maximumProblems`, sorted by line.
     static func problems(_ tree: ConfigNode, validate: (ConfigNode) throws(ProfileError) -> Void) -> [ProfileError] {
+        problemsAndRest(tree, validate: validate).problems
+    }
+
+    /// `problems`, and the tree with the keys at fault set aside: what a check that goes on past them (a review's
+    /// designs against the library) can still read.
+    static func problemsAndRest(_ tree: ConfigNode, validate: (ConfigNode) throws(ProfileError) -> Void)
+        -> (problems: [ProfileError], rest: ConfigNode) {
         var root = tree
         var problems: [ProfileError] = []
         // The keys taken as absent so far: a problem at one of them is the absence's (`description: is required`
@@ -49,6 +56,11 @@ extension ConfigNode {
                 break
             } catch {
                 if removed.contains(error.keyPath) { break }
+                // Likewise a problem of what holds a removed key (a population's `classes` left empty after its
+                // only class, missing a required key, was set aside): the removal's, not the file's.
+                if !error.keyPath.isEmpty, removed.contains(where: { $0.hasPrefix(error.keyPath + ".") || $0.hasPrefix(error.keyPath + "[") }) {
+                    break
+                }
                 if problems.contains(where: { $0.keyPath == error.keyPath && $0.message == error.message }) { break }
                 problems.append(error)
                 let key = error.setAside ?? error.keyPath
@@ -57,7 +69,7 @@ extension ConfigNode {
                 root = next
             }
         }
-        return ProfileError.inLineOrder(problems)
+        return (ProfileError.inLineOrder(problems), root)
     }
 
     /// The tree without the value at a dotted key path (`fill.timer.latency.sigma`; a list index such as

@@ -19,15 +19,16 @@ extension ProfileLibrary {
         } catch {
             return [error]
         }
-        let structural = ConfigNode.problems(root) { root throws(ProfileError) in _ = try ReviewFile.decode(root) }
-        guard structural.isEmpty else { return structural }
+        // What the file's own schema refuses, with those keys set aside: the rest is still checked against the
+        // library, so `users: many` does not hide an unknown profile.
+        let (structural, rest) = ConfigNode.problemsAndRest(root) { root throws(ProfileError) in _ = try ReviewFile.decode(root) }
         let review: ReviewFile
         do {
-            review = try ReviewFile.decode(root)
+            review = try ReviewFile.decode(rest)
         } catch {
-            return [error]
+            return structural.isEmpty ? [error] : structural
         }
-        var problems: [ProfileError] = []
+        var problems: [ProfileError] = structural
         // Every `key=value` the file writes, by its text: an error a profile or population gives for one of them
         // (its origin is that `--set` text) is reported at the entry and key path the file writes, not as a
         // `--set` the user never typed.
@@ -65,6 +66,9 @@ extension ProfileLibrary {
         var designs: [String: (profile: String, sets: [Override])] = [:]
         var firstProfile: Profile?
         let names = review.profiles.isEmpty ? ["hig-linear-bar"] : review.profiles
+        // The designs that load, by label: a baseline and the sweeps are checked against them alone.
+        var loaded: Set<String> = []
+        var profilesLoaded = true
         for (index, name) in names.enumerated() {
             let keyPath = review.profiles.isEmpty ? "profiles" : (root.isListAt("profiles") ? "profiles[\(index)]" : "profiles")
             do {
@@ -72,9 +76,11 @@ extension ProfileLibrary {
                 labels.append(profile.name)
                 labelPaths.append(keyPath)
                 if designs[profile.name] == nil { designs[profile.name] = (name, []) }
+                loaded.insert(profile.name)
                 if index == 0 { firstProfile = profile }
             } catch {
                 problem(keyPath, error)
+                profilesLoaded = false
             }
         }
         var populations: [Population] = []
@@ -95,9 +101,9 @@ extension ProfileLibrary {
                 problem(keyPath, error)
             }
         }
-        let populationsLoaded = !populationNames.isEmpty && populations.count == populationNames.count
+        var populationsLoaded = !populationNames.isEmpty && populations.count == populationNames.count
         if populationsLoaded {
-            do { _ = try Population.applying(common, to: populations) } catch { problem("set", error) }
+            do { _ = try Population.applying(common, to: populations) } catch { problem("set", error); populationsLoaded = false }
         }
         for variant in review.variants {
             let keyPath = "variants.\(variant.label)"
@@ -120,10 +126,17 @@ extension ProfileLibrary {
             if firstProfile != nil {
                 do {
                     _ = try loadProfile(names[0], overrides: profileSets + sets.filter { !$0.reachesPopulation })
+                    loaded.insert(variant.label)
                 } catch {
                     problem(keyPath, error)
                 }
             }
+        }
+        // A review compares designs: report refuses a file with one (`compare needs at least two designs`).
+        if names.count + review.variants.count < 2 {
+            let keyPath = root.keys.contains("variants") ? "variants" : "profiles"
+            problem(keyPath, ReviewProblem("a review compares at least two designs, and this file gives one (\(names[0])); "
+                + "give a second profile in profiles, or a variant of \(names[0]) in variants"))
         }
         // What report refuses of the designs as a whole, at the entry that makes it so.
         for variant in review.variants where variant.sets.isEmpty {
@@ -158,12 +171,16 @@ extension ProfileLibrary {
                 }
             }
         }
-        if let baseline = review.baseline, problems.isEmpty, !labels.contains(baseline) {
+        // Every design's label is known once every profile loaded (a profile's label is its name, read from it).
+        if let baseline = review.baseline, profilesLoaded, !labels.contains(baseline) {
             problem("baseline", ReviewProblem("\(baseline) is none of the designs: \(labels.joined(separator: ", "))"))
         }
-        let baseline = designs[review.baseline ?? labels.first ?? ""]
-        // Values are tried only on designs that loaded: otherwise each would repeat the designs' problem.
-        let designsLoaded = problems.isEmpty
+        // A baseline that is none of the designs (reported above) leaves the sweeps to the first profile's values.
+        let baselineLabel = review.baseline.flatMap { labels.contains($0) ? $0 : nil } ?? firstProfile?.name
+        let baseline = baselineLabel.flatMap { designs[$0] }
+        // Values are tried only on a baseline that loaded (and populations that did): otherwise each would repeat
+        // the design's problem.
+        let designsLoaded = baselineLabel.map(loaded.contains) ?? false
         for sweep in review.sweeps {
             guard let sweepPoints else { continue }
             func refuse(_ message: String) {
