@@ -149,6 +149,9 @@ public enum FitDataFile {
 
         var times: [Double] = []
         var flags: [Bool] = []
+        // Which --censored-value labels some row has, and (for the error when one has none) the column's values.
+        var labelSeen = Array(repeating: false, count: censoredLabels.count)
+        var censoredColumnValues: [String] = []
         var rowsInFile = 0
         var rowsFiltered = 0
         while try FitError.reading({ () throws(CSVTableError) in try reader.next() }) {
@@ -169,7 +172,14 @@ public enum FitDataFile {
                                        + "(allowed: 0, 1, true, false)")
                     }
                 } else {
-                    isCensored = censoredLabels.contains { reader.field(censoredIndex, equals: $0) }
+                    for (label, text) in censoredLabels.enumerated() where reader.field(censoredIndex, equals: text) {
+                        isCensored = true
+                        labelSeen[label] = true
+                    }
+                    if !isCensored, censoredColumnValues.count < 12, case let value = reader.field(censoredIndex),
+                       !censoredColumnValues.contains(value) {
+                        censoredColumnValues.append(value)
+                    }
                 }
             }
             let (valueIndex, valueName) = isCensored && censorTimeIndex != nil
@@ -197,6 +207,16 @@ public enum FitDataFile {
             }
             times.append(time)
             flags.append(isCensored)
+        }
+        // A label no row has (a typo for `completed`) would fit censored times as observed ones, without a word.
+        if let censoredName = request.censoredColumn, let missing = labelSeen.indices.first(where: { !labelSeen[$0] }) {
+            let values = censoredColumnValues.map { "'\($0)'" }.joined(separator: ", ")
+            let filtered = rowsFiltered > 0 ? " of the \(rowsInFile - rowsFiltered) rows the filters keep" : ""
+            throw FitError(.invalidData, path: path,
+                           "--censored-value \(request.censoredValues[missing]) matches no row\(filtered) in column \(censoredName)"
+                           + "\(Suggestions.didYouMean(request.censoredValues[missing], among: censoredColumnValues)); "
+                           + (values.isEmpty ? "every row there has another --censored-value" : "values there: \(values)"
+                              + (censoredColumnValues.count == 12 ? ", …" : "")))
         }
         do {
             try FitSample.checkShape(times: times, censored: flags)

@@ -356,6 +356,16 @@ struct FitDataTests {
         #expect(set.sample.count == 15 && set.sample.censoredCount == 3 && set.rowsFiltered == 15)
         #expect(set.sample.censoringTimes == [1, 1, 1])
         #expect(set.sample.observedTimes.first == 0.1)
+        // A label no kept row has (a typo) would fit the completed holds' censored times as releases: refused, with
+        // the values the column has.
+        var typo = request
+        typo.censoredValues = ["completed", "complete"]
+        #expect(throws: FitError.self) { try FitDataFile.parse(text, request: typo) }
+        do {
+            _ = try FitDataFile.parse(text, request: typo)
+        } catch {
+            #expect(error.description == "users.csv: --censored-value complete matches no row of the 15 rows the filters keep in column outcome; values there: 'premature_release'")
+        }
     }
 
     @Test("CSV output: the header, NaN for parameters a family lacks, exactly one best")

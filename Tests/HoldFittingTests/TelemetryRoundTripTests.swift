@@ -142,6 +142,11 @@ struct TelemetryRoundTripTests {
         #expect(message("0,,1,1000,1,1000\n").contains("moved_out: is 1 on a hold the action cut"))
         #expect(message("0,,1,1000,0,1000\n").contains("every hold is censored"))
         #expect(message("0,300,0,,0\n").contains("t.csv:2"))
+        // A row that contradicts its trigger: fired on a release before it, or fired before it; a millisecond short
+        // (whole-millisecond clocks) is allowed.
+        #expect(message("0,300,1,,0,1000\n") == "t.csv:2: fired: is 1 on a hold of 300.000 ms, shorter than its trigger_ms 1000.000: a hold let go before the trigger does not fire the action")
+        #expect(message("0,1200,1,300,0,1000\n") == "t.csv:2: fired_ms: 300.0 is 300.000 ms after down_ms, before trigger_ms 1000.000: the action fires once the hold reaches its trigger")
+        #expect(message("0,300,0,,0,1000\n10,1009.2,1,1009.5,0,1000\n") == "")
         do {
             _ = try TelemetryFile.parse("down_ms,up,fired,trigger_ms\n0,1,0,1\n", path: "t.csv")
             Issue.record("a file without up_ms was read")

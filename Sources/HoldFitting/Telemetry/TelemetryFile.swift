@@ -62,6 +62,11 @@ public enum TelemetryFile {
     /// The columns the reader knows, in the order the documentation lists them.
     public static let columns = ["down_ms", "up_ms", "fired", "fired_ms", "moved_out", "trigger_ms", "fill_ms", "full_ms"]
 
+    /// How far a logged time may fall short of the trigger for rounding to whole milliseconds on either clock reading.
+    static let roundingMilliseconds = 1.0
+
+    static func milliseconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
     /// Reads and validates the file. Errors name the file and, for a row, its line, the column and what is allowed.
     public static func read(path: String) throws(FitError) -> TelemetryData {
         let reader: CSVReader
@@ -149,11 +154,21 @@ public enum TelemetryFile {
                 guard fired else { throw fail("fired_ms", "is given but fired is 0: a hold that did not fire has no fired_ms") }
                 guard value >= downAt else { throw fail("fired_ms", "\(value) is before down_ms \(downAt)") }
                 firedSeconds = (value - downAt) / 1000
+                // The action fires once the hold reaches the trigger, never before (a millisecond's rounding aside).
+                guard value - downAt >= triggerSeconds * 1000 - Self.roundingMilliseconds else {
+                    throw fail("fired_ms", "\(value) is \(Self.milliseconds(value - downAt)) ms after down_ms, before trigger_ms "
+                               + "\(Self.milliseconds(triggerSeconds * 1000)): the action fires once the hold reaches its trigger")
+                }
             }
             let hold: TelemetryHold
             if let upAt = try number(up, "up_ms", optional: true) {
                 let time = (upAt - downAt) / 1000
                 guard time > 0 else { throw fail("up_ms", "\(upAt) is not after down_ms \(downAt): a hold lasts > 0 ms") }
+                // A hold let go before its trigger cannot have fired the action.
+                guard !fired || upAt - downAt >= triggerSeconds * 1000 - Self.roundingMilliseconds else {
+                    throw fail("fired", "is 1 on a hold of \(Self.milliseconds(upAt - downAt)) ms, shorter than its trigger_ms "
+                               + "\(Self.milliseconds(triggerSeconds * 1000)): a hold let go before the trigger does not fire the action")
+                }
                 hold = TelemetryHold(time: time, censored: moved, fired: fired, triggerSeconds: triggerSeconds,
                                      fillEndSeconds: fillEnd, fullSeconds: fullSeconds)
             } else {
