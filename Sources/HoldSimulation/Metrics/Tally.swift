@@ -166,6 +166,41 @@ struct Tally: HoldSink {
                 }
             }
         }
+        return extremeProblem()
+    }
+
+    /// The first kept extreme no simulation gives: one over no values that moved from where it starts, one over
+    /// values that is not finite, outside its quantiles' smallest and largest (a thousandth and a unit of slack), a
+    /// pulse rate not above 0 or beyond one pulse a nanosecond, a smallest progress above its mean.
+    func extremeProblem() -> String? {
+        for value in HoldValue.allCases where value.keepsMaximum || value.keepsMinimum {
+            let index = value.rawValue, name = TallyCoding.snakeCase(value), n = valueCounts[index]
+            let extreme = value.keepsMaximum ? maxima[index] : minima[index]
+            let which = value.keepsMaximum ? "largest" : "smallest"
+            let start = value.keepsMaximum ? value.maximumStart : .infinity
+            // A value without a mean keeps no count in a shard (the pulse rate): its extreme is where it starts, or a
+            // value's.
+            if value.keepsMean ? n == 0 : extreme == start {
+                if extreme != start { return "the \(which) \(name) is \(extreme) over no values" }
+                continue
+            }
+            guard extreme.isFinite else { return "the \(which) \(name) is \(extreme), not a value's" }
+            // In the quantiles' integer units (mismatch: µs, the extreme in seconds).
+            let units = value == .mismatch ? extreme * 1e6 : extreme
+            if value.quantiles != nil, let low = quantile(of: value, atPercentile: 0), let high = quantile(of: value, atPercentile: 100) {
+                let lowest = Double(low) - abs(Double(low)) * 1e-3 - 1, highest = Double(high) + abs(Double(high)) * 1e-3 + 1
+                if units < lowest || units > highest {
+                    return "the \(which) \(name) \(extreme) is outside its values' smallest and largest"
+                }
+            }
+            if value == .pulseRate, !(extreme > 0 && extreme <= Instant.perSecond) {
+                return "the \(which) \(name) \(extreme) is not a rate of pulses (above 0, at most one a nanosecond)"
+            }
+            if value == .progressAtTrigger {
+                let mean = Double(sums[index]) / Double(n) / value.scale
+                if extreme > mean + abs(mean) * 1e-9 + 1e-9 { return "the \(which) \(name) \(extreme) is above its mean \(mean)" }
+            }
+        }
         return nil
     }
 
