@@ -45,6 +45,21 @@ struct GuidelineCheckTests {
                 == ["kikocard-accelerating first-feedback", "kikocard-accelerating haptic-rate"])
     }
 
+    /// swiftui-hold-to-confirm-button: a 1.5 s gesture under a 1.5 s fill. Shortening the gesture lets motor-impaired
+    /// people complete, and makes the action fire on a partly filled bar: the fix must say so, not offer it as one
+    /// that works. A Timer fill's trigger does not wait for the gesture: timing-adjustable tries no gesture value.
+    @Test("a fix that passes its rule but makes a passing rule fail is named as such; no key is tried that does not set the trigger")
+    func fixesDoNotTradeFailures() throws {
+        let result = try Self.check(["swiftui-hold-to-confirm-button", "kikocard-accelerating"], users: 2_000)
+        func fix(_ profile: String, _ rule: String) -> String {
+            result.results.first { $0.profile == profile && $0.rule.id == rule }?.fix ?? "(none)"
+        }
+        #expect(Self.status(result, rule: "fill-matches-action")?.status == "pass")
+        let impaired = fix("swiftui-hold-to-confirm-button", "motor-impaired-completion")
+        #expect(impaired.hasPrefix("`--set gesture.minimumDuration=1.2` passes this rule but then `fill-matches-action` no longer passes"), "\(impaired)")
+        #expect(fix("kikocard-accelerating", "timing-adjustable") == "no single key HoldLab knows to try changes this; see the detail")
+    }
+
     @Test("# rng: names mt19937 for the trace rules' Timer latencies where a checked profile draws them, and only there")
     func rngLineNamesTraceDraws() throws {
         func rngLine(_ profiles: [String], rng: Generator.Kind = .users) throws -> String? {

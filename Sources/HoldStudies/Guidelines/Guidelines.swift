@@ -76,8 +76,8 @@ public struct GuidelineResult: Sendable {
     public var threshold: String
     /// One sentence: what was measured and why the status.
     public var detail: String
-    /// For a rule that fails or warns: the key to change and a value with which the rule passes (checked by
-    /// running the rule again with it), or why none was found. Empty when it passes.
+    /// For a rule that fails or warns: the key to change and a value with which the rule passes and no rule that
+    /// passed fails (checked by running the rules again with it), or why none was found. Empty when it passes.
     public var fix: String = ""
 
     public init(profile: String, rule: GuidelineRule, status: GuidelineStatus, measured: String, threshold: String,
@@ -311,15 +311,24 @@ public enum Guidelines {
         return changed
     }
 
-    /// The first candidate `--set` value with which `passes` holds, as the result's fix; or a sentence saying that
-    /// none of them did.
-    static func fix(_ profile: Profile, candidates: [String], note: String = "",
-                    passes: (Profile) throws -> Bool) rethrows -> String {
+    /// The first candidate `--set` value with which `passes` holds and no rule that passed fails (`breaks`: the
+    /// rules it makes fail or warn), as the result's fix; else the first that passes with the rules it breaks named
+    /// (advice followed must not trade one failure for another unsaid); or a sentence saying that none passed.
+    static func fix(_ profile: Profile, candidates: [String], note: String = "", breaks: (Profile) throws -> [String],
+                    passes: (Profile) throws -> Bool) throws -> String {
         var tried: [String] = []
+        var trading: (candidate: String, broken: [String])?
         for candidate in candidates where !tried.contains(candidate) {
             tried.append(candidate)
-            guard let changed = applying(candidate, to: profile) else { continue }
-            if try passes(changed) { return "--set \(candidate)" + (note.isEmpty ? "" : " (\(note))") }
+            guard let changed = applying(candidate, to: profile), try passes(changed) else { continue }
+            let broken = try breaks(changed)
+            if broken.isEmpty { return "--set \(candidate)" + (note.isEmpty ? "" : " (\(note))") }
+            if trading == nil { trading = (candidate, broken) }
+        }
+        if let trading {
+            return "`--set \(trading.candidate)` passes this rule but then " + trading.broken.map { "`\($0)`" }.joined(separator: " and ")
+                + (trading.broken.count == 1 ? " no longer passes" : " no longer pass")
+                + "; no single value HoldLab tried passes without that (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")"
         }
         return tried.isEmpty ? "no single key HoldLab knows to try changes this; see the detail"
             : "no single value HoldLab tried passes (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")"
@@ -341,6 +350,12 @@ public enum Guidelines {
     /// Runs every rule of the request's rule set on its profile.
     public static func check(_ request: GuidelineRequest) throws -> [GuidelineResult] {
         if request.thresholds.ruleSet == .rules1 { return try GuidelinesRules1.check(request) }
+        return try check(request, fixes: true)
+    }
+
+    /// Every rule's finding, and with `fixes` a fix for each that does not pass, once every finding is known: a fix
+    /// is checked against the rules that passed (`fixes: false` runs them on the changed profile).
+    static func check(_ request: GuidelineRequest, fixes: Bool) throws -> [GuidelineResult] {
         let profile = request.profile
         let simulations = Simulations(request: request)
         let own = try request.summary ?? simulations.own(profile)
@@ -348,17 +363,32 @@ public enum Guidelines {
             && request.impairedPopulation.contentHash == request.population.contentHash
         let impaired = try request.impairedSummary ?? (sameImpaired ? own : simulations.impaired(profile))
         var results: [GuidelineResult] = []
-        func add(_ id: String, _ finding: Finding, fix: () throws -> String) rethrows {
+        var fixers: [Int: () throws -> String] = [:]
+        func add(_ id: String, _ finding: Finding, fix: @escaping () throws -> String) {
+            if finding.status != .pass { fixers[results.count] = fix }
             results.append(GuidelineResult(
                 profile: profile.name, rule: rule(id), status: finding.status, measured: finding.measured,
-                threshold: finding.threshold, detail: finding.detail, fix: finding.status == .pass ? "" : try fix()))
+                threshold: finding.threshold, detail: finding.detail))
+        }
+        // The rules a changed profile no longer passes, of those this one passes.
+        func breaks(_ changed: Profile) throws -> [String] {
+            let passing = Set(results.filter { $0.status == .pass }.map(\.rule.id))
+            guard !passing.isEmpty else { return [] }
+            var again = request
+            again.profile = changed
+            again.summary = nil
+            again.impairedSummary = nil
+            return try check(again, fixes: false).filter { $0.status != .pass && passing.contains($0.rule.id) }.map(\.rule.id)
+        }
+        func fix(_ profile: Profile, candidates: [String], note: String = "", passes: (Profile) throws -> Bool) throws -> String {
+            try Self.fix(profile, candidates: candidates, note: note, breaks: breaks, passes: passes)
         }
         let t = request.thresholds
         let seed = request.seed
 
         // fill-matches-action: both sides. Its fix must pass both sides again, the simulated one simulated again.
         let fillFinding = try fillMatchesAction(profile, own, t, seed: seed)
-        try add("fill-matches-action", fillFinding) {
+        add("fill-matches-action", fillFinding) {
             var candidates: [String] = []
             if profile.control.trigger.offsetSeconds != 0 { candidates.append("trigger.offset=0") }
             if case .animation(let curve, _) = profile.control.fill.model, !isSpring(curve),
@@ -373,7 +403,7 @@ public enum Guidelines {
 
         // first-feedback: the supremum over display phases.
         let feedbackFinding = try firstFeedback(profile, t, seed: seed)
-        try add("first-feedback", feedbackFinding) {
+        add("first-feedback", feedbackFinding) {
             var candidates: [String] = []
             if profile.control.fill.delaySeconds > 0 { candidates.append("fill.delay=0") }
             if profile.control.fill.start != .touchDown { candidates.append("fill.start=touchDown") }
@@ -397,7 +427,7 @@ public enum Guidelines {
 
         // pointer-cancellation and retract-time: traced releases before the action.
         let (cancelFinding, retractFinding) = try earlyReleases(profile, t, seed: seed)
-        try add("pointer-cancellation", cancelFinding) {
+        add("pointer-cancellation", cancelFinding) {
             var candidates: [String] = []
             if profile.control.trigger.offsetSeconds != 0 { candidates.append("trigger.offset=0") }
             candidates.append(profile.control.trigger.source == .gesture ? "trigger.source=fill" : "trigger.source=gesture")
@@ -405,7 +435,7 @@ public enum Guidelines {
                 try earlyReleases(changed, t, seed: seed).cancellation.status == .pass
             }
         }
-        try add("retract-time", retractFinding) {
+        add("retract-time", retractFinding) {
             var candidates = ["retract.duration=0.2", "retract.mode=instant"]
             if profile.control.retract.mode != .animation { candidates.insert("retract.mode=animation", at: 0) }
             return try fix(profile, candidates: candidates) { changed in
@@ -415,10 +445,17 @@ public enum Guidelines {
 
         // timing-adjustable (informative).
         let timingFinding = try timingAdjustable(profile, t, seed: seed)
-        try add("timing-adjustable", timingFinding) {
+        add("timing-adjustable", timingFinding) {
             let target = seconds(t.fixedHoldMs / 1000)
-            var candidates = ["gesture.minimumDuration=\(target)"]
-            if profile.control.trigger.source == .fill, case .animation(let curve, _) = profile.control.fill.model, !isSpring(curve) {
+            // Only keys that set when the action fires, and only shorter: a fill's trigger does not wait for the
+            // gesture's minimumDuration, so lengthening or shortening it there changes nothing.
+            var candidates: [String] = []
+            if profile.control.trigger.offsetSeconds > 0 { candidates.append("trigger.offset=0") }
+            if profile.control.trigger.source == .gesture, profile.control.gesture.minimumDurationSeconds > t.fixedHoldMs / 1000 {
+                candidates.append("gesture.minimumDuration=\(target)")
+            }
+            if profile.control.trigger.source == .fill, case .animation(let curve, let duration) = profile.control.fill.model,
+               !isSpring(curve), duration > t.fixedHoldMs / 1000 {
                 candidates.append("fill.duration=\(target)")
             }
             return try fix(profile, candidates: candidates) { changed in
@@ -428,7 +465,11 @@ public enum Guidelines {
 
         // motor-impaired-completion: a shorter hold, simulated against the impaired population again.
         let impairedFinding = motorImpairedCompletion(impaired, request.impairedPopulation.name, t)
-        try add("motor-impaired-completion", impairedFinding) {
+        add("motor-impaired-completion", impairedFinding) {
+            // Nothing to shorten for a population nobody in which means to confirm: the rule cannot measure.
+            guard impaired.completion.rate != nil else {
+                return "give --impaired-population one with intent users (intent: confirm); \(request.impairedPopulation.name) has none"
+            }
             let current = profile.control.gesture.minimumDurationSeconds
             var candidates = [0.8, 0.6, 0.5, 0.4].map { "gesture.minimumDuration=\(seconds(Swift.max(0.05, (current * $0 * 20).rounded() / 20)))" }
             if profile.control.trigger.source == .fill, case .animation(let curve, let duration) = profile.control.fill.model,
@@ -438,6 +479,9 @@ public enum Guidelines {
             return try fix(profile, candidates: candidates) { changed in
                 motorImpairedCompletion(try simulations.impaired(changed), request.impairedPopulation.name, t).status == .pass
             }
+        }
+        if fixes {
+            for (index, fixer) in fixers.sorted(by: { $0.key < $1.key }) { results[index].fix = try fixer() }
         }
         return results
     }
