@@ -56,6 +56,31 @@ struct TuneTests {
             users: users, seed: 1, checkSeed: 2, threads: 2)
     }
 
+    @Test("with --precision the trajectory's users column says where each evaluation stopped: whole chunks, at most the cap, the users its summary counted")
+    func precisionUsersColumn() throws {
+        let population = try Make.population("""
+              - {name: a, weight: 1, intent: none, behavior: hold, hold: {dist: lognormal, median: 0.12, sigma: 0.6}}
+            """)
+        var request = try Self.request(
+            profile: "static-long-press", population: population, parameters: ["gesture.minimumDuration=0.2:1.5"],
+            objective: { .minimize(try TuneMetric("gesture.minimumDuration", parameters: $0)) },
+            constraints: ["false_activation_rate<=0.02"], users: 40_000)
+        request.precision = try Precision(parsing: ["false_activation_rate=0.004"], allowed: ["false_activation_rate"])
+        let result = try Tuner.run(request)
+        let table = TuneReport.document(request, result: result, commandLine: "holdlab tune", base: try Make.library.loadProfile("static-long-press")).tables[0]
+        let column = try #require(table.columns.firstIndex { $0.name == "users" })
+        #expect(table.columns[column - 1].name == "feasible")
+        let users = table.rows.map { $0[column].csvText }
+        #expect(users == result.trajectory.map { "\($0.summary.users)" })
+        #expect(result.trajectory.allSatisfy { $0.summary.users <= 40_000 && ($0.summary.users % Simulator.chunkSize == 0 || $0.summary.users == 40_000) })
+        // Wide intervals near a rate of 0.5 need more users than those near 0: the evaluations do not all stop together.
+        #expect(Set(users).count > 1)
+        // Without --precision the column is not there.
+        request.precision = nil
+        #expect(!TuneReport.document(request, result: try Tuner.run(request), commandLine: "holdlab tune",
+                                     base: try Make.library.loadProfile("static-long-press")).tables[0].columns.contains { $0.name == "users" })
+    }
+
     @Test("Brent finds the shortest minimumDuration with false activations ≤ 0.5 %: the closed-form quantile")
     func closedFormOptimum() throws {
         // Accidental holds only, lognormal(median 0.12 s, σ 0.6): false activation at θ is P(hold ≥ θ), so the optimum

@@ -52,15 +52,18 @@ public enum TuneReport {
         let metricColumns = metrics.filter { $0.parameterIndex == nil && seen.insert($0.name).inserted }
         func unit(_ name: String) -> String { SimulationCSV.columns.first { $0.name == name }?.unit ?? "" }
         let parameterColumns = request.parameters.map { ResultColumn($0.column, .number) }
+        // With --precision each evaluation stops on its own: its users say where (without it, every one took --users).
+        let usersColumn = request.precision == nil ? [] : [ResultColumn("users", .integer)]
         let trajectory = ResultTable(
             provenance: provenance,
             columns: [ResultColumn("evaluation", .integer)] + parameterColumns
                 + ["score", "objective", "penalty"].map { ResultColumn($0, .number) } + [ResultColumn("feasible", .boolean)]
-                + metricColumns.map { ResultColumn($0.name, .number, unit: unit($0.name)) },
+                + usersColumn + metricColumns.map { ResultColumn($0.name, .number, unit: unit($0.name)) },
             rows: result.trajectory.map { evaluation in
                 [ResultCell.integer(evaluation.index)] + evaluation.values.map(parameterCell)
                     + [evaluation.score, evaluation.objective, evaluation.penalty].map { .significant($0, digits: 10) }
                     + [.boolean(evaluation.feasible)]
+                    + (usersColumn.isEmpty ? [] : [ResultCell.integer(evaluation.summary.users)])
                     + metricColumns.map { .significant($0.value(values: evaluation.values, summary: evaluation.summary), digits: 10) }
             })
         let check = ResultTable(
