@@ -173,4 +173,26 @@ struct PrecisionCommandTests {
         #expect(again.status == 65, "\(again.stderr)")
         #expect(again.stderr.contains("came from a different precision"), "\(again.stderr)")
     }
+
+    @Test("sweep --resume warns of the rows an earlier run capped, as the whole run does")
+    func resumedSweepWarns() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("sweep.csv").path
+        let arguments = ["sweep", "--vary", "gesture.minimumDuration=0.4,1.2", "--precision", "false_activation_rate=0.01",
+                         "--users", "8192", "--out", out]
+        let whole = try CLI.run(arguments)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let warning = try #require(whole.stderr.split(separator: "\n").first { $0.contains("not met at the cap") })
+        #expect(warning.contains("for 1 of 2 rows: 0.4: false_activation_rate half-width"), "\(warning)")
+        // The file as an interrupted run leaves it: the capped first row, not the second.
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let kept = lines.prefix { !$0.hasPrefix("1.2,") }.joined(separator: "\n") + "\n"
+        try kept.write(toFile: out, atomically: true, encoding: .utf8)
+        let resumed = try CLI.run(arguments + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.split(separator: "\n").contains(warning), "\(resumed.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
+    }
 }

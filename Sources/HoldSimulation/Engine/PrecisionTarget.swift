@@ -204,6 +204,13 @@ public struct PrecisionOutcome: Sendable, Equatable {
         /// The row (`profile, population`, or `design − baseline, population`).
         public var row: String
 
+        public init(target: PrecisionTarget, halfWidth: Double?, estimate: Double?, row: String) {
+            self.target = target
+            self.halfWidth = halfWidth
+            self.estimate = estimate
+            self.row = row
+        }
+
         func isWorse(than other: Shortfall) -> Bool {
             guard let mine = halfWidth else { return other.halfWidth != nil }
             guard let theirs = other.halfWidth else { return false }

@@ -169,6 +169,29 @@ public enum Sweep {
         return "\(values.joined(separator: " ")): " + outcome.shortfalls.map(\.description).joined(separator: "; ")
     }
 
+    /// `precisionShortfall` of a row read back for `--resume` (its cells, in `columns(plan)` order): the targets its
+    /// printed interval misses, when it took every user (a row that stopped before the cap met them), so a resumed
+    /// sweep warns of the rows an earlier run capped as the whole run would have.
+    public static func precisionShortfall(_ request: SweepRequest, resumed cells: [ResultCell]) -> String? {
+        guard let precision = request.precision else { return nil }
+        let columns = Self.columns(request.plan)
+        func text(_ name: String) -> String? {
+            columns.firstIndex { $0.name == name }.flatMap { $0 < cells.count ? cells[$0].plainText : nil }
+        }
+        func value(_ name: String) -> Double? { text(name).flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } }
+        guard let users = value("users"), users >= Double(request.users) else { return nil }
+        let row = "\(text("profile") ?? ""), \(text("population") ?? "")"
+        let short = precision.targets.compactMap { target -> PrecisionOutcome.Shortfall? in
+            let (estimate, lower, upper) = (value(target.metric), value(target.metric + "_lo"), value(target.metric + "_hi"))
+            guard !target.isMet(estimate: estimate, lower: lower, upper: upper) else { return nil }
+            return PrecisionOutcome.Shortfall(target: target, halfWidth: PrecisionTarget.halfWidth(estimate: estimate, lower: lower, upper: upper),
+                                              estimate: estimate, row: row)
+        }
+        guard !short.isEmpty else { return nil }
+        let values = cells.prefix(request.plan.parameters.count).map(\.plainText)
+        return "\(values.joined(separator: " ")): " + short.map(\.description).joined(separator: "; ")
+    }
+
     /// The warning for the points that fell short (`precisionShortfall`), of `rows` run; nil when none did.
     public static func precisionWarning(_ request: SweepRequest, shortfalls: [String], rows: Int) -> String? {
         guard let precision = request.precision, !shortfalls.isEmpty else { return nil }

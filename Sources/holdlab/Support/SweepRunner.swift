@@ -58,7 +58,11 @@ func runSweepPoints(
     let columns = Sweep.columns(request.plan)
     let resumed = rows.map { ResultTable.cells(parsing: $0, columns: columns) }
     rows = done
-    if let warning = Sweep.precisionWarning(request, shortfalls: shortfalls, rows: ran) { printNote(warning) }
+    // Rows an earlier run capped count as this run's: the warning is the whole sweep's, resumed or not.
+    let resumedShortfalls = resumed.compactMap { Sweep.precisionShortfall(request, resumed: $0) }
+    if let warning = Sweep.precisionWarning(request, shortfalls: resumedShortfalls + shortfalls, rows: resumed.count + ran) {
+        printNote(warning)
+    }
     noteUndefinedValues(Sweep.table(request.plan, rows: resumed + typed, provenance: Provenance()), subject: "point")
 }
 
