@@ -107,6 +107,13 @@ struct PrecisionCommandTests {
         #expect(shares.contains("\n# users: \(most) per population, seed 1 (common random numbers; the most users a population's comparison took)\n"),
                 "\(shares.prefix(1200))")
         #expect(try file("sweep-fill.duration.csv").contains("\n# sweep_users: \(most) per point, seed 1\n"))
+        // Every CSV of the review says whether the targets were met, the sweep's as the comparison's.
+        let precisionLines = designs.split(separator: "\n").filter { $0.hasPrefix("# precision: ") }
+        #expect(!precisionLines.isEmpty)
+        for name in ["designs.csv", "differences.csv", "checks.csv", "knob-shares.csv", "sweep-fill.duration.csv"] {
+            let lines = try file(name).split(separator: "\n").filter { $0.hasPrefix("# precision: ") }
+            #expect(lines == precisionLines, "\(name)")
+        }
         // Their people are those of `most` users: default's intent users at that many.
         let simulate = try CLI.run(["simulate", "--population", "default", "--users", "\(most)", "--columns", "intent_users",
                                     "--format", "csv", "--no-comments"])

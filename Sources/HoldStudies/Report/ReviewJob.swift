@@ -220,8 +220,11 @@ public enum ReviewJob {
             // Names or booleans (fill.curve=linear,easeIn) are drawn one place apart, with intervals, not bands.
             let categorical = Sweep.columns(sweepPlan).first?.kind == .text
             let stem = "sweep-\(parameter.keyPath)"
+            // Its points take the users the comparison's precision came to (`# sweep_users:`): the `# precision:`
+            // lines say whether that met the targets, as every other CSV of the review does.
             let sweepTable = Sweep.table(sweepPlan, rows: rows, provenance: Provenance.made(by: "report", commandLine: command)
-                + Provenance(Sweep.identity(sweep, baseProfile: baselineDesign.profile)))
+                + Provenance(Sweep.identity(sweep, baseProfile: baselineDesign.profile))
+                + Provenance(head.entries.filter { $0.key == "precision" }))
             try write(stem + ".csv", sweepTable)
             pageSweeps.append(ReviewPage.SweepData(
                 file: stem + ".csv", keyPath: parameter.keyPath, column: parameter.column,
