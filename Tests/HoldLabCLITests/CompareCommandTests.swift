@@ -37,6 +37,20 @@ struct CompareCommandTests {
         #expect(result.stdout.contains("--set 'fill.timer.latency={dist: exponential, mean: 0.004}'"))
     }
 
+    @Test("--summaries: a NaN its columns beyond the differences' have (peak_pulse_rate_hz) is noted with its reason, as simulate notes it")
+    func summariesNaNIsNoted() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let summaries = directory.appendingPathComponent("s.csv").path
+        let result = try CLI.run(["compare", "--profile", "hig-linear-bar", "--variant", "slow=gesture.minimumDuration=1.2",
+                                  "--population", "hold-only", "--users", "2000", "--summaries", summaries])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = CSVRecords.records(try String(contentsOfFile: summaries, encoding: .utf8))
+        #expect(rows.count == 2 && rows.allSatisfy { $0["peak_pulse_rate_hz"] == "NaN" })
+        #expect(result.stderr.contains("note: --summaries: undefined values are written as NaN (2 of 2 rows) where none of the holds counted had them: peak_pulse_rate_hz (no completed hold rendered two pulses)"),
+                "\(result.stderr)")
+    }
+
     @Test("--per-user rows start with the run's provenance, as simulate's do")
     func perUserProvenance() throws {
         let directory = try CLI.temporaryDirectory()

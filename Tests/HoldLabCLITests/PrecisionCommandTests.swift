@@ -107,6 +107,9 @@ struct PrecisionCommandTests {
         #expect(shares.contains("\n# users: \(most) per population, seed 1 (common random numbers; the most users a population's comparison took)\n"),
                 "\(shares.prefix(1200))")
         #expect(try file("sweep-fill.duration.csv").contains("\n# sweep_users: \(most) per point, seed 1\n"))
+        // A NaN in designs.csv or a sweep's CSV is noted with its reason, as simulate and sweep note it.
+        #expect(result.stderr.contains("note: designs.csv: undefined values are written as NaN"), "\(result.stderr)")
+        #expect(result.stderr.contains("note: sweep-fill.duration.csv: undefined values are written as NaN"), "\(result.stderr)")
         // Every CSV of the review says whether the targets were met, the sweep's as the comparison's.
         let precisionLines = designs.split(separator: "\n").filter { $0.hasPrefix("# precision: ") }
         #expect(!precisionLines.isEmpty)

@@ -80,9 +80,11 @@ public enum ReviewJob {
     ///
     /// - Parameter progress: users simulated so far by the comparison, of `users × populations`.
     /// - Returns: with `--precision`, how each population's comparison ended (for the command's warnings).
+    /// - Parameter notes: the notes for standard error of the CSVs written: why a cell is NaN (designs.csv, a
+    ///   sweep's), each naming its file.
     @discardableResult
     public static func write(_ request: ReviewRequest, to out: String?, page: OutputFile? = nil,
-                             progress: ((Int) -> Void)? = nil) throws -> [PrecisionOutcome] {
+                             progress: ((Int) -> Void)? = nil, notes: ((String) -> Void)? = nil) throws -> [PrecisionOutcome] {
         guard Gnuplot.executable() != nil else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
@@ -100,6 +102,15 @@ public enum ReviewJob {
         func write(_ name: String, _ table: ResultTable) throws {
             try directory.write(name, ResultDocument(table).rendered(as: .csv))
             pageTables.append((name, table))
+            // The summaries' columns say why a value can be undefined; the differences' note is the plan's.
+            if name == "designs.csv" || name.hasPrefix("sweep-") {
+                for note in table.undefinedValueNotes(subject: name == "designs.csv" ? "row" : "point") {
+                    notes?(note.hasPrefix("note: ") ? "note: \(name): " + note.dropFirst(6) : "\(name): \(note)")
+                }
+            }
+            if name == "differences.csv", let note = plan.undefinedNote(results) {
+                notes?(note.hasPrefix("note: ") ? "note: \(name): " + note.dropFirst(6) : "\(name): \(note)")
+            }
         }
 
         // The requested sweeps (the baseline design over one key, against the first population), every point's

@@ -102,10 +102,15 @@ struct Compare: ParsableCommand {
             let outcomes = precision.map { resolved.outcomes(results, precision: $0, cap: comparison.users) } ?? []
             if precision != nil { provenance = made + resolved.provenance(outcomes: outcomes, seed: comparison.seed) }
             let differences = ComparisonCSV.differences(results, provenance: provenance)
+            var summaryNotes: [String] = []
             if let summaryFile {
-                try summaryFile.write(try ResultDocument(ComparisonCSV.summaries(results, designs: resolved.designs, provenance: provenance))
-                    .rendered(as: .csv, comments: comments))
+                let summaries = ComparisonCSV.summaries(results, designs: resolved.designs, provenance: provenance)
+                try summaryFile.write(try ResultDocument(summaries).rendered(as: .csv, comments: comments))
                 try summaryFile.flush()
+                // Its columns beyond the differences' (peak_pulse_rate_hz) say why they can be NaN too.
+                summaryNotes = summaries.undefinedValueNotes(subject: "row").map { note in
+                    note.hasPrefix("note: ") ? "note: --summaries: " + note.dropFirst(6) : note
+                }
             }
             try perUserFile?.flush()
             // The differences, the summaries and the per-user file are renamed into place together.
@@ -117,6 +122,7 @@ struct Compare: ParsableCommand {
                 if let warning = outcome.warning(resolved.populations.count > 1 ? population.name : "") { printNote(warning) }
             }
             if let note = resolved.undefinedNote(results) { printNote(note) }
+            for note in summaryNotes { printNote(note) }
             if let note = resolved.zeroWidthNote(results) { printNote(note) }
             if summaryFile != nil, let note = SimulationSummary.fewEventsNote(results.flatMap { result in
                 zip(resolved.designs, result.summaries).map { (label: "\($0.label), \($1.population)", summary: $1) }

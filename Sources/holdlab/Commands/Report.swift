@@ -286,11 +286,13 @@ struct Report: ParsableCommand {
         // The page's destination is checked before anything runs: a page that cannot be written leaves no folder either.
         let page = html.map(OutputFile.init(argument:))
         try page?.checkWritable()
-        let outcomes = try ReviewJob.write(request, to: out, page: page, progress: { bar.update($0) })
+        var notes: [String] = []
+        let outcomes = try ReviewJob.write(request, to: out, page: page, progress: { bar.update($0) }, notes: { notes.append($0) })
         bar.finish()
         for (population, outcome) in zip(plan.populations, outcomes) {
             if let warning = outcome.warning(plan.populations.count > 1 ? population.name : "") { printNote(warning) }
         }
+        for note in notes { printNote(note) }
         if let out { printNote("wrote \(out)/report.md and the files it lists") }
         if let html, html != "-" { printNote("wrote \(html)") }
     }
