@@ -45,8 +45,11 @@ struct PreviewCommandTests {
         Refusal(arguments: ["preview", "--phase", "1"], status: 64, message: "--phase"),
         Refusal(arguments: ["preview", "--profile", "no-such-profile"], status: 66, message: "no-such-profile"),
         Refusal(arguments: ["preview", "--out", "/nonexistent-dir/x.gif", "--no-mp4"], status: 73, message: "/nonexistent-dir"),
+        // Without a fill no threshold pulses: that fix is tried, plays nothing, and is not offered.
         Refusal(arguments: ["haptics", "--profile", "static-long-press"], status: 65,
-                message: "plays no haptic pulse: haptics.onComplete is false; haptics.threshold is 0 (no progress pulses); try --set haptics.onComplete=true or --set haptics.threshold=0.05"),
+                message: "plays no haptic pulse: haptics.onComplete is false; haptics.threshold is 0, and without a fill (fill.model: none) there is no progress to pulse on; try --set haptics.onComplete=true; nothing to export"),
+        Refusal(arguments: ["haptics", "--profile", "hig-linear-bar", "--set", "haptics.onComplete=false"], status: 65,
+                message: "plays no haptic pulse: haptics.onComplete is false; haptics.threshold is 0 (no progress pulses); try --set haptics.onComplete=true or --set haptics.threshold=0.05; nothing to export"),
         // onComplete is already true: the reason is the release before the action, and the fix is to hold past it.
         Refusal(arguments: ["haptics", "--profile", "hig-linear-bar", "--release-at", "0.5"], status: 65,
                 message: "plays no haptic pulse: the finger lifts at 500 ms, before the action fires at 1000 ms, so the completion pulse (haptics.onComplete) never plays; haptics.threshold is 0 (no progress pulses); try hold past the action: --release-at 1.25 (or leave --release-at out) or --set haptics.threshold=0.05; nothing to export"),

@@ -104,8 +104,8 @@ struct Haptics: ParsableCommand {
             let request = TraceRequest(profile: loaded, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
             let (trace, pulses) = try HapticPattern.pulses(request)
             guard !pulses.isEmpty else {
-                throw ExportRefusal(message: "\(loaded.name): this hold plays no haptic pulse: " + Self.noPulseReason(loaded, trace)
-                    + "; nothing to export")
+                throw ExportRefusal(message: "\(loaded.name): this hold plays no haptic pulse: "
+                    + Self.noPulseReason(loaded, trace, request: request) + "; nothing to export")
             }
             let style = HapticStyle(
                 intensity: intensity, sharpness: sharpness, completionIntensity: completionIntensity,
@@ -120,7 +120,8 @@ struct Haptics: ParsableCommand {
 extension Haptics {
     /// Why a traced hold played no pulse, and what would make it play one: only changes that apply (never a value the
     /// profile already has), the release first when it came before what would have pulsed.
-    static func noPulseReason(_ profile: Profile, _ trace: HoldTrace) -> String {
+    /// Each fix offered is tried first (the hold traced again with it): one that would still play nothing is left out.
+    static func noPulseReason(_ profile: Profile, _ trace: HoldTrace, request: TraceRequest) -> String {
         let h = profile.control.haptics
         let release = trace.outcome.pressEndTime
         let trigger = trace.timeline.triggerTime
@@ -143,9 +144,23 @@ extension Haptics {
             } else if trace.timeline.firstPlayedPulseTime == nil {
                 reasons.append("the fill requests no progress pulse")
             }
+        } else if case .none = profile.control.fill.model {
+            reasons.append("haptics.threshold is 0, and without a fill (fill.model: none) there is no progress to pulse on")
         } else {
             reasons.append("haptics.threshold is 0 (no progress pulses)")
             fixes.append("--set haptics.threshold=0.05")
+        }
+        // A fix that would still play nothing is no fix.
+        fixes = fixes.filter { fix in
+            var again = request
+            if fix.hasPrefix("--set ") {
+                guard let override = try? Override(parsing: String(fix.dropFirst(6))),
+                      let changed = try? Profile.load(yaml: profile.canonicalYAML, path: profile.name, overrides: [override]) else { return false }
+                again = TraceRequest(profile: changed, releaseAtSeconds: request.releaseAtSeconds, framePhase: request.framePhase, seed: request.seed)
+            } else if let trigger {
+                again = TraceRequest(profile: profile, releaseAtSeconds: trigger + 0.25, framePhase: request.framePhase, seed: request.seed)
+            }
+            return (try? HapticPattern.pulses(again).1.isEmpty) == false
         }
         return reasons.joined(separator: "; ") + (fixes.isEmpty ? "" : "; try " + fixes.joined(separator: " or "))
     }
