@@ -705,8 +705,13 @@ enum HostileCases {
                 before: [["trace", "--out", "a\\'b.csv"], trace], present: ["f.png"]),
         Hostile("plot data starting with a dash", ["plot", "trace", "--data", "./-t.csv", "--out", "f.png"], 0,
                 before: [["trace", "--out", "./-t.csv"]], present: ["f.png"]),
-        Hostile("plot --var value with quotes and a backslash", ["plot", "trace", "--data", "t.csv", "--var", "note=it's \"x\\", "--out", "f.png"], 0,
+        Hostile("plot --var value with quotes and a backslash", ["plot", "fill-curves", "--data", "t.csv", "--var", "headline=it's \"x\\", "--out", "f.png"], 0,
                 before: [trace], present: ["f.png"]),
+        // A name the notebook does not read was dropped without a word.
+        Hostile("plot --var a notebook does not read", ["plot", "trace", "--data", "t.csv", "--var", "note=1", "--out", "f.png"], 64,
+                "--var note: trace has no variable 'note'; it has none to set", before: [trace], absent: ["f.png"]),
+        Hostile("plot --var misspelt", ["plot", "fill-curves", "--data", "t.csv", "--var", "headlne=x", "--out", "f.png"], 64,
+                "--var headlne: fill-curves has no variable 'headlne' (did you mean 'headline'?); its variables: ", before: [trace], absent: ["f.png"]),
         Hostile("plot names the data file as given in the notebook's error", ["plot", "design-rates", "--data", "my trace.csv", "--out", "f.png"], 65,
                 "my trace.csv", before: [["trace", "--out", "my trace.csv"]], absent: ["f.png"]),
         Hostile("preview --out with quotes, a backslash and a space", ["preview", "--release-at", "0.2", "--no-mp4", "--out", "it's \\\"a\" b.gif"], 0,
@@ -944,6 +949,11 @@ enum HostileCases {
         Hostile("review: --variant beside a file without variants", ["report", "--review", "r.yaml", "--variant", "f=fill.duration=0.6",
                 "--robustness-users", "0", "--out", "o"], 0, files: ["r.yaml": .text("profiles: [hig-linear-bar]\nusers: 100\n")],
                 present: ["o/trace-f.csv"]),
+        // Without --variant that file has one design: refused where it gives them, as profiles check refuses a file of
+        // profiles and variants with one (not as compare's usage error without a place).
+        Hostile("review: one design, file and command line together", ["report", "--review", "r.yaml", "--robustness-users", "0", "--out", "o"],
+                65, "r.yaml:1:11: profiles: a review compares at least two designs, and this one has one",
+                files: ["r.yaml": .text("profiles: [hig-linear-bar]\nusers: 100\n")], absent: ["o"]),
         Hostile("review: profiles check names the same place", ["profiles", "check", "r.yaml"], 65,
                 "r.yaml:4:18: variants.fast.fill.wobble: unknown key", files: ["r.yaml": review("fill.wobble: 1")]),
         Hostile("a profile naming an unknown population is reported at its line", ["simulate", "--profile", "p.yaml"] + quick, 65,

@@ -49,6 +49,23 @@ public struct NotebookFolder: Sendable {
         return path
     }
 
+    /// The variables a notebook lets a caller set: each name it gives a default with `if (!exists("NAME"))`,
+    /// gnuplot's own `ARG0` and the ones `plot` sets itself (`data`, `out`, `footer`) aside. Empty for a notebook that
+    /// declares none (one of the user's own, read as is).
+    public static func variables(ofScript path: String) -> [String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        var names: [String] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "exists(\"") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { break }
+            let name = String(rest[..<end])
+            if !["ARG0", "data", "out", "footer"].contains(name), !names.contains(name) { names.append(name) }
+            rest = rest[end...]
+        }
+        return names
+    }
+
     public static func isFile(_ path: String) -> Bool {
         var flag: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && !flag.boolValue

@@ -132,11 +132,11 @@ extension ProfileLibrary {
                 }
             }
         }
-        // A review compares designs: report refuses a file with one (`compare needs at least two designs`).
-        if names.count + review.variants.count < 2 {
-            let keyPath = root.keys.contains("variants") ? "variants" : "profiles"
-            problem(keyPath, ReviewProblem("a review compares at least two designs, and this file gives one (\(names[0])); "
-                + "give a second profile in profiles, or a variant of \(names[0]) in variants"))
+        // A review compares designs: a file that gives both its profiles and its variants leaves none to the command
+        // line (`report --variant` beside it is refused), so one design is the file's fault. (Without `variants`,
+        // `report --variant` adds them: `report` checks the designs it ends with, `oneDesignProblem`.)
+        if root.keys.contains("profiles"), root.keys.contains("variants"), let problem = Self.oneDesignProblem(root, designs: names.count + review.variants.count) {
+            problems.append(problem)
         }
         // What report refuses of the designs as a whole, at the entry that makes it so.
         for variant in review.variants where variant.sets.isEmpty {
@@ -273,5 +273,23 @@ extension ConfigNode {
             return entry.value.origin
         }
         return node.origin
+    }
+}
+
+extension ProfileLibrary {
+    /// The problem of a review that ends with fewer than two designs (`designs`, its own and the command line's):
+    /// reported where the file gives them (`variants`, else `profiles`, else its first line), as `report` would
+    /// otherwise refuse it as `compare` does, without a place. Nil with two or more.
+    public static func oneDesignProblem(yaml text: String, path: String, designs: Int) -> ProfileError? {
+        guard designs < 2, let root = try? ConfigNode.parse(text, path: path) else { return nil }
+        return oneDesignProblem(root, designs: designs)
+    }
+
+    static func oneDesignProblem(_ root: ConfigNode, designs: Int) -> ProfileError? {
+        guard designs < 2 else { return nil }
+        let keyPath = root.keys.contains("variants") ? "variants" : "profiles"
+        return ProfileError(origin: root.origin(ofReviewKey: keyPath), keyPath: keyPath,
+                            message: "a review compares at least two designs, and this one has \(designs == 1 ? "one" : "none"); "
+                                + "give a second profile in profiles, or a variant of the first in variants (or --variant beside a file without variants)")
     }
 }

@@ -105,6 +105,16 @@ struct Plot: ParsableCommand {
         do {
             let folder = NotebookFolder.discover(executablePath: Self.executablePath())
             let script = try folder.script(notebook)
+            let parsed = try variables.map(Self.parse)
+            // A name the notebook does not read would be dropped without a word (`--var lables=0`).
+            let known = NotebookFolder.variables(ofScript: script)
+            // HoldLab's notebooks declare every variable they read; a notebook of the user's own is checked when it
+            // declares some.
+            if !known.isEmpty || !NotebookFolder.isPath(notebook), let (name, _) = parsed.first(where: { !known.contains($0.0) }) {
+                throw PlotFailure(status: 64, message: "--var \(name): \(notebookStem) has no variable '\(name)'"
+                    + Suggestions.didYouMean(name, among: known) + "; "
+                    + (known.isEmpty ? "it has none to set (data and out come from --data and --out)" : "its variables: " + known.joined(separator: ", ")))
+            }
             for file in data where file != "-" && !NotebookFolder.isFile(file) {
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
@@ -114,7 +124,7 @@ struct Plot: ParsableCommand {
                 throw PlotFailure(status: 66, message: "\(file): cannot open the data file: permission denied")
             }
             try reportingErrors { try OutputFile.file(figure).checkWritable() }
-            let assignments = (try variables.map(Self.parse)) + (noFooter ? [("footer", "0")] : [])
+            let assignments = parsed + (noFooter ? [("footer", "0")] : [])
             // gnuplot sees names HoldLab chose for the data, the notebook and the figure: any path works.
             try Gnuplot.render(script: script, data: data, assignments: assignments, out: figure)
         } catch let failure as PlotFailure {

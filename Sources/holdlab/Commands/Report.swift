@@ -180,6 +180,12 @@ struct Report: ParsableCommand {
             } catch {
                 throw UsageError("\(review): \(Report.message(for: error))")
             }
+            // The designs the file and the command line give together: one is the file's to fix, at its place.
+            let designs = max(1, report.comparison.profile.count) + report.comparison.variant.count
+            if let problem = ProfileLibrary.oneDesignProblem(yaml: text, path: ProfileLibrary.displayPath(review), designs: designs) {
+                printError(problem.description)
+                throw ExitStatus.dataError
+            }
             try report.write(arguments: Self.reproducibleArguments(expanded), reviewFile: review)
         }
     }
