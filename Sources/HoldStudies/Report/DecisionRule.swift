@@ -247,7 +247,7 @@ extension DecisionRule {
                     return Decision(recommended: candidate, keepsBaseline: false, reasons: reasons, margin: min(gap, holds[candidate]))
                 }
             }
-            reasons.append(beats.map { "**\(labels[$0])**" }.joined(separator: " and ") + " all beat **\(labels[baseline])**, "
+            reasons.append(beats.map { "**\(labels[$0])**" }.joined(separator: " and ") + (beats.count == 2 ? " both beat **" : " all beat **") + "\(labels[baseline])**, "
                 + "but their intervals on `\(metric)` overlap")
             return Decision(recommended: nil, keepsBaseline: false, reasons: reasons, margin: nil)
         }

@@ -112,13 +112,13 @@ public enum ReviewArgumentText {
             let (near, far) = more >= 0 ? (-upper, -lower) : (lower, upper)
             return "with **\(design)**, \(perHundred(1 - designValue)) of every 100 `\(population)` users who mean to confirm "
                 + "would fail, \(perHundredDifference(abs(more))) \(words) than with **\(baseline)** (95 % CI "
-                + "\(perHundredDifference(near)) to \(perHundredDifference(far)) \(words); over \(count(users)) intent users)"
+                + "\(interval(near, far, words)); over \(count(users)) intent users)"
         case "false_activation_rate":
             let words = diff >= 0 ? "more" : "fewer"
             let (near, far) = diff >= 0 ? (lower, upper) : (-upper, -lower)
             return "with **\(design)**, \(perHundred(designValue)) of every 100 accidental touches by `\(population)` users "
                 + "would fire the action, \(perHundredDifference(abs(diff))) \(words) than with **\(baseline)** (95 % CI "
-                + "\(perHundredDifference(near)) to \(perHundredDifference(far)) \(words); over \(count(users)) accidental users)"
+                + "\(interval(near, far, words)); over \(count(users)) accidental users)"
         default:
             let isRate = DecisionRule.isRate(metric)
             let shown = isRate ? number(designValue * 100, 1) + " %" : number(designValue, 0) + " ms"
@@ -126,6 +126,14 @@ public enum ReviewArgumentText {
             return "with **\(design)**, `\(metric)` would be \(shown) for `\(population)` users against \(base) with "
                 + "**\(baseline)** (\(value(metric, diff)), 95 % CI \(value(metric, lower)) to \(value(metric, upper)))"
         }
+    }
+
+    /// An interval of people per 100 in the direction `words` (more or fewer): `0.3 to 1.2 fewer`, and one that
+    /// crosses 0 in both directions' words (`0.2 more to 1.2 fewer`), never a negative number of fewer.
+    static func interval(_ near: Double, _ far: Double, _ words: String) -> String {
+        guard near < 0 else { return "\(perHundredDifference(near)) to \(perHundredDifference(far)) \(words)" }
+        let opposite = words == "more" ? "fewer" : "more"
+        return "\(perHundredDifference(-near)) \(opposite) to \(perHundredDifference(far)) \(words)"
     }
 
     /// The rate's people: intent users for completion and its failures, accidental users for false activations.
