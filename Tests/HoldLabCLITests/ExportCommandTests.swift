@@ -58,6 +58,12 @@ struct ExportCommandTests {
         // The whole file parses (SwiftUI and Core Haptics included, not type-checked: see the suite's comment).
         let parse = try runProcess(Self.swiftc(), ["-parse", file.path])
         #expect(parse.status == 0, "\(parse.stderr)")
+        // The view follows the finger to its lift (a zero-distance drag), so a release between recognition and a
+        // later action cancels it: a long press stops reporting the finger at recognition, and a tap fired
+        // android-filling-button (a 0 s gesture, the action at 1.5 s).
+        let source = try String(contentsOf: file, encoding: .utf8)
+        #expect(source.contains("DragGesture(minimumDistance: 0)") && source.contains(".onEnded { _ in")
+                && !source.contains("onLongPressGesture"))
 
         let profile = try Self.profile(c)
         // Held through: trace's default release (the action fired and the fill completed, plus 0.25 s).

@@ -420,6 +420,21 @@ enum HostileCases {
         Hostile("repeated --set key", ["simulate", "--set", "fill.delay=0", "--set", "fill.delay=0.1"] + quick, 64, "--set fill.delay is given twice"),
         Hostile("--set and --vary of one key", ["sweep", "--set", "fill.delay=0", "--vary", "fill.delay=0,0.1"], 64, "conflicts with --vary"),
         Hostile("--set and --param of one key", tuneArguments + ["--set", "gesture.minimumDuration=0.7"], 64, "conflicts with --param"),
+        // A key and one inside it set one value twice: whichever came last won without a word (a sensitivity whose
+        // recorded values were never applied).
+        Hostile("--set of a key and its parent", ["simulate", "--set", "gesture.minimumDuration=0.8", "--set", "gesture={minimumDuration: 1.2}"] + quick,
+                64, "--set gesture.minimumDuration and --set gesture both set gesture.minimumDuration"),
+        Hostile("--vary of a key and its parent", ["sensitivity", "--points", "4", "--vary", "gesture.minimumDuration=0.4:1.5",
+                                                   "--vary", "gesture={minimumDuration: 1.0},{minimumDuration: 1.2}"],
+                64, "--vary gesture.minimumDuration and --vary gesture both set gesture.minimumDuration"),
+        Hostile("sweep --vary of a key and its parent", ["sweep", "--vary", "fill.timer={tick: 0.01},{tick: 0.03}", "--vary", "fill.timer.tick=0.01,0.02"],
+                64, "--vary fill.timer and --vary fill.timer.tick both set fill.timer.tick"),
+        Hostile("--set inside a varied key", ["sweep", "--set", "fill.timer.tick=0.02", "--vary", "fill.timer={tick: 0.01},{tick: 0.03}"],
+                64, "--set fill.timer.tick conflicts with --vary fill.timer"),
+        Hostile("--param of a key and its parent", ["tune", "--param", "gesture.minimumDuration=0.5:1", "--param", "gesture=0.5:1",
+                                                    "--minimize", "completion_time_mean_ms"], 64, "--param gesture.minimumDuration and --param gesture both set"),
+        Hostile("--variant of a key --set sets inside", ["compare", "--set", "fill.curve=easeIn", "--variant", "a=fill={curve: linear}"] + quick,
+                64, "--variant a sets fill, which --set fill.curve also sets"),
         Hostile("repeated single-valued option", ["simulate", "--users", "5", "--users", "6"], 64, "--users is given twice"),
         Hostile("repeated --out", ["trace", "--out", "a.csv", "--out=b.csv"], 64, "--out is given twice"),
         // --rng (issue 32): a GSL generator HoldLab draws users from, named as the help names it.

@@ -106,12 +106,14 @@ enum SwiftExport {
 
             /// A hold-to-confirm button with the tuned timing: the fill is drawn from `__T__.progress(at:)` on every
             /// frame (`TimelineView(.animation)`), the retract from `progress(at:releasedAt:)`, and `action` runs at
-            /// `__T__.triggerTime()` if the finger is still down. SwiftUI's long press stops reporting the finger once
-            /// it recognises, so after recognition the hold counts as held until the action (sequence a
-            /// `DragGesture(minimumDistance: 0)` to see a later release).
+            /// `__T__.triggerTime()` if the finger is still down. The finger is followed by a zero-distance drag from
+            /// touch-down to lift (a long press stops reporting it once it recognises, and would miss a release
+            /// between recognition and a later action); moving beyond `maximumDistance` ends the hold as
+            /// `movementCancels` says.
             public struct __NAME__HoldButton<Label: View>: View {
                 private let action: () -> Void
                 private let label: Label
+                @State private var pressing = false
                 @State private var pressStart: Date?
                 @State private var releasedAt: Double?
                 @State private var fired = false
@@ -136,19 +138,33 @@ enum SwiftExport {
                                 }
                             }
                     }
-                    .onLongPressGesture(
-                        minimumDuration: __T__.minimumDuration,
-                        maximumDistance: __T__.maximumDistance,
-                        perform: {},
-                        onPressingChanged: { pressing in
-                            if pressing { begin() } else if !recognizedOrFired { end() }
-                        })
+                    .gesture(
+                        DragGesture(minimumDistance: 0)
+                            .onChanged { value in
+                                if !pressing {
+                                    pressing = true
+                                    begin()
+                                }
+                                let moved = (value.translation.width * value.translation.width
+                                    + value.translation.height * value.translation.height).squareRoot()
+                                if moved > __T__.maximumDistance, movementCancelsNow { end() }
+                            }
+                            .onEnded { _ in
+                                pressing = false
+                                end()
+                            })
                     .accessibilityAddTraits(.isButton)
                 }
 
-                private var recognizedOrFired: Bool {
-                    guard let pressStart else { return fired }
-                    return fired || Date().timeIntervalSince(pressStart) >= __T__.minimumDuration
+                /// Whether moving beyond `maximumDistance` now ends the hold: `always` until the action, `untilRecognized`
+                /// before `minimumDuration`, `never` not at all.
+                private var movementCancelsNow: Bool {
+                    guard let pressStart, releasedAt == nil, !fired else { return false }
+                    switch __T__.movementCancels {
+                    case "always": return true
+                    case "untilRecognized": return Date().timeIntervalSince(pressStart) < __T__.minimumDuration
+                    default: return false
+                    }
                 }
 
                 private func shownProgress(at date: Date) -> Double {
@@ -172,7 +188,8 @@ enum SwiftExport {
                 }
 
                 private func end() {
-                    guard let pressStart else { return }
+                    // Once per hold: a movement cancel, then the lift.
+                    guard let pressStart, releasedAt == nil else { return }
                     trigger?.cancel()
                     releasedAt = Date().timeIntervalSince(pressStart)
             __HAPTICS_STOP__

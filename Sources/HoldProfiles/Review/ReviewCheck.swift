@@ -117,7 +117,7 @@ extension ProfileLibrary {
             }
             // A key both `set` and the variant give: which would win is not the file's to leave unsaid (report
             // refuses the same as `--set` beside `--variant`). Reported at the variant's entry.
-            if let (index, key) = sets.enumerated().first(where: { _, key in common.contains { $0.keyPath == key.keyPath } }) {
+            if let (index, key) = sets.enumerated().first(where: { _, key in common.contains { KeyPaths.overlap($0.keyPath, key.keyPath) } }) {
                 let entry = variant.located[index]
                 problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath,
                                              message: "\(key.keyPath) is also given by set; give it in one place"))

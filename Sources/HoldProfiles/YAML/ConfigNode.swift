@@ -432,6 +432,32 @@ indirect enum ConfigNode: Sendable {
     }
 }
 
+/// Key paths that set the same value: equal, or one inside the other (`gesture` and `gesture.minimumDuration`).
+/// Given together, whichever is applied last would silently win, so every `--set`, `--vary`, `--param`, variant
+/// and review entry refuses them as it refuses a key given twice.
+public enum KeyPaths {
+    public static func overlap(_ a: String, _ b: String) -> Bool {
+        a == b || a.hasPrefix(b + ".") || b.hasPrefix(a + ".")
+    }
+
+    /// The first pair of `keys` that overlap (the earlier first), if any.
+    public static func firstOverlap(_ keys: [String]) -> (String, String)? {
+        for (index, key) in keys.enumerated() {
+            if let earlier = keys[..<index].first(where: { overlap($0, key) }) { return (earlier, key) }
+        }
+        return nil
+    }
+
+    /// `gesture.minimumDuration is given twice` or `gesture and gesture.minimumDuration both set
+    /// gesture.minimumDuration`, naming `option` with each.
+    public static func twice(_ pair: (String, String), option: String, otherOption: String? = nil) -> String {
+        let other = otherOption ?? option
+        if pair.0 == pair.1 { return "\(option) \(pair.0) is given twice" }
+        let inner = pair.0.count > pair.1.count ? pair.0 : pair.1
+        return "\(option) \(pair.0) and \(other) \(pair.1) both set \(inner)"
+    }
+}
+
 /// One `--set key.path=value` from the command line.
 public struct Override: Sendable, Equatable {
     public let keyPath: String

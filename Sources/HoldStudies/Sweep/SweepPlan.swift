@@ -178,9 +178,8 @@ public struct SweepPlan: Sendable, Equatable {
     /// Refuses no parameters, or a key varied twice.
     static func checkParameters(_ parameters: [SweepParameter]) throws(SweepError) {
         guard !parameters.isEmpty else { throw SweepError("name at least one --vary key=values") }
-        var seen: Set<String> = []
-        for parameter in parameters where !seen.insert(parameter.keyPath).inserted {
-            throw SweepError("--vary \(parameter.keyPath) is given twice")
+        if let pair = KeyPaths.firstOverlap(parameters.map(\.keyPath)) {
+            throw SweepError(KeyPaths.twice(pair, option: "--vary") + "; vary each value with one key")
         }
     }
 

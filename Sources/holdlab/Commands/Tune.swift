@@ -86,11 +86,8 @@ struct Tune: ParsableCommand {
         if [minimize, maximize, target].compactMap({ $0 }).count != 1 {
             throw ValidationError("Give exactly one of --minimize, --maximize and --target.")
         }
-        var keys: Set<String> = []
-        for text in param {
-            let key = String(text.prefix { $0 != "=" }).trimmingCharacters(in: .whitespaces)
-            if !keys.insert(key).inserted { throw ValidationError("--param \(key) is given twice; name each key once.") }
-        }
+        let keys = param.map { String($0.prefix { $0 != "=" }).trimmingCharacters(in: .whitespaces) }
+        if let pair = KeyPaths.firstOverlap(keys) { throw ValidationError(KeyPaths.twice(pair, option: "--param") + "; name each key once.") }
         if !(confidence >= 0.5 && confidence < 1) {
             throw ValidationError("--confidence must be at least 0.5 (the rate itself) and below 1.")
         }

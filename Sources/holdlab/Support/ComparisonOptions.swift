@@ -84,8 +84,9 @@ struct ComparisonOptions: ParsableArguments {
         if let key = overrides.first(where: \.reachesPopulation) {
             throw UsageError("--variant \(label) sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs with --set (compare, report), or compare populations with --population")
         }
-        for key in overrides.map(\.keyPath) where common.contains(where: { $0.keyPath == key }) {
-            throw UsageError("--variant \(label) sets \(key), which --set also sets; give it in one place")
+        for key in overrides.map(\.keyPath) {
+            guard let other = common.first(where: { KeyPaths.overlap($0.keyPath, key) }) else { continue }
+            throw UsageError("--variant \(label) sets \(key), which --set \(other.keyPath) also sets; give it in one place")
         }
         let profile = try variantUsage(label, sets: overrides.map(\.text)) {
             try Profile.load(yaml: profileText, path: ProfileLibrary.displayPath(path), overrides: common + overrides)

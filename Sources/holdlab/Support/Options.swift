@@ -53,8 +53,9 @@ struct ProfileSourceOptions: ParsableArguments {
     /// would win silently.
     func refuseRepeatedKeys(alsoVaried varied: [String] = [], by option: String = "") throws {
         try holdlab.refuseRepeatedKeys(overrides, option: "--set")
-        if let key = overrides.map(keyPath(of:)).first(where: varied.contains) {
-            throw ValidationError("--set \(key) conflicts with \(option) \(key); the key cannot be fixed and varied at once")
+        for key in overrides.map(keyPath(of:)) {
+            guard let other = varied.first(where: { KeyPaths.overlap($0, key) }) else { continue }
+            throw ValidationError("--set \(key) conflicts with \(option) \(other); a key cannot be fixed and varied at once")
         }
     }
 
@@ -175,8 +176,9 @@ func keyPath(of assignment: String) -> String {
 /// Refuses an option with key=value arguments that names a key twice (`--param x=… --param x=…`): the last would
 /// win silently.
 func refuseRepeatedKeys(_ values: [String], option: String) throws {
-    if let key = firstRepeated(values.map(keyPath(of:))) {
-        throw ValidationError("\(option) \(key) is given twice; give each key once")
+    // A key and one inside it (gesture and gesture.minimumDuration) set one value twice, as a repeated key does.
+    if let pair = KeyPaths.firstOverlap(values.map(keyPath(of:))) {
+        throw ValidationError(KeyPaths.twice(pair, option: option) + "; give each key once (the last would silently win)")
     }
 }
 
