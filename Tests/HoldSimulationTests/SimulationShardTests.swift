@@ -136,10 +136,10 @@ struct SimulationShardTests {
         h.sums[HoldValue.completionTime.rawValue] = 50_000_000
         h.squares[HoldValue.completionTime.rawValue] = 1_000_000_000_000_000
         cases.append((h, "the sum of completion_time is outside its count times its smallest and largest values"))
-        // Extremes: five completed holds of one pulse, 20 ms of mismatch, a full bar, pulses 10 ms apart.
+        // Extremes: five completed holds of two pulses 10 ms apart, 20 ms of mismatch, a full bar.
         var x = tally
         for _ in 0..<5 {
-            x.take(.pulses, 1, real: 1)
+            x.take(.pulses, 2, real: 2)
             x.take(.mismatch, 20_000, real: 0.02)
             x.take(.progressAtTrigger, 1_000_000_000, real: 1)
             x.take(.pulseRate, 0, real: 100)
@@ -151,13 +151,22 @@ struct SimulationShardTests {
             change(&forged)
             cases.append((forged, message))
         }
-        forge({ $0.maxima[HoldValue.pulses.rawValue] = 5000 }, "the largest pulses 5000.0 is outside its values' smallest and largest")
+        forge({ $0.maxima[HoldValue.pulses.rawValue] = 5000 }, "the largest pulses 5000.0 is not its values' largest, 2.0")
+        forge({ $0.maxima[HoldValue.pulses.rawValue] = 3 }, "the largest pulses 3.0 is not its values' largest, 2.0")
         forge({ $0.maxima[HoldValue.mismatch.rawValue] = .infinity }, "the largest mismatch is inf, not a value's")
-        forge({ $0.maxima[HoldValue.mismatch.rawValue] = 0.5 }, "the largest mismatch 0.5 is outside its values' smallest and largest")
+        forge({ $0.maxima[HoldValue.mismatch.rawValue] = 0.5 }, "the largest mismatch 0.5 is not its values' largest, 0.02")
         forge({ $0.maxima[HoldValue.pulseRate.rawValue] = -5 }, "the largest pulse_rate -5.0 is not a rate of pulses")
-        forge({ $0.minima[HoldValue.progressAtTrigger.rawValue] = 5 }, "the smallest progress_at_trigger 5.0 is above its mean 1.0")
+        // Every hold showed a full bar: no smallest progress can lie below that (nor above it).
+        forge({ $0.minima[HoldValue.progressAtTrigger.rawValue] = 5 }, "the smallest progress_at_trigger 5.0 is not within its values' spread about their mean 1.0")
+        forge({ $0.minima[HoldValue.progressAtTrigger.rawValue] = 0.2 }, "the smallest progress_at_trigger 0.2 is not within its values' spread about their mean 1.0")
         forge({ $0.valueCounts[HoldValue.pulses.rawValue] = 0; $0.sums[HoldValue.pulses.rawValue] = 0
-                $0.squares[HoldValue.pulses.rawValue] = 0 }, "the largest pulses is 1.0 over no values")
+                $0.squares[HoldValue.pulses.rawValue] = 0 }, "the largest pulses is 2.0 over no values")
+        // A rate needs two pulses in one hold.
+        var single = tally
+        for _ in 0..<5 { single.take(.pulses, 1, real: 1) }
+        single.maxima[HoldValue.pulseRate.rawValue] = 50
+        single.finish()
+        cases.append((single, "a pulse_rate of 50.0 where no completed hold had two pulses"))
         for (forged, message) in cases {
             #expect(forged.inconsistency()?.contains(message) == true, "\(forged.inconsistency() ?? "nil") vs \(message)")
         }

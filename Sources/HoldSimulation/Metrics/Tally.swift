@@ -170,8 +170,10 @@ struct Tally: HoldSink {
     }
 
     /// The first kept extreme no simulation gives: one over no values that moved from where it starts, one over
-    /// values that is not finite, outside its quantiles' smallest and largest (a thousandth and a unit of slack), a
-    /// pulse rate not above 0 or beyond one pulse a nanosecond, a smallest progress above its mean.
+    /// values that is not finite, not its quantiles' own extreme (they keep a pulse count's exactly, a mismatch's to
+    /// 4 significant digits), beyond Samuelson's bound from its sums (no value
+    /// lies more than √(n − 1) population standard deviations from the mean), on the wrong side of its mean, and a
+    /// pulse rate where no completed hold had two pulses, not above 0 or beyond one pulse a nanosecond.
     func extremeProblem() -> String? {
         for value in HoldValue.allCases where value.keepsMaximum || value.keepsMinimum {
             let index = value.rawValue, name = TallyCoding.snakeCase(value), n = valueCounts[index]
@@ -185,20 +187,33 @@ struct Tally: HoldSink {
                 continue
             }
             guard extreme.isFinite else { return "the \(which) \(name) is \(extreme), not a value's" }
-            // In the quantiles' integer units (mismatch: µs, the extreme in seconds).
-            let units = value == .mismatch ? extreme * 1e6 : extreme
-            if value.quantiles != nil, let low = quantile(of: value, atPercentile: 0), let high = quantile(of: value, atPercentile: 100) {
-                let lowest = Double(low) - abs(Double(low)) * 1e-3 - 1, highest = Double(high) + abs(Double(high)) * 1e-3 + 1
-                if units < lowest || units > highest {
-                    return "the \(which) \(name) \(extreme) is outside its values' smallest and largest"
+            // In the integer units of the sums and quantiles (mismatch: µs, the extreme in seconds).
+            let units = extreme * value.scale * value.realScale
+            if value.quantiles != nil, let own = quantile(of: value, atPercentile: value.keepsMaximum ? 100 : 0) {
+                // A mismatch's negative side is kept by magnitude to 4 significant digits: a thousandth of slack.
+                let tolerance = value == .mismatch ? 1 + abs(units) * 1e-3 : 0
+                if abs(units - Double(own)) > tolerance {
+                    return "the \(which) \(name) \(extreme) is not its values' \(which), \(Double(own) / (value.scale * value.realScale))"
                 }
             }
-            if value == .pulseRate, !(extreme > 0 && extreme <= Instant.perSecond) {
-                return "the \(which) \(name) \(extreme) is not a rate of pulses (above 0, at most one a nanosecond)"
+            if value.keepsMean {
+                let count = Double(n), mean = Double(sums[index]) / count
+                let variance = max(0, Double(squares[index]) / count - mean * mean)
+                let reach = (Double(n - 1) * variance).squareRoot()
+                // The sums are of values rounded to whole units (a progress to the billionth, a mismatch to the µs).
+                let slack = 1 + abs(mean) * 1e-9 + reach * 1e-9
+                let side = value.keepsMaximum ? units - mean : mean - units
+                if side < -slack || side > reach + slack {
+                    return "the \(which) \(name) \(extreme) is not within its values' spread about their mean \(mean / (value.scale * value.realScale))"
+                }
             }
-            if value == .progressAtTrigger {
-                let mean = Double(sums[index]) / Double(n) / value.scale
-                if extreme > mean + abs(mean) * 1e-9 + 1e-9 { return "the \(which) \(name) \(extreme) is above its mean \(mean)" }
+            if value == .pulseRate {
+                guard let most = quantile(of: .pulses, atPercentile: 100), most >= 2 else {
+                    return "a \(name) of \(extreme) where no completed hold had two pulses"
+                }
+                if !(extreme > 0 && extreme <= Instant.perSecond) {
+                    return "the \(which) \(name) \(extreme) is not a rate of pulses (above 0, at most one a nanosecond)"
+                }
             }
         }
         return nil

@@ -83,12 +83,43 @@ public final class ShardMerge {
             }) {
                 problem = "\(columns[bad]) \(fields[bad]) is not a rate (0 to 1, or NaN)"
             } else {
-                problem = nil
+                problem = Self.sweepRowProblem(columns: columns, fields: fields)
             }
             if let problem {
                 throw ShardError("\(file.path): row \(number + 1): \(problem); no simulation writes that, so this is not a shard holdlab wrote")
             }
         }
+    }
+
+    /// The relations every summary row holds between its printed columns: the completion rate is completed over
+    /// intent users (to its 6 decimals), each estimate within its interval, quantiles in order and at most their
+    /// maximum, a mean at most the maximum, the smallest progress at most its mean, and a pulse rate only where a
+    /// completed hold had two pulses. Nil when they hold.
+    static func sweepRowProblem(columns: [String], fields: [String]) -> String? {
+        func value(_ name: String) -> Double? {
+            columns.firstIndex(of: name).flatMap { Double(fields[$0]) }.flatMap { $0.isNaN ? nil : $0 }
+        }
+        if let completed = value("completed"), let intent = value("intent_users"), intent > 0, let rate = value("completion_rate"),
+           abs(rate - completed / intent) > 1e-6 {
+            return "completion_rate \(rate) is not completed / intent_users (\(completed) / \(intent))"
+        }
+        var ordered: [(String, String)] = [
+            ("completion_time_p50_ms", "completion_time_p90_ms"), ("completion_time_p90_ms", "completion_time_p99_ms"),
+            ("pulses_p50", "pulses_p95"), ("pulses_p95", "pulses_max"), ("pulses_mean", "pulses_max"),
+            ("mismatch_p50_ms", "mismatch_p95_ms"), ("mismatch_p95_ms", "mismatch_max_ms"), ("mismatch_mean_ms", "mismatch_max_ms"),
+            ("progress_at_trigger_min", "progress_at_trigger_mean"),
+        ]
+        for name in columns where columns.contains(name + "_lo") && columns.contains(name + "_hi") {
+            ordered += [(name + "_lo", name), (name, name + "_hi")]
+        }
+        for (smaller, larger) in ordered {
+            guard let a = value(smaller), let b = value(larger), a > b + abs(b) * 1e-12 else { continue }
+            return "\(smaller) \(a) is above \(larger) \(b)"
+        }
+        if value("peak_pulse_rate_hz") != nil, let most = value("pulses_max"), most < 2 {
+            return "peak_pulse_rate_hz where pulses_max is \(most): a rate needs two pulses in one hold"
+        }
+        return nil
     }
 
     private func addTallies(_ file: ShardFile) throws(ShardError) {
