@@ -213,6 +213,12 @@ enum HostileCases {
         // The emitted file's name is the profile's: one rule with fit --emit-population's and the library's.
         Hostile("tune --emit-profile to a file whose name is no profile name", tuneArguments + ["--emit-profile", "#t.yaml"], 64,
                 "--emit-profile #t.yaml: the profile is named after its file", absent: ["#t.yaml"]),
+        Hostile("tune --emit-profile to a file the library would not read (.yml)", tuneArguments + ["--emit-profile", "t.yml"], 64,
+                "--emit-profile t.yml: the library reads profile files named NAME.yaml", absent: ["t.yml"]),
+        Hostile("profiles show of a profile whose population the library lacks", ["profiles", "show", "hig-linear-bar", "--set", "population=nonexistent"],
+                64, "--set population=nonexistent: population: no population 'nonexistent'"),
+        Hostile("sensitivity reading standard input twice", ["sensitivity", "--points", "4", "--vary", "fill.delay=0:0.3", "--profile", "-",
+                                                            "--population", "-"], 64, "both read standard input"),
         Hostile("plot --out into a missing directory", ["plot", "trace", "--data", "t.csv", "--out", "none/f.png"], 73, "does not exist",
                 files: ["t.csv": .text("t_ms,model_progress,displayed_progress,pulses,event\n0,0,0,0,frame\n")]),
     ]

@@ -116,7 +116,7 @@ struct SweepCommandTests {
         let before = try String(contentsOf: file, encoding: .utf8)
         let seed = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:1.4:0.1", "--users", "3000", "--seed", "5",
                                 "--out", file.path, "--resume"])
-        #expect(seed.status == 65 && seed.stderr.contains("came from a different users (file: 3000 per point, seed 4; now: 3000 per point, seed 5)"))
+        #expect(seed.status == 65 && seed.stderr.contains("came from a different users and seed (file: 3000 per point, seed 4; now: 3000 per point, seed 5)"))
         let profile = try CLI.run(Self.arguments + ["--profile", "static-long-press", "--out", file.path, "--resume"])
         #expect(profile.status == 65 && profile.stderr.contains("came from a different profile"))
         let vary = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4:1.4:0.2", "--users", "3000", "--seed", "4",

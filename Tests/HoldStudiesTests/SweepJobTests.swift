@@ -63,7 +63,7 @@ struct SweepJobTests {
         let resumed = try Sweep.resumption(existing: text, path: "s.csv", request: sweep.request, baseProfile: sweep.base)
         #expect(resumed.rows.count == 11 && resumed.dropped == nil)
         #expect(Self.resumeRefusal(text, try Self.request(vary, users: 3_000, seed: 5))?
-            .contains("came from a different users (file: 3000 per point, seed 4; now: 3000 per point, seed 5)") == true)
+            .contains("came from a different users and seed (file: 3000 per point, seed 4; now: 3000 per point, seed 5)") == true)
         #expect(Self.resumeRefusal(text, try Self.request(vary, profile: "static-long-press", users: 3_000, seed: 4))?
             .contains("came from a different profile") == true)
         #expect(Self.resumeRefusal(text, try Self.request(["gesture.minimumDuration=0.4:1.4:0.2"], users: 3_000, seed: 4))?

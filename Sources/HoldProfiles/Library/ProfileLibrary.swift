@@ -224,6 +224,8 @@ public struct ProfileLibrary: Sendable {
     /// a comment naming its file and the hash of the resolved profile.
     public func resolvedText(_ nameOrPath: String, overrides: [Override] = []) throws(ProfileError) -> String {
         let profile = try loadProfile(nameOrPath, overrides: overrides)
+        // What it prints must load back: not with a population the library lacks (`profiles check` refuses it).
+        try checkPopulation(of: profile)
         return "# \(profilePath(nameOrPath)) (resolved, fnv1a64:\(profile.contentHash))\n" + profile.canonicalYAML
     }
 }

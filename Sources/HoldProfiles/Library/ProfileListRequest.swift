@@ -34,7 +34,12 @@ public struct ProfileListRequest: Sendable {
             }
         }
         let profiles = library.profileNames().map { name in
-            row("profile", name) { (try library.loadProfile(name, overrides: overrides).description, none) }
+            // Invalid as `profiles check` says: a profile whose population the library lacks too.
+            row("profile", name) {
+                let profile = try library.loadProfile(name, overrides: overrides)
+                try library.checkPopulation(of: profile)
+                return (profile.description, none)
+            }
         }
         let populations = library.populationNames().map { name in
             row("population", name) {

@@ -229,11 +229,19 @@ public enum ReviewArgumentText {
             let ranked = causes.filter { $0.0 != 0 && $0.0.isFinite }.sorted { abs($0.0) > abs($1.0) }
             guard let main = ranked.first else { return text + "." }
             let material = ranked.filter { abs($0.0) >= abs(main.0) / 5 }
-            let named = material.map { $0.1 + " \(points($0.0)) points)" }
+            func named(_ causes: [(Double, String)]) -> String {
+                causes.map { $0.1 + " \(points($0.0)) points)" }.joined(separator: " and ")
+            }
             if material.contains(where: { ($0.0 > 0) != (main.0 > 0) }) {
-                text += "; not one effect but changes that pull both ways: " + named.joined(separator: ", against ")
+                // Each side together: the causes with the largest's sign, against those with the other.
+                let (with, against) = (material.filter { ($0.0 > 0) == (main.0 > 0) }, material.filter { ($0.0 > 0) != (main.0 > 0) })
+                text += "; not one effect but changes that pull both ways: " + named(with) + ", against " + named(against)
+            } else if let difference = row.difference.lower.flatMap({ lower in row.difference.upper.map { (lower, $0) } }),
+                      difference.0 <= 0, difference.1 >= 0 {
+                // No detectable change: nothing drives it.
+                return text + "."
             } else {
-                text += "; driven by " + named.joined(separator: ", then ")
+                text += "; driven by " + named(material)
             }
             return text + "."
         default:

@@ -278,11 +278,13 @@ public enum Sweep {
     /// of fields or values that are not this sweep's, loses that row: its point is computed again and the reason
     /// is returned to be said. Anything damaged before the last row, a header that is not this sweep's, or
     /// provenance from another sweep is refused: the file is never extended into a corrupt CSV.
+    ///
+    /// - Parameter option: the option that names the file (`--out`, sensitivity's `--samples`), for the advice.
     public static func resumption(
-        existing text: String, path: String, request: SweepRequest, baseProfile: Profile
+        existing text: String, path: String, request: SweepRequest, baseProfile: Profile, option: String = "--out"
     ) throws(SweepError) -> Resumption {
         func refuse(_ message: String) -> SweepError {
-            SweepError("--resume: \(path) \(message); remove it or choose another --out", kind: .data)
+            SweepError("--resume: \(path) \(message); remove it or choose another \(option)", kind: .data)
         }
         if text.isEmpty { return Resumption(rows: [], dropped: "\(path) is empty; computing every point") }
         // A file saved again by Excel or a Windows editor (a byte-order mark, CRLF) resumes like the file written.
@@ -313,7 +315,8 @@ public enum Sweep {
             }
             if old != value {
                 let what = key.replacingOccurrences(of: "sweep_", with: "")
-                throw refuse("came from a different \(what) (file: \(old); now: \(value))")
+                let named = ["users": "users and seed", "rng": "generator"][what] ?? what
+                throw refuse("came from a different \(named) (file: \(old); now: \(value))")
             }
         }
         let data = lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }

@@ -103,6 +103,7 @@ struct SensitivityCommand: ParsableCommand {
 
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=start:stop (or key=v1,v2,…).") }
+        try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
         try simulation.refuseSeveralPopulations("sensitivity")
         if let points, points < 2 { throw ValidationError("--points must be at least 2 (got \(points)).") }
         if levels != nil && method != .morris { throw ValidationError("--levels goes with --method morris.") }
@@ -166,7 +167,7 @@ struct SensitivityCommand: ParsableCommand {
                 commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             var rows: [String] = []
             if resume, case .file(let file)? = samplesOut {
-                rows = try resumedRows(file, request: request, baseProfile: base, what: "sensitivity samples")
+                rows = try resumedRows(file, request: request, baseProfile: base, what: "sensitivity samples", option: "--samples")
             }
             try runSweepPoints(request, profiles: profiles, rows: &rows, head: job.samplesHead, out: samplesOut,
                                label: plan.method.rawValue)

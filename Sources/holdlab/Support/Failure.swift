@@ -219,7 +219,12 @@ func noteUndefinedValues(_ table: ResultTable, subject: String) {
 /// the file is named after its contents (`NAME.yaml`, `LibraryName`), so `a b.yaml` or `#x.yaml` would not load
 /// back. Standard output (`-`) is named by the caller; a folder is refused later (73), as any output folder is.
 func refuseUnnamedLibraryFile(_ path: String?, option: String, kind: String, example: String) throws {
-    guard let path, path != "-", !path.isEmpty, !isFolder(path), LibraryName.ofFile(path) == nil else { return }
+    guard let path, path != "-", !path.isEmpty, !isFolder(path) else { return }
+    // The library finds NAME.yaml and nothing else (not .yml, .YAML or no extension).
+    guard path.hasSuffix(".yaml") else {
+        throw ValidationError("\(option) \(path): the library reads \(kind) files named NAME.yaml; end the name with .yaml, e.g. \(example)")
+    }
+    guard LibraryName.ofFile(path) == nil else { return }
     throw ValidationError("\(option) \(path): the \(kind) is named after its file, so the file name (without .yaml) "
                           + "must be letters, digits, - and _, e.g. \(example)")
 }

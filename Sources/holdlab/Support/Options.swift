@@ -69,7 +69,7 @@ struct ProfileSourceOptions: ParsableArguments {
 /// The hold a command traces: `--release-at`, `--phase`, `--seed` (trace, preview, haptics).
 struct OneHoldOptions: ParsableArguments {
     @Option(name: .customLong("release-at"), parsing: .unconditional, help: ArgumentHelp(
-        "Seconds after touch-down when the finger lifts. Default: hold until the action fired and the fill completed, plus 0.25 s.",
+        "Seconds after touch-down when the finger lifts (0 to 120). Default: hold until the action fired, the fill completed and the bar was first drawn full, plus 0.25 s.",
         valueName: "seconds"))
     var releaseAt: Double?
 
@@ -84,7 +84,7 @@ struct OneHoldOptions: ParsableArguments {
             throw ValidationError("--phase must be at least 0 and below 1 (got \(phase)).")
         }
         if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 120) {
-            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
+            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)); preview animates at most 30 s of a hold.")
         }
     }
 }

@@ -68,10 +68,10 @@ func runSweepPoints(
 
 /// The rows an earlier run left in `file` for `--resume` (none when it is not a regular file yet), with notes
 /// about what was dropped and how far it got.
-func resumedRows(_ file: String, request: SweepRequest, baseProfile: Profile, what: String) throws -> [String] {
+func resumedRows(_ file: String, request: SweepRequest, baseProfile: Profile, what: String, option: String = "--out") throws -> [String] {
     guard isRegularFile(file) else { return [] }
     let existing = try ProfileLibrary.read(file, what: what, limit: maximumResumeBytes, input: false)
-    let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: baseProfile)
+    let resumption = try Sweep.resumption(existing: existing, path: file, request: request, baseProfile: baseProfile, option: option)
     if let dropped = resumption.dropped { printNote("note: --resume: \(dropped)") }
     let unit = request.populations.count == 1 ? "points" : "rows (points × populations)"
     printNote("resuming \(file): \(resumption.rows.count) of \(Sweep.rowCount(request)) \(unit) done")
