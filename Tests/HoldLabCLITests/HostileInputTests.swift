@@ -217,6 +217,11 @@ enum HostileCases {
                 "--emit-profile t.yml: the library reads profile files named NAME.yaml", absent: ["t.yml"]),
         Hostile("profiles show of a profile whose population the library lacks", ["profiles", "show", "hig-linear-bar", "--set", "population=nonexistent"],
                 64, "--set population=nonexistent: population: no population 'nonexistent'"),
+        // A factor that takes one value has nothing to measure: its indices came out 0 or NaN, as if varied.
+        Hostile("sensitivity of a range whose step is wider than it", ["sensitivity", "--points", "4", "--vary", "fill.delay=0:0.3:0.7",
+                                                                      "--vary", "gesture.minimumDuration=0.5:1"], 64, "the step 0.7 is wider than the range"),
+        Hostile("sensitivity of a one-value list", ["sensitivity", "--points", "4", "--vary", "fill.curve=linear",
+                                                   "--vary", "gesture.minimumDuration=0.5:1"], 64, "a factor needs at least two different values"),
         Hostile("sensitivity reading standard input twice", ["sensitivity", "--points", "4", "--vary", "fill.delay=0:0.3", "--profile", "-",
                                                             "--population", "-"], 64, "both read standard input"),
         Hostile("plot --out into a missing directory", ["plot", "trace", "--data", "t.csv", "--out", "none/f.png"], 73, "does not exist",

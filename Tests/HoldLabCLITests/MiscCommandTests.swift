@@ -27,6 +27,18 @@ struct MiscCommandTests {
             let fields = row.split(separator: ",", omittingEmptySubsequences: false)
             #expect(Double(fields[release]) == 1e10 && Double(fields[end]) == 1e10, "\(row)")
         }
+        // On the one clock: a release before the finger would move out is its press end to the µs (0.3.5 printed
+        // the drawn seconds: 15 rows in 30,000 a µs from press_end_ms).
+        let many = directory.appendingPathComponent("many.csv").path
+        let run = try CLI.run(["simulate", "--users", "30000", "--per-user", many, "--out", directory.appendingPathComponent("m.csv").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manyRows = try String(contentsOfFile: many, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+        let cancel = try #require(header.firstIndex(of: "cancel_ms"))
+        let uncut = manyRows.map { $0.split(separator: ",", omittingEmptySubsequences: false) }.filter { fields in
+            guard let drawn = Double(fields[release]), drawn.isFinite else { return false }
+            return Double(fields[cancel]).map { !$0.isFinite || drawn <= $0 } ?? true
+        }
+        #expect(uncut.count > 29_000 && uncut.allSatisfy { $0[release] == $0[end] })
         // Gammas of small and large shape, as fit writes them, whose inverse CDF GSL cannot take at 2^-32.
         for (name, hold) in [("small", "{dist: gamma, shape: 0.0965, scale: 3}"), ("large", "{dist: gamma, shape: 41092, scale: 2.4e-5}")] {
             let result = try CLI.run(["simulate", "--population", try population(name, hold), "--users", "200"])

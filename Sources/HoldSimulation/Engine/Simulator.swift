@@ -241,7 +241,9 @@ struct PerUserRow {
         bytes.append(contentsOf: classFields[drawn.classIndex])
         CSV.appendNumber(drawn.framePhase, decimals: 6, to: &bytes)
         bytes.append(comma)
-        ms(run.release)
+        // On the one clock, as press_end_ms: the drawn release rounded to its nanosecond (0.3.5 printed the drawn
+        // seconds, which could round to the other side of a half microsecond from the same instant).
+        ms(run.release.isFinite ? Instant.seconds(Instant.nanoseconds(run.release)) : run.release)
         ms(cancelTime.isFinite ? cancelTime : nil)
         ms(hold.pressEndTime)
         bytes.append(contentsOf: run.outcome.rawValue.utf8)

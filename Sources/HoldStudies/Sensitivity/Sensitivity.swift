@@ -25,6 +25,19 @@ public struct SensitivityPlan: Sendable {
     public init(method: SensitivityMethod, parameters: [SweepParameter], points: Int, levels: Int = defaultLevels,
                 secondOrder: Bool = false, seed: UInt64) throws(SweepError) {
         try SweepPlan.checkParameters(parameters)
+        // A factor that takes one value has no effect to measure: its indices would be 0 or NaN, printed as if
+        // it had been varied over its range.
+        for parameter in parameters {
+            switch parameter.values {
+            case .range(let start, let stop, let step):
+                if start == stop { throw SweepError("--vary \(parameter.text): the range is one value; a factor needs a range start:stop with start ≠ stop") }
+                if let step, step > abs(stop - start) {
+                    throw SweepError("--vary \(parameter.text): the step \(SweepParameter.format(step)) is wider than the range, so the factor takes one value; give a smaller step, or none")
+                }
+            case .list(let values):
+                if Set(values).count < 2 { throw SweepError("--vary \(parameter.text): a factor needs at least two different values") }
+            }
+        }
         self.method = method
         self.parameters = parameters
         let d = parameters.count
