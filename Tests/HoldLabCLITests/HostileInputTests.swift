@@ -222,6 +222,9 @@ enum HostileCases {
                                                                       "--vary", "gesture.minimumDuration=0.5:1"], 64, "the step 0.7 is wider than the range"),
         Hostile("sensitivity of a one-value list", ["sensitivity", "--points", "4", "--vary", "fill.curve=linear",
                                                    "--vary", "gesture.minimumDuration=0.5:1"], 64, "a factor needs at least two different values"),
+        // An undamped retract spring never comes to rest: a trace ran to 10⁷ s and called the swinging bar at rest.
+        Hostile("a retract spring that never settles", ["trace", "--set", "retract.curve=interpolatingSpring(100,0)", "--set", "retract.duration=match"],
+                64, "retract.curve: the retract would take forever to come to rest from a full bar; at most 3600 s"),
         Hostile("sensitivity reading standard input twice", ["sensitivity", "--points", "4", "--vary", "fill.delay=0:0.3", "--profile", "-",
                                                             "--population", "-"], 64, "both read standard input"),
         Hostile("plot --out into a missing directory", ["plot", "trace", "--data", "t.csv", "--out", "none/f.png"], 73, "does not exist",

@@ -127,6 +127,13 @@ public struct PreparedControl: Sendable {
             try require(finite(duration) && duration > 0 && duration <= hour, "retract.duration",
                         "must be a number of seconds above 0 and at most \(Int(hour)), or match (got \(duration))")
         }
+        // A spring retract comes to rest when its physics says: an undamped or barely damped one never does (a trace
+        // ended at 10⁷ s still swinging), as a spring fill of that kind is refused. Bounded from a full bar at rest.
+        if retract.mode == .animation, case .spring(let spring) = retract.curve {
+            let settle = spring.settlingTime(x0: 1, v0: 0, epsilon: control.display.resolution)
+            try require(settle <= hour, "retract.curve",
+                        "the retract would take \(settle.isFinite ? "\(settle.rounded(.up)) s" : "forever") to come to rest from a full bar; at most \(Int(hour)) s: give the spring more damping")
+        }
         if retract.mode == .animation, retract.durationSeconds == nil, !retract.curve.isSpring, fill.model == .none {
             throw ControlError(keyPath: "retract.duration",
                                message: "is match, but there is no fill duration to match (fill.model is none)")
