@@ -58,6 +58,11 @@ struct GuidelineCheckTests {
         let impaired = fix("swiftui-hold-to-confirm-button", "motor-impaired-completion")
         #expect(impaired.hasPrefix("`--set gesture.minimumDuration=1.2` passes this rule but then `fill-matches-action` no longer passes"), "\(impaired)")
         #expect(fix("kikocard-accelerating", "timing-adjustable") == "no single key HoldLab knows to try changes this; see the detail")
+        // A key without effect in the checked profile (fill.duration under no fill) takes effect with the fix, as it
+        // does when the advice is followed on the user's file: a 0.7 s fill then looks full 300 ms before the action.
+        let noFill = try Self.check(["static-long-press"], overrides: ["fill.duration=0.7"], users: 2_000)
+        let feedback = noFill.results.first { $0.rule.id == "first-feedback" }?.fix ?? ""
+        #expect(feedback.hasPrefix("`--set fill.model=animation` passes this rule but then `fill-matches-action`"), "\(feedback)")
     }
 
     @Test("# rng: names mt19937 for the trace rules' Timer latencies where a checked profile draws them, and only there")

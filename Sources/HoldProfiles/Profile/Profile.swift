@@ -25,6 +25,10 @@ public struct Profile: Sendable {
     /// Where `population` is written (the profile's line, or the `--set` that gave it); nil when the key is absent.
     /// Not part of the profile's content: an unknown population is reported here, not in the population folder.
     public var populationOrigin: Origin? = nil
+    /// The tree it was read from (its file with the overrides applied), keys without effect included (a
+    /// `fill.duration` under `fill.model: none`): `applying(_:)` changes what the user wrote, not the canonical form,
+    /// which leaves such keys out. Not part of the profile's content.
+    var sourceTree: ConfigNode? = nil
 
     /// The shape of the progress indicator.
     public enum Indicator: String, Sendable, Hashable, CaseIterable {
@@ -32,6 +36,28 @@ public struct Profile: Sendable {
         case bar
         /// A ring trimming clockwise from twelve o'clock (SwiftUI `Circle().trim(from: 0, to: progress)`).
         case ring
+    }
+
+    /// This profile with one more override, applied to what it was read from (`sourceTree`), so that a key without
+    /// effect here takes effect as it would in the user's file (`check`'s fix `fill.model=animation` then uses the
+    /// file's `fill.duration`); to the canonical form for a profile built otherwise.
+    public func applying(_ override: Override) throws(ProfileError) -> Profile {
+        guard let tree = sourceTree else {
+            return try Self.load(yaml: canonicalYAML, path: name, overrides: [override])
+        }
+        let keys = override.keyPath.split(separator: ".").map(String.init)
+        let value = try ConfigNode.parseOverrideValue(override.value, override: override.text)
+        let changed = try tree.setting(keys[...], to: value, override: override.text)
+        var profile = try Self.validated(changed)
+        profile.sourceTree = changed
+        return profile
+    }
+
+    /// The profile without its `sourceTree`: for the many profiles of a sweep, which never apply a fix.
+    public func withoutSource() -> Profile {
+        var profile = self
+        profile.sourceTree = nil
+        return profile
     }
 
     /// The control, validated and precomputed.
@@ -48,7 +74,10 @@ extension Profile {
     /// - Parameter path: the file name used in error messages.
     public static func load(yaml text: String, path: String, overrides: [Override] = []) throws(ProfileError) -> Profile {
         do {
-            return try validated(try parse(yaml: text, path: path, overrides: overrides))
+            let tree = try parse(yaml: text, path: path, overrides: overrides)
+            var profile = try validated(tree)
+            profile.sourceTree = tree
+            return profile
         } catch {
             throw ProfileError.blaming(error, among: overrides) { subset throws(ProfileError) in
                 _ = try validated(try parse(yaml: text, path: path, overrides: subset))

@@ -305,9 +305,11 @@ public enum Guidelines {
 
     /// `profile` with one `--set` value applied, or nil when the value does not apply to it.
     static func applying(_ set: String, to profile: Profile) -> Profile? {
-        guard let override = try? Override(parsing: set),
-              let changed = try? Profile.load(yaml: profile.canonicalYAML, path: profile.name, overrides: [override]),
+        // Applied to what the user wrote: a key without effect in the checked profile (fill.duration under no fill)
+        // takes effect with the fix as it would when the advice is followed.
+        guard let override = try? Override(parsing: set), var changed = try? profile.applying(override),
               (try? changed.prepared()) != nil else { return nil }
+        changed.name = profile.name
         return changed
     }
 

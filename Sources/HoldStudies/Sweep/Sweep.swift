@@ -69,9 +69,10 @@ public enum Sweep {
         for index in range {
             let (assignments, overrides) = try pointOverrides(request, point: index)
             do {
+                // Up to 100,000 points: their source trees (for check's fixes) are not kept.
                 profiles.append(try Profile.load(
                     yaml: request.profileText, path: request.profilePath,
-                    overrides: request.baseOverrides + overrides.filter { !$0.reachesPopulation }))
+                    overrides: request.baseOverrides + overrides.filter { !$0.reachesPopulation }).withoutSource())
                 if request.plan.variesPopulation { _ = try Population.applying(overrides, to: request.populations) }
             } catch {
                 throw pointError(index, assignments, error)
