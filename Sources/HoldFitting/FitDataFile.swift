@@ -176,7 +176,7 @@ public enum FitDataFile {
                         isCensored = true
                         labelSeen[label] = true
                     }
-                    if !isCensored, censoredColumnValues.count < 12, case let value = reader.field(censoredIndex),
+                    if censoredColumnValues.count < 12, case let value = reader.field(censoredIndex),
                        !censoredColumnValues.contains(value) {
                         censoredColumnValues.append(value)
                     }
@@ -214,7 +214,7 @@ public enum FitDataFile {
             let filtered = rowsFiltered > 0 ? " of the \(rowsInFile - rowsFiltered) rows the filters keep" : ""
             throw FitError(.invalidData, path: path,
                            "--censored-value \(request.censoredValues[missing]) matches no row\(filtered) in column \(censoredName)"
-                           + "\(Suggestions.didYouMean(request.censoredValues[missing], among: censoredColumnValues)); "
+                           + "\(Suggestions.didYouMean(request.censoredValues[missing], among: censoredColumnValues.filter { !request.censoredValues.contains($0) })); "
                            + (values.isEmpty ? "every row there has another --censored-value" : "values there: \(values)"
                               + (censoredColumnValues.count == 12 ? ", …" : "")))
         }

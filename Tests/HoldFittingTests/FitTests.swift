@@ -364,7 +364,7 @@ struct FitDataTests {
         do {
             _ = try FitDataFile.parse(text, request: typo)
         } catch {
-            #expect(error.description == "users.csv: --censored-value complete matches no row of the 15 rows the filters keep in column outcome; values there: 'premature_release'")
+            #expect(error.description == "users.csv: --censored-value complete matches no row of the 15 rows the filters keep in column outcome; values there: 'premature_release', 'completed'")
         }
     }
 

@@ -117,6 +117,16 @@ struct ReviewFileTests {
         #expect(problems[3].message.hasPrefix("fill.curve=wobbly: fill.curve: timing curve 'wobbly': not recognised"))
     }
 
+    @Test("a baseline that is none of the designs is reported beside a profile that does not load (its name stands for its label)")
+    func baselineBesideAnUnknownProfile() {
+        let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
+        let problems = library.reviewProblems(yaml: "profiles: [hig-linear-bar, nosuch]\nbaseline: nobody\n", path: "r.yaml")
+        #expect(problems.map { "\($0.origin) \($0.keyPath)" } == ["r.yaml:1:28 profiles[1]", "r.yaml:2:11 baseline"])
+        #expect(problems.last?.message == "nobody is none of the designs: hig-linear-bar, nosuch")
+        // The unknown profile itself as the baseline is its own problem only.
+        #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar, nosuch]\nbaseline: nosuch\n", path: "r.yaml").count == 1)
+    }
+
     @Test("a review that gives its profiles and variants and has one design is refused where it gives them (65, not compare's 64); one without variants is report's to count with --variant")
     func oneDesign() {
         let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)

@@ -69,6 +69,7 @@ extension ProfileLibrary {
         // The designs that load, by label: a baseline and the sweeps are checked against them alone.
         var loaded: Set<String> = []
         var profilesLoaded = true
+        var unloadedNames: [String] = []
         for (index, name) in names.enumerated() {
             let keyPath = review.profiles.isEmpty ? "profiles" : (root.isListAt("profiles") ? "profiles[\(index)]" : "profiles")
             do {
@@ -81,6 +82,9 @@ extension ProfileLibrary {
             } catch {
                 problem(keyPath, error)
                 profilesLoaded = false
+                // Its label is its name, which it did not give: the name it is referred by stands for it (a library
+                // profile's file is NAME.yaml), so a baseline that is neither is still reported.
+                unloadedNames.append(LibraryName.stem(ofFile: name))
             }
         }
         var populations: [Population] = []
@@ -172,8 +176,8 @@ extension ProfileLibrary {
             }
         }
         // Every design's label is known once every profile loaded (a profile's label is its name, read from it).
-        if let baseline = review.baseline, profilesLoaded, !labels.contains(baseline) {
-            problem("baseline", ReviewProblem("\(baseline) is none of the designs: \(labels.joined(separator: ", "))"))
+        if let baseline = review.baseline, !labels.contains(baseline), profilesLoaded || !unloadedNames.contains(baseline) {
+            problem("baseline", ReviewProblem("\(baseline) is none of the designs: \((labels + unloadedNames).joined(separator: ", "))"))
         }
         // A baseline that is none of the designs (reported above) leaves the sweeps to the first profile's values.
         let baselineLabel = review.baseline.flatMap { labels.contains($0) ? $0 : nil } ?? firstProfile?.name
