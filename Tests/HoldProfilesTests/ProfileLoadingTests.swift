@@ -184,6 +184,8 @@ struct BadProfileTests {
          "--set fill.timer.initialIncrement=0 --set fill.timer.acceleration=0: fill.timer: initialIncrement and acceleration are both 0: the fill would never move"),
         ("duplicate key", replacing("threshold: 0,", with: "threshold: 0, threshold: 1,"), [],
          "p.yaml:12:25: haptics.threshold: given twice (first at line 12, column 11); give it once"),
+        ("duplicate key in a --set flow mapping", valid, ["fill.timer.latency={dist: constant, value: 0, value: 1}"],
+         "--set fill.timer.latency={dist: constant, value: 0, value: 1}: fill.timer.latency.value: given twice (at column 28 of the value, first at column 18); give it once"),
         ("haptic threshold above 1", replacing("threshold: 0,", with: "threshold: 1.5,"), [],
          "p.yaml:12:22: haptics.threshold: must be a progress step from 0 to 1 (0 = no progress pulses) (got '1.5')"),
         ("non-finite number", replacing("offset: 0", with: "offset: .inf"), [],

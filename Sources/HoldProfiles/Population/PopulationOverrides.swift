@@ -103,7 +103,7 @@ extension Population {
             throw ProfileError(origin: .override(override.text), keyPath: "", message:
                 "a class's name is how keys find it; it cannot be set")
         }
-        let value = try ConfigNode.parseOverrideValue(override.value, override: override.text)
+        let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
         items[classIndex] = try items[classIndex].setting(path.dropFirst(), to: value, override: override.text)
         pairs[listIndex].value = .sequence(items, origin: listOrigin)
         return .mapping(pairs, origin: rootOrigin)

@@ -46,7 +46,7 @@ public struct Profile: Sendable {
             return try Self.load(yaml: canonicalYAML, path: name, overrides: [override])
         }
         let keys = override.keyPath.split(separator: ".").map(String.init)
-        let value = try ConfigNode.parseOverrideValue(override.value, override: override.text)
+        let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
         let changed = try tree.setting(keys[...], to: value, override: override.text)
         var profile = try Self.validated(changed)
         profile.sourceTree = changed
@@ -89,7 +89,7 @@ extension Profile {
     static func parse(yaml text: String, path: String, overrides: [Override]) throws(ProfileError) -> ConfigNode {
         var root = try ConfigNode.parse(text, path: path)
         for override in overrides {
-            let value = try ConfigNode.parseOverrideValue(override.value, override: override.text)
+            let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
             let keys = override.keyPath.split(separator: ".").map(String.init)
             root = try root.setting(keys[...], to: value, override: override.text)
         }

@@ -157,8 +157,9 @@ indirect enum ConfigNode: Sendable {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             if case .duplicatedKeysInMapping(let duplicates, let context) = error, let name = duplicates.first,
-               let located = locateDuplicate(name, firstAt: context.mark, in: text, path: path) {
-                throw located
+               let found = locateDuplicate(name, firstAt: context.mark, in: text) {
+                throw ProfileError(origin: .file(path: path, line: found.again.line, column: found.again.column), keyPath: found.keyPath,
+                                   message: "given twice (first at line \(context.mark.line), column \(context.mark.column)); give it once")
             }
             throw Self.describe(error, path: path)
         } catch {
@@ -172,11 +173,21 @@ indirect enum ConfigNode: Sendable {
     }
 
     /// Parses the value of a `--set key=value` as a YAML flow value.
-    static func parseOverrideValue(_ text: String, override: String) throws(ProfileError) -> ConfigNode {
+    static func parseOverrideValue(_ text: String, override: String, keyPath: String = "") throws(ProfileError) -> ConfigNode {
         try checkBounds(text, origin: { _, _ in .override(override) })
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
+            // A flow mapping's key given twice (`{value: 0, value: 1}`): where in the value, with its key path.
+            guard let name = duplicates.first, let found = locateDuplicate(name, firstAt: context.mark, in: text) else {
+                throw ProfileError(origin: .override(override), keyPath: keyPath, message: "the value gives a key twice")
+            }
+            let path = keyPath.isEmpty ? found.keyPath : "\(keyPath).\(found.keyPath)"
+            let at = context.mark.line == 1 && found.again.line == 1
+                ? "at column \(found.again.column) of the value, first at column \(context.mark.column)"
+                : "at line \(found.again.line), column \(found.again.column) of the value, first at line \(context.mark.line), column \(context.mark.column)"
+            throw ProfileError(origin: .override(override), keyPath: path, message: "given twice (\(at)); give it once")
         } catch {
             throw ProfileError(origin: .override(override), keyPath: "", message: "the value is not valid YAML")
         }
@@ -314,7 +325,7 @@ indirect enum ConfigNode: Sendable {
     /// parser names only the key and its first place. The first occurrence's token is renamed and the text composed
     /// again, which finds the mapping (other keys given twice are renamed the same way until it composes); nil when
     /// that does not work (the caller reports the parser's words).
-    private static func locateDuplicate(_ name: String, firstAt mark: Mark, in text: String, path: String) -> ProfileError? {
+    private static func locateDuplicate(_ name: String, firstAt mark: Mark, in text: String) -> (keyPath: String, again: (line: Int, column: Int))? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
         /// Renames the key token at `mark` (a quoted scalar to its closing quote, or the plain `key`); its line, first
         /// column and how many columns the line moved after it, or nil.
@@ -386,8 +397,7 @@ indirect enum ConfigNode: Sendable {
         for renamed in renames.reversed() where renamed.line == found.again.line && column > renamed.start {
             column -= renamed.shift
         }
-        return ProfileError(origin: .file(path: path, line: found.again.line, column: column), keyPath: found.keyPath,
-                            message: "given twice (first at line \(mark.line), column \(mark.column)); give it once")
+        return (found.keyPath, (found.again.line, column))
     }
 
     private static func describe(_ error: YamlError, path: String) -> ProfileError {
