@@ -350,7 +350,7 @@ enum HostileCases {
         Hostile("fit --out p.yaml --emit-population ./p.yaml",
                 ["fit", "--data", "h.csv", "--column", "hold_ms", "--out", "p.yaml", "--emit-population", "./p.yaml"], 64,
                 "are the same file", files: ["h.csv": .text(F.holds)]),
-        Hostile("tune --out t.csv --emit-profile t.csv", tuneArguments + ["--out", "t.csv", "--emit-profile", "t.csv"], 64,
+        Hostile("tune --out t.yaml --emit-profile t.yaml", tuneArguments + ["--out", "t.yaml", "--emit-profile", "t.yaml"], 64,
                 "are the same file"),
         Hostile("fit --out over its --data", ["fit", "--data", "h.csv", "--column", "hold_ms", "--out", "./h.csv"], 64,
                 "is the file --data h.csv reads", files: ["h.csv": .text(F.holds)], unchanged: ["h.csv"]),

@@ -144,5 +144,10 @@ struct ProfileCommandsTests {
         // A version-2 weight without its value: the value is at fault, not the weight that holds it, nor the classes.
         let valueless = "version: 2\nname: pv\nclasses:\n  - name: a\n    weight: {range: [0.5, 3], source: \"assumption: x\"}\n    intent: confirm\n    behavior: hold\n    hold: {dist: constant, value: 2}\n"
         #expect(try problems("pv.yaml", valueless) == ["5 classes[0].weight.value"])
+        // Keys given twice are each one problem, at their second place, and hide nothing else in the file.
+        let twice = "version: 1\nname: d9\ndescription: x\ngesture: {minimumDuration: 1.0, maximumDistance: -3}\nfill:\n  curve: linear\n  curve: easeIn\ndisplay: {refreshRate: 5000}\n"
+        #expect(try problems("d9.yaml", twice) == ["4 gesture.maximumDistance", "7 fill.curve", "8 display.refreshRate"])
+        let review = "profiles: [\"007\", \"2024\"]\npopulations: [\"1e3\"]\nusers: 100\nusers: 200\nvariants:\n  fast: {fill.curve: easeIn, fill.curve: easeOut}\nset: {haptics.onComplete: true, haptics.onComplete: false}\n"
+        #expect(try problems("d3.yaml", review) == ["4 users", "6 variants.fast.fill.curve", "7 set.haptics.onComplete"])
     }
 }

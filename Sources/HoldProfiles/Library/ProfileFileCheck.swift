@@ -25,7 +25,8 @@ extension ProfileLibrary {
     /// otherwise a file in a `populations` or `reviews` folder is of that kind, and anything else (standard input
     /// included) a profile.
     public static func kind(of text: String, path: String) -> LibraryFileKind {
-        let keys = (try? ConfigNode.parse(text, path: path))?.keys ?? []
+        // Keys given twice do not hide what kind of file it is.
+        let keys = ConfigNode.parseListingDuplicates(text, path: path).root?.keys ?? []
         if keys.contains("classes") { return .population }
         if !keys.contains("version"), keys.contains(where: ReviewFile.keys.contains) { return .review }
         // Standard input has no folder (the working directory's name says nothing about it).

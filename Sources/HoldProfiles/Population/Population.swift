@@ -210,13 +210,10 @@ extension Population {
     /// it has none, the problem of any population key of `overrides` (`population.CLASS.key…`, this population
     /// being the one that runs).
     public static func problems(yaml text: String, path: String, overrides: [Override] = []) -> [ProfileError] {
-        let root: ConfigNode
-        do {
-            root = try ConfigNode.parse(text, path: path)
-        } catch {
-            return [error]
-        }
-        let problems = ConfigNode.problems(root) { root throws(ProfileError) in _ = try decode(root) }
+        // A key given twice is one problem each, its later value standing for the rest of the check.
+        let (parsed, duplicates) = ConfigNode.parseListingDuplicates(text, path: path)
+        guard let root = parsed else { return duplicates }
+        let problems = ProfileError.inLineOrder(duplicates + ConfigNode.problems(root) { root throws(ProfileError) in _ = try decode(root) })
         guard problems.isEmpty, overrides.contains(where: \.reachesPopulation) else { return problems }
         do {
             _ = try applying(overrides, to: [try decode(root)])

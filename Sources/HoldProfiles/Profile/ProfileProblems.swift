@@ -17,13 +17,18 @@ extension Profile {
                 if error.origin.isOverride { return [error] }
             }
         }
-        let root: ConfigNode
+        // A key given twice is one problem each, its later value standing for the rest of the check.
+        let (parsed, duplicates) = ConfigNode.parseListingDuplicates(text, path: path)
+        guard var root = parsed else { return duplicates }
         do {
-            root = try parse(yaml: text, path: path, overrides: overrides)
+            for override in overrides {
+                let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
+                root = try root.setting(override.keyPath.split(separator: ".").map(String.init)[...], to: value, override: override.text)
+            }
         } catch {
-            return [error]
+            return ProfileError.inLineOrder(duplicates + [error])
         }
-        return ConfigNode.problems(root) { root throws(ProfileError) in _ = try validated(root) }
+        return ProfileError.inLineOrder(duplicates + ConfigNode.problems(root) { root throws(ProfileError) in _ = try validated(root) })
     }
 
     /// The most problems reported for one file.

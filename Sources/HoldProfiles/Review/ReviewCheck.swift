@@ -13,12 +13,9 @@ extension ProfileLibrary {
         yaml text: String, path: String, checks: ReviewValueChecks? = nil
     ) -> [ProfileError] {
         let sweepPoints = checks?.sweepPoints
-        let root: ConfigNode
-        do {
-            root = try ConfigNode.parse(text, path: path)
-        } catch {
-            return [error]
-        }
+        // A key given twice is one problem each, its later value standing for the rest of the check.
+        let (parsed, duplicates) = ConfigNode.parseListingDuplicates(text, path: path)
+        guard let root = parsed else { return duplicates }
         // What the file's own schema refuses, with those keys set aside: the rest is still checked against the
         // library, so `users: many` does not hide an unknown profile.
         let (structural, rest) = ConfigNode.problemsAndRest(root) { root throws(ProfileError) in _ = try ReviewFile.decode(root) }
@@ -26,9 +23,9 @@ extension ProfileLibrary {
         do {
             review = try ReviewFile.decode(rest)
         } catch {
-            return structural.isEmpty ? [error] : structural
+            return duplicates + (structural.isEmpty ? [error] : structural)
         }
-        var problems: [ProfileError] = structural
+        var problems: [ProfileError] = duplicates + structural
         // Every `key=value` the file writes, by its text: an error a profile or population gives for one of them
         // (its origin is that `--set` text) is reported at the entry and key path the file writes, not as a
         // `--set` the user never typed.

@@ -326,6 +326,20 @@ indirect enum ConfigNode: Sendable {
     /// again, which finds the mapping (other keys given twice are renamed the same way until it composes); nil when
     /// that does not work (the caller reports the parser's words).
     private static func locateDuplicate(_ name: String, firstAt mark: Mark, in text: String) -> (keyPath: String, again: (line: Int, column: Int))? {
+        guard let composed = composeSettingDuplicatesAside(text, name: name, firstAt: mark), let first = composed.found.first,
+              first.first.line == mark.line, first.first.column == mark.column else { return nil }
+        return (first.keyPath, first.again)
+    }
+
+    /// The prefix of the names a key given twice is renamed to at its first place.
+    static let duplicatePlaceholder = "holdlab-duplicate-key-"
+
+    /// The text composed with each key given twice renamed at its first place (`duplicatePlaceholder` and a number;
+    /// the later value stands), starting with `name` at `mark`, and where each was given: its key path, its second
+    /// place (the file's line and column) and its first. Nil when a token cannot be renamed or the text still does
+    /// not compose.
+    static func composeSettingDuplicatesAside(_ text: String, name: String, firstAt mark: Mark)
+        -> (root: Node, found: [(keyPath: String, again: (line: Int, column: Int), first: (line: Int, column: Int))])? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
         /// Renames the key token at `mark` (a quoted scalar to its closing quote, or the plain `key`); its line, first
         /// column and how many columns the line moved after it, or nil.
@@ -354,24 +368,36 @@ indirect enum ConfigNode: Sendable {
             lines[mark.line - 1] = Array(line[..<start]) + Array(placeholder.unicodeScalars) + Array(line[end...])
             return (mark.line, mark.column, placeholder.unicodeScalars.count - (end - start))
         }
-        let placeholder = "holdlab-duplicate-key-\(text.utf8.count)"
-        guard let first = rename(name, at: mark, to: placeholder) else { return nil }
-        var renames = [first]
+        // Each rename: its placeholder, the key, where it was first given (in the file), and how its line moved.
+        var renames: [(placeholder: String, key: String, first: (line: Int, column: Int), line: Int, start: Int, shift: Int)] = []
+        /// A column of the renamed text back in the file's: undo the renames of its line before it, last first.
+        func fileColumn(_ column: Int, line: Int) -> Int {
+            var column = column
+            for renamed in renames.reversed() where renamed.line == line && column > renamed.start { column -= renamed.shift }
+            return column
+        }
+        let stem = "\(duplicatePlaceholder)\(text.utf8.count)-"
+        var next: (key: String, mark: Mark)? = (name, mark)
         var root: Node?
-        for attempt in 1...16 {
+        for attempt in 0..<64 {
+            guard let (key, at) = next else { break }
+            let placeholder = stem + "\(attempt)"
+            let first = (line: at.line, column: fileColumn(at.column, line: at.line))
+            guard let renamed = rename(key, at: at, to: placeholder) else { return nil }
+            renames.append((placeholder, key, first, renamed.line, renamed.start, renamed.shift))
+            next = nil
             do {
                 root = try Yams.compose(yaml: lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n"))
-                break
             } catch YamlError.duplicatedKeysInMapping(let others, let context) {
-                guard let other = others.first, let renamed = rename(other, at: context.mark, to: "\(placeholder)-\(attempt)") else { return nil }
-                renames.append(renamed)
+                guard let other = others.first else { return nil }
+                next = (other, context.mark)
             } catch {
                 return nil
             }
         }
         guard let root else { return nil }
 
-        func find(_ node: Node, _ keyPath: String) -> (keyPath: String, again: Mark)? {
+        func find(_ node: Node, _ keyPath: String, placeholder: String, key name: String) -> (keyPath: String, again: Mark)? {
             switch node {
             case .mapping(let mapping):
                 if mapping.contains(where: { $0.key.string == placeholder }) {
@@ -380,24 +406,61 @@ indirect enum ConfigNode: Sendable {
                 }
                 for (key, value) in mapping {
                     let child = keyPath.isEmpty ? (key.string ?? "") : "\(keyPath).\(key.string ?? "")"
-                    if let found = find(value, child) { return found }
+                    if let found = find(value, child, placeholder: placeholder, key: name) { return found }
                 }
             case .sequence(let sequence):
                 for (index, item) in sequence.enumerated() {
-                    if let found = find(item, "\(keyPath)[\(index)]") { return found }
+                    if let found = find(item, "\(keyPath)[\(index)]", placeholder: placeholder, key: name) { return found }
                 }
             default:
                 break
             }
             return nil
         }
-        guard let found = find(root, "") else { return nil }
-        // Back to the file's columns: undo the renames of its line that came before it, last first.
-        var column = found.again.column
-        for renamed in renames.reversed() where renamed.line == found.again.line && column > renamed.start {
-            column -= renamed.shift
+        var found: [(keyPath: String, again: (line: Int, column: Int), first: (line: Int, column: Int))] = []
+        for renamed in renames {
+            guard let where_ = find(root, "", placeholder: renamed.placeholder, key: renamed.key) else { return nil }
+            found.append((where_.keyPath, (where_.again.line, fileColumn(where_.again.column, line: where_.again.line)), renamed.first))
         }
-        return (found.keyPath, (found.again.line, column))
+        return (root, found)
+    }
+
+    /// For a listing of every problem (`profiles check`): the tree with each key given twice set aside at its first
+    /// place (its later value stands) and a problem for each, at its second place with its key path; or no tree and
+    /// the one problem the text has when it does not compose otherwise.
+    static func parseListingDuplicates(_ text: String, path: String) -> (root: ConfigNode?, problems: [ProfileError]) {
+        do {
+            return (try parse(text, path: path), [])
+        } catch {
+            let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+            guard case .duplicatedKeysInMapping(let duplicates, let context)? = Self.yamlError(text),
+                  let name = duplicates.first,
+                  let composed = composeSettingDuplicatesAside(text, name: name, firstAt: context.mark) else { return (nil, [error]) }
+            let problems = composed.found.map { found in
+                ProfileError(origin: .file(path: path, line: found.again.line, column: found.again.column), keyPath: found.keyPath,
+                             message: "given twice (first at line \(found.first.line), column \(found.first.column)); give it once")
+            }
+            var budget = maximumNodes
+            guard let converted = try? convert(composed.root, path: path, keyPath: "", depth: 0, budget: &budget) else { return (nil, [error]) }
+            return (converted.removingKeys(withPrefix: duplicatePlaceholder), problems)
+        }
+    }
+
+    /// The error Yams gives for `text`, if any.
+    private static func yamlError(_ text: String) -> YamlError? {
+        do { _ = try Yams.compose(yaml: text); return nil } catch let error as YamlError { return error } catch { return nil }
+    }
+
+    /// The tree without the mapping keys that start with `prefix`, at any depth.
+    func removingKeys(withPrefix prefix: String) -> ConfigNode {
+        switch self {
+        case .mapping(let pairs, let origin):
+            return .mapping(pairs.filter { !$0.key.hasPrefix(prefix) }.map { ($0.key, $0.value.removingKeys(withPrefix: prefix)) }, origin: origin)
+        case .sequence(let items, let origin):
+            return .sequence(items.map { $0.removingKeys(withPrefix: prefix) }, origin: origin)
+        case .scalar:
+            return self
+        }
     }
 
     private static func describe(_ error: YamlError, path: String) -> ProfileError {
