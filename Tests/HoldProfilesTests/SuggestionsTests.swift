@@ -66,4 +66,10 @@ struct SuggestionsTests {
         #expect(Profile.problems(yaml: "version: 1\ndescription: d\n", path: "n.yaml").count == 1)
         #expect(Profile.problems(yaml: "a: [\n", path: "s.yaml").count == 1)
     }
+
+    @Test("the same words with one more or fewer are suggested (first_feedback_mean_ms → first_feedback_ms); two shared words are not enough")
+    func sameWords() {
+        #expect(Suggestions.closest(to: "first_feedback_mean_ms", among: ["completion_time_mean_ms", "first_feedback_ms"]) == ["first_feedback_ms"])
+        #expect(Suggestions.closest(to: "mean_time", among: ["completion_time_mean_ms"]).isEmpty)
+    }
 }

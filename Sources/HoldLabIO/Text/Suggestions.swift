@@ -40,11 +40,23 @@ public enum Suggestions {
                         || distance(name, String(candidate.prefix(name.count))) <= budget {
                 // A part of the name (`kikocard`), or its start mistyped (`hury` for `hurried`).
                 scored.append((candidate, budget + 1, order))
+            } else if sharesEveryWord(lowered, lowerCandidate) {
+                // The same words with one more or fewer (`first_feedback_mean_ms` for `first_feedback_ms`).
+                scored.append((candidate, budget + 2, order))
             }
         }
         var seen: Set<String> = []
         return scored.sorted { ($0.score, $0.order) < ($1.score, $1.order) }
             .map(\.name).filter { seen.insert($0).inserted }.prefix(limit).map { $0 }
+    }
+
+    /// Whether the words of one name (split at `_`, `-` and `.`) are all among the other's, the shorter having at
+    /// least three.
+    static func sharesEveryWord(_ a: String, _ b: String) -> Bool {
+        func words(_ text: String) -> Set<Substring> { Set(text.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." })) }
+        let (x, y) = (words(a), words(b))
+        let (shorter, longer) = x.count <= y.count ? (x, y) : (y, x)
+        return shorter.count >= 3 && shorter.isSubset(of: longer)
     }
 
     /// ` (did you mean 'x'?)` (or `'x' or 'y'`), or nothing when no known name is close.
