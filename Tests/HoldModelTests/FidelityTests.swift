@@ -560,11 +560,14 @@ struct FidelityReviewTests {
         }
     }
 
-    @Test("an undamped retract spring never settles, and resolving the hold still ends")
+    @Test("an undamped retract spring is refused (it never settles); a barely damped one (at rest after 23 minutes) resolves at its first empty frame")
     func undampedSpringRetract() throws {
         var control = Fixture.linearBar()
         control.display.refreshRateHz = 240
         control.retract = Retract(mode: .animation, curve: .spring(Spring(stiffness: 100, damping: 0)), durationSeconds: nil)
+        #expect(throws: ControlError.self) { try Fixture.evaluator(control) }
+        // Damping 0.01: the amplitude falls as e^(−0.005 t), below the 0.001 resolution after about 1,380 s.
+        control.retract = Retract(mode: .animation, curve: .spring(Spring(stiffness: 100, damping: 0.01)), durationSeconds: nil)
         let evaluator = try Fixture.evaluator(control)
         var ticks = OnTimeTicks()
         evaluator.hold(framePhase: 0, latencies: &ticks)

@@ -179,7 +179,7 @@ public struct SweepPlan: Sendable, Equatable {
     static func checkParameters(_ parameters: [SweepParameter]) throws(SweepError) {
         guard !parameters.isEmpty else { throw SweepError("name at least one --vary key=values") }
         if let pair = KeyPaths.firstOverlap(parameters.map(\.keyPath)) {
-            throw SweepError(KeyPaths.twice(pair, option: "--vary") + "; vary each value with one key")
+            throw SweepError(KeyPaths.twice(pair, option: "--vary") + (pair.0 == pair.1 ? "" : "; vary each value with one key"))
         }
     }
 

@@ -86,7 +86,8 @@ struct ComparisonOptions: ParsableArguments {
         }
         for key in overrides.map(\.keyPath) {
             guard let other = common.first(where: { KeyPaths.overlap($0.keyPath, key) }) else { continue }
-            throw UsageError("--variant \(label) sets \(key), which --set \(other.keyPath) also sets; give it in one place")
+            let set = other.keyPath == key ? "--set" : "--set \(other.keyPath)"
+            throw UsageError("--variant \(label) sets \(key), which \(set) also sets; give it in one place")
         }
         let profile = try variantUsage(label, sets: overrides.map(\.text)) {
             try Profile.load(yaml: profileText, path: ProfileLibrary.displayPath(path), overrides: common + overrides)
