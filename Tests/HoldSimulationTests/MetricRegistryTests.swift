@@ -59,6 +59,29 @@ struct MetricRegistryTests {
             }
         }
     }
+
+    @Test("the relations merge checks in a summary row come from the registry, and real rows hold them")
+    func rowRelations() throws {
+        // The relations as docs/COLUMNS.md states them; a new quantile, maximum or minimum joins them by itself.
+        let pairs = Metric.orderedPairs.map { "\($0.smaller)<=\($0.larger)" }
+        #expect(pairs == [
+            "completion_time_p50_ms<=completion_time_p90_ms", "completion_time_p90_ms<=completion_time_p99_ms",
+            "pulses_p50<=pulses_p95", "pulses_p95<=pulses_max", "pulses_mean<=pulses_max",
+            "mismatch_p50_ms<=mismatch_p95_ms", "mismatch_p95_ms<=mismatch_max_ms", "mismatch_mean_ms<=mismatch_max_ms",
+            "progress_at_trigger_min<=progress_at_trigger_mean",
+        ])
+        #expect(Metric.countRatios.map { "\($0.rate)=\($0.numerator)/\($0.denominator)" } == ["completion_rate=completed/intent_users"])
+        // Every shipped profile's rows against two populations hold every relation, so merge refuses none of them.
+        let library = Make.library
+        let columns = SimulationCSV.columns.map(\.name)
+        for population in try ["default", "hurried"].map(library.loadPopulation) {
+            let profiles = try library.profileNames().map { try library.loadProfile($0) }
+            for summary in try Make.run(profiles, population, users: 3_000) {
+                let fields = SimulationCSV.cells(summary).map(\.plainText)
+                #expect(ShardMerge.sweepRowProblem(columns: columns, fields: fields) == nil, "\(summary.profile)")
+            }
+        }
+    }
 }
 
 @Suite("SimulationJob and ComparisonPlan, in process")

@@ -84,3 +84,12 @@ extension ResultTable {
         return notes
     }
 }
+
+/// Notes for standard error (`note: …`).
+public enum Note {
+    /// `note` about one file or option, named after its `note: ` (`note: designs.csv: …`); named in front of a
+    /// line that is not a note.
+    public static func about(_ subject: String, _ note: String) -> String {
+        note.hasPrefix("note: ") ? "note: \(subject): " + note.dropFirst(6) : "\(subject): \(note)"
+    }
+}

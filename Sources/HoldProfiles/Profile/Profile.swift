@@ -45,9 +45,7 @@ public struct Profile: Sendable {
         guard let tree = sourceTree else {
             return try Self.load(yaml: canonicalYAML, path: name, overrides: [override])
         }
-        let keys = override.keyPath.split(separator: ".").map(String.init)
-        let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
-        let changed = try tree.setting(keys[...], to: value, override: override.text)
+        let changed = try tree.applying(override)
         var profile = try Self.validated(changed)
         profile.sourceTree = changed
         return profile
@@ -88,11 +86,7 @@ extension Profile {
     /// The YAML tree with the overrides applied.
     static func parse(yaml text: String, path: String, overrides: [Override]) throws(ProfileError) -> ConfigNode {
         var root = try ConfigNode.parse(text, path: path)
-        for override in overrides {
-            let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
-            let keys = override.keyPath.split(separator: ".").map(String.init)
-            root = try root.setting(keys[...], to: value, override: override.text)
-        }
+        for override in overrides { root = try root.applying(override) }
         return root
     }
 

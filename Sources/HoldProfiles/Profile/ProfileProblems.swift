@@ -21,10 +21,7 @@ extension Profile {
         let (parsed, duplicates) = ConfigNode.parseListingDuplicates(text, path: path)
         guard var root = parsed else { return duplicates }
         do {
-            for override in overrides {
-                let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
-                root = try root.setting(override.keyPath.split(separator: ".").map(String.init)[...], to: value, override: override.text)
-            }
+            for override in overrides { root = try root.applying(override) }
         } catch {
             return ProfileError.inLineOrder(duplicates + [error])
         }

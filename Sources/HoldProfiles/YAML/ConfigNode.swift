@@ -149,19 +149,42 @@ indirect enum ConfigNode: Sendable {
     /// `maximumNodes` nodes or a list over `maximumListItems` items are refused, and so are anchors and aliases
     /// (`&a`, `*a`), which could otherwise expand ten lines into billions of nodes.
     static func parse(_ text: String, path: String) throws(ProfileError) -> ConfigNode {
+        let parsed = try parseSettingDuplicatesAside(text, path: path)
+        if let first = parsed.duplicates.first { throw first }
+        return parsed.root
+    }
+
+    /// For a listing of every problem (`profiles check`): the tree with each key given twice set aside at its first
+    /// place (its later value stands) and a problem for each, at its second place with its key path; or no tree and
+    /// the one problem the text has when it does not compose otherwise.
+    static func parseListingDuplicates(_ text: String, path: String) -> (root: ConfigNode?, problems: [ProfileError]) {
+        do {
+            let parsed = try parseSettingDuplicatesAside(text, path: path)
+            return (parsed.root, parsed.duplicates)
+        } catch {
+            return (nil, [error])
+        }
+    }
+
+    /// The one parse behind `parse` and `parseListingDuplicates`: the tree, with each key given twice renamed aside
+    /// at its first place (the later value stands) and a problem for each, the first being what `parse` throws.
+    /// A tree that does not convert when keys were given twice throws the first of those (the file's first problem).
+    private static func parseSettingDuplicatesAside(_ text: String, path: String)
+        throws(ProfileError) -> (root: ConfigNode, duplicates: [ProfileError]) {
         // A byte-order mark (some editors write one) is not part of the YAML.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         try checkBounds(text, origin: { line, column in .file(path: path, line: line, column: column) })
         let node: Node?
+        var duplicates: [ProfileError] = []
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            if case .duplicatedKeysInMapping(let duplicates, let context) = error, let name = duplicates.first,
-               let found = locateDuplicate(name, firstAt: context.mark, in: text) {
-                throw ProfileError(origin: .file(path: path, line: found.again.line, column: found.again.column), keyPath: found.keyPath,
-                                   message: "given twice (first at line \(context.mark.line), column \(context.mark.column)); give it once")
+            guard case .duplicatedKeysInMapping(let names, let context) = error, let name = names.first,
+                  let composed = composeSettingDuplicatesAside(text, name: name, firstAt: context.mark) else {
+                throw Self.describe(error, path: path)
             }
-            throw Self.describe(error, path: path)
+            node = composed.root
+            duplicates = composed.found.map { $0.problem(path: path) }
         } catch {
             throw ProfileError(origin: .unknown(path: path), keyPath: "", message: "not valid YAML: \(error)")
         }
@@ -169,7 +192,13 @@ indirect enum ConfigNode: Sendable {
             throw ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "", message: "the file is empty")
         }
         var budget = maximumNodes
-        return try convert(node, path: path, keyPath: "", depth: 0, budget: &budget)
+        let root: ConfigNode
+        do {
+            root = try convert(node, path: path, keyPath: "", depth: 0, budget: &budget)
+        } catch {
+            throw duplicates.first ?? error
+        }
+        return (duplicates.isEmpty ? root : root.removingKeys(withPrefix: duplicatePlaceholder), duplicates)
     }
 
     /// Parses the value of a `--set key=value` as a YAML flow value.
@@ -325,10 +354,23 @@ indirect enum ConfigNode: Sendable {
     /// parser names only the key and its first place. The first occurrence's token is renamed and the text composed
     /// again, which finds the mapping (other keys given twice are renamed the same way until it composes); nil when
     /// that does not work (the caller reports the parser's words).
-    private static func locateDuplicate(_ name: String, firstAt mark: Mark, in text: String) -> (keyPath: String, again: (line: Int, column: Int))? {
+    private static func locateDuplicate(_ name: String, firstAt mark: Mark, in text: String) -> DuplicateKey? {
         guard let composed = composeSettingDuplicatesAside(text, name: name, firstAt: mark), let first = composed.found.first,
               first.first.line == mark.line, first.first.column == mark.column else { return nil }
-        return (first.keyPath, first.again)
+        return first
+    }
+
+    /// A key given twice in one mapping: its key path, where it is given again and where first (line and column).
+    struct DuplicateKey {
+        let keyPath: String
+        let again: (line: Int, column: Int)
+        let first: (line: Int, column: Int)
+
+        /// The problem, at the second place in the file `path`.
+        func problem(path: String) -> ProfileError {
+            ProfileError(origin: .file(path: path, line: again.line, column: again.column), keyPath: keyPath,
+                         message: "given twice (first at line \(first.line), column \(first.column)); give it once")
+        }
     }
 
     /// The prefix of the names a key given twice is renamed to at its first place.
@@ -339,7 +381,7 @@ indirect enum ConfigNode: Sendable {
     /// place (the file's line and column) and its first. Nil when a token cannot be renamed or the text still does
     /// not compose.
     static func composeSettingDuplicatesAside(_ text: String, name: String, firstAt mark: Mark)
-        -> (root: Node, found: [(keyPath: String, again: (line: Int, column: Int), first: (line: Int, column: Int))])? {
+        -> (root: Node, found: [DuplicateKey])? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
         /// Renames the key token at `mark` (a quoted scalar to its closing quote, or the plain `key`); its line, first
         /// column and how many columns the line moved after it, or nil.
@@ -417,38 +459,14 @@ indirect enum ConfigNode: Sendable {
             }
             return nil
         }
-        var found: [(keyPath: String, again: (line: Int, column: Int), first: (line: Int, column: Int))] = []
+        var found: [DuplicateKey] = []
         for renamed in renames {
             guard let where_ = find(root, "", placeholder: renamed.placeholder, key: renamed.key) else { return nil }
-            found.append((where_.keyPath, (where_.again.line, fileColumn(where_.again.column, line: where_.again.line)), renamed.first))
+            found.append(DuplicateKey(
+                keyPath: where_.keyPath, again: (where_.again.line, fileColumn(where_.again.column, line: where_.again.line)),
+                first: renamed.first))
         }
         return (root, found)
-    }
-
-    /// For a listing of every problem (`profiles check`): the tree with each key given twice set aside at its first
-    /// place (its later value stands) and a problem for each, at its second place with its key path; or no tree and
-    /// the one problem the text has when it does not compose otherwise.
-    static func parseListingDuplicates(_ text: String, path: String) -> (root: ConfigNode?, problems: [ProfileError]) {
-        do {
-            return (try parse(text, path: path), [])
-        } catch {
-            let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-            guard case .duplicatedKeysInMapping(let duplicates, let context)? = Self.yamlError(text),
-                  let name = duplicates.first,
-                  let composed = composeSettingDuplicatesAside(text, name: name, firstAt: context.mark) else { return (nil, [error]) }
-            let problems = composed.found.map { found in
-                ProfileError(origin: .file(path: path, line: found.again.line, column: found.again.column), keyPath: found.keyPath,
-                             message: "given twice (first at line \(found.first.line), column \(found.first.column)); give it once")
-            }
-            var budget = maximumNodes
-            guard let converted = try? convert(composed.root, path: path, keyPath: "", depth: 0, budget: &budget) else { return (nil, [error]) }
-            return (converted.removingKeys(withPrefix: duplicatePlaceholder), problems)
-        }
-    }
-
-    /// The error Yams gives for `text`, if any.
-    private static func yamlError(_ text: String) -> YamlError? {
-        do { _ = try Yams.compose(yaml: text); return nil } catch let error as YamlError { return error } catch { return nil }
     }
 
     /// The tree without the mapping keys that start with `prefix`, at any depth.
@@ -502,6 +520,13 @@ indirect enum ConfigNode: Sendable {
             pairs.append((head, try empty.setting(rest, to: value, override: override)))
         }
         return .mapping(pairs, origin: origin)
+    }
+
+    /// This tree with one `--set` applied: its value parsed as a YAML flow value and set at its key path. The one
+    /// place an override meets a profile's tree (loading, `Profile.applying`, `profiles check`).
+    func applying(_ override: Override) throws(ProfileError) -> ConfigNode {
+        let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
+        return try setting(override.keyPath.split(separator: ".").map(String.init)[...], to: value, override: override.text)
     }
 }
 

@@ -159,3 +159,47 @@ public struct Metric: Sendable {
         }
     }
 }
+
+extension Metric {
+    /// The relations every summary row holds between two of its statistics of one value, from the registry: its
+    /// quantiles in percentile order, the last at most the maximum, the mean at most the maximum and at least the
+    /// minimum. In registry order of the values (`merge` names the first that a forged row breaks).
+    public static let orderedPairs: [(smaller: String, larger: String)] = {
+        var values: [HoldValue] = []
+        var metrics: [HoldValue: [Metric]] = [:]
+        for metric in all {
+            let value: HoldValue
+            switch metric.kind {
+            case .count, .rate: continue
+            case .mean(let v), .quantile(let v, _), .maximum(let v), .minimum(let v): value = v
+            }
+            if metrics[value] == nil { values.append(value) }
+            metrics[value, default: []].append(metric)
+        }
+        var pairs: [(smaller: String, larger: String)] = []
+        for value in values {
+            let of = metrics[value] ?? []
+            let quantiles = of.compactMap { metric -> (Double, String)? in
+                if case .quantile(_, let percentile) = metric.kind { (percentile, metric.name) } else { nil }
+            }.sorted { $0.0 < $1.0 }.map(\.1)
+            let mean = of.first { if case .mean = $0.kind { true } else { false } }?.name
+            let maximum = of.first { if case .maximum = $0.kind { true } else { false } }?.name
+            let minimum = of.first { if case .minimum = $0.kind { true } else { false } }?.name
+            pairs += zip(quantiles, quantiles.dropFirst()).map { ($0, $1) }
+            if let maximum {
+                if let last = quantiles.last { pairs.append((last, maximum)) }
+                if let mean { pairs.append((mean, maximum)) }
+            }
+            if let minimum, let mean { pairs.append((minimum, mean)) }
+        }
+        return pairs
+    }()
+
+    /// The rates whose two counts are columns too (`completion_rate` = `completed` / `intent_users`).
+    public static let countRatios: [(rate: String, numerator: String, denominator: String)] = all.compactMap { metric in
+        guard case .rate(let event, let over, _) = metric.kind,
+              let numerator = all.first(where: { if case .count(event) = $0.kind { true } else { false } }),
+              let denominator = all.first(where: { if case .count(over) = $0.kind { true } else { false } }) else { return nil }
+        return (metric.name, numerator.name, denominator.name)
+    }
+}

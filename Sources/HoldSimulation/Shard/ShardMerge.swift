@@ -91,24 +91,21 @@ public final class ShardMerge {
         }
     }
 
-    /// The relations every summary row holds between its printed columns: the completion rate is completed over
-    /// intent users (to its 6 decimals), each estimate within its interval, quantiles in order and at most their
-    /// maximum, a mean at most the maximum, the smallest progress at most its mean, and a pulse rate only where a
-    /// completed hold had two pulses. Nil when they hold.
+    /// The relations every summary row holds between its printed columns: a rate is its counts' ratio where both
+    /// are columns (to its 6 decimals), each estimate within its interval, the registry's order of one value's
+    /// statistics (`Metric.orderedPairs`: quantiles in order and at most their maximum, a mean between its minimum
+    /// and maximum), and a pulse rate only where a completed hold had two pulses. Nil when they hold.
     static func sweepRowProblem(columns: [String], fields: [String]) -> String? {
         func value(_ name: String) -> Double? {
             columns.firstIndex(of: name).flatMap { Double(fields[$0]) }.flatMap { $0.isNaN ? nil : $0 }
         }
-        if let completed = value("completed"), let intent = value("intent_users"), intent > 0, let rate = value("completion_rate"),
-           abs(rate - completed / intent) > 1e-6 {
-            return "completion_rate \(rate) is not completed / intent_users (\(completed) / \(intent))"
+        for ratio in Metric.countRatios {
+            if let numerator = value(ratio.numerator), let denominator = value(ratio.denominator), denominator > 0,
+               let rate = value(ratio.rate), abs(rate - numerator / denominator) > 1e-6 {
+                return "\(ratio.rate) \(rate) is not \(ratio.numerator) / \(ratio.denominator) (\(numerator) / \(denominator))"
+            }
         }
-        var ordered: [(String, String)] = [
-            ("completion_time_p50_ms", "completion_time_p90_ms"), ("completion_time_p90_ms", "completion_time_p99_ms"),
-            ("pulses_p50", "pulses_p95"), ("pulses_p95", "pulses_max"), ("pulses_mean", "pulses_max"),
-            ("mismatch_p50_ms", "mismatch_p95_ms"), ("mismatch_p95_ms", "mismatch_max_ms"), ("mismatch_mean_ms", "mismatch_max_ms"),
-            ("progress_at_trigger_min", "progress_at_trigger_mean"),
-        ]
+        var ordered = Metric.orderedPairs.map { ($0.smaller, $0.larger) }
         for name in columns where columns.contains(name + "_lo") && columns.contains(name + "_hi") {
             ordered += [(name + "_lo", name), (name, name + "_hi")]
         }

@@ -99,18 +99,18 @@ public enum ReviewJob {
         let command = CSV.commandLine(["holdlab"] + request.arguments)
         // The tables the page shows, as the CSVs are rendered from them.
         var pageTables: [(name: String, table: ResultTable)] = []
-        func write(_ name: String, _ table: ResultTable) throws {
+        /// Writes one CSV; `undefinedNote` is why some of its cells are NaN where its columns cannot say (the
+        /// differences', which the plan knows).
+        func write(_ name: String, _ table: ResultTable, undefinedNote: String? = nil) throws {
             try directory.write(name, ResultDocument(table).rendered(as: .csv))
             pageTables.append((name, table))
-            // The summaries' columns say why a value can be undefined; the differences' note is the plan's.
+            // The summaries' columns say why a value can be undefined.
             if name == "designs.csv" || name.hasPrefix("sweep-") {
                 for note in table.undefinedValueNotes(subject: name == "designs.csv" ? "row" : "point") {
-                    notes?(note.hasPrefix("note: ") ? "note: \(name): " + note.dropFirst(6) : "\(name): \(note)")
+                    notes?(Note.about(name, note))
                 }
             }
-            if name == "differences.csv", let note = plan.undefinedNote(results) {
-                notes?(note.hasPrefix("note: ") ? "note: \(name): " + note.dropFirst(6) : "\(name): \(note)")
-            }
+            if let undefinedNote { notes?(Note.about(name, undefinedNote)) }
         }
 
         // The requested sweeps (the baseline design over one key, against the first population), every point's
@@ -149,7 +149,7 @@ public enum ReviewJob {
             + (outcomes.isEmpty ? plan.provenance(users: users, seed: seed) : plan.provenance(outcomes: outcomes, seed: seed))
         let robustnessUsers = request.precision != nil && request.robustnessUsers == cap ? users : request.robustnessUsers
         try write("designs.csv", ComparisonCSV.summaries(results, designs: plan.designs, provenance: head))
-        try write("differences.csv", ComparisonCSV.differences(results, provenance: head))
+        try write("differences.csv", ComparisonCSV.differences(results, provenance: head), undefinedNote: plan.undefinedNote(results))
 
         // The guideline checks, every design against the first population. The comparison already simulated every
         // design against its populations, with the same users and seed: the checks reuse those summaries (each

@@ -108,9 +108,7 @@ struct Compare: ParsableCommand {
                 try summaryFile.write(try ResultDocument(summaries).rendered(as: .csv, comments: comments))
                 try summaryFile.flush()
                 // Its columns beyond the differences' (peak_pulse_rate_hz) say why they can be NaN too.
-                summaryNotes = summaries.undefinedValueNotes(subject: "row").map { note in
-                    note.hasPrefix("note: ") ? "note: --summaries: " + note.dropFirst(6) : note
-                }
+                summaryNotes = summaries.undefinedValueNotes(subject: "row").map { Note.about("--summaries", $0) }
             }
             try perUserFile?.flush()
             // The differences, the summaries and the per-user file are renamed into place together.

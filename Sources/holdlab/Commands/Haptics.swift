@@ -155,7 +155,7 @@ extension Haptics {
             var again = request
             if fix.hasPrefix("--set ") {
                 guard let override = try? Override(parsing: String(fix.dropFirst(6))),
-                      let changed = try? Profile.load(yaml: profile.canonicalYAML, path: profile.name, overrides: [override]) else { return false }
+                      let changed = try? profile.applying(override) else { return false }
                 again = TraceRequest(profile: changed, releaseAtSeconds: request.releaseAtSeconds, framePhase: request.framePhase, seed: request.seed)
             } else if let trigger {
                 again = TraceRequest(profile: profile, releaseAtSeconds: trigger + 0.25, framePhase: request.framePhase, seed: request.seed)
