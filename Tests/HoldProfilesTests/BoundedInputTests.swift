@@ -25,7 +25,8 @@ private func failure(_ text: String, overrides: [String] = []) -> ProfileError? 
 
 @Suite("An action cannot fire before its gesture is recognised")
 struct ActionBeforeRecognitionTests {
-    @Test("gesture source: a negative offset fires before recognition", arguments: ["-0.3", "-0.000001", "-0.999"])
+    @Test("gesture source: a negative offset fires before recognition, by the clock's nanosecond too",
+          arguments: ["-0.3", "-0.000001", "-0.999", "-1e-9"])
     func gestureSource(offset: String) throws {
         let error = try #require(failure(base, overrides: ["trigger.offset=\(offset)"]))
         #expect(error.keyPath == "trigger.offset" && error.message.contains("before the gesture recognises at 1000 ms"))
@@ -72,6 +73,29 @@ struct BoundedYAMLTests {
     func notAnchors() {
         #expect(failure(base.replacingOccurrences(of: "a test profile", with: "press & hold *firmly* a&b")) == nil)
         #expect(failure(base.replacingOccurrences(of: "a test profile", with: "'&quoted *too*'")) == nil)
+        // After a comma in a plain scalar (a citation, emphasis), and in a block scalar's lines.
+        #expect(failure(base.replacingOccurrences(of: "a test profile", with: "fill 1.0 s, *not* 0.8 s")) == nil)
+        #expect(failure(base.replacingOccurrences(of: "a test profile", with: "Smith, Jones, &c. 2019")) == nil)
+        #expect(failure(base.replacingOccurrences(of: "description: a test profile", with: "description: |\n  *one*\n  &two\n")) == nil)
+    }
+
+    @Test("an anchor after a lone quote in a block scalar is still found: the parser finds them, not the text")
+    func anchorsAfterQuote() throws {
+        let text = base.replacingOccurrences(of: "description: a test profile", with: "description: >-\n  'tis a control\n")
+            + "source: &s x\nx-note: *s\n"
+        let error = try #require(failure(text))
+        #expect(error.message.contains("anchors and aliases"))
+    }
+
+    @Test("brackets in text do not nest; flow collections after a block scalar still do")
+    func bracketsInText() throws {
+        let many = String(repeating: "[", count: 40)
+        #expect(failure(base.replacingOccurrences(of: "a test profile", with: "x" + many)) == nil)
+        #expect(failure(base.replacingOccurrences(of: "description: a test profile",
+                                                  with: "description: |\n  " + many + "\n  " + String(repeating: "{", count: 40) + "\n")) == nil)
+        let deep = base.replacingOccurrences(of: "description: a test profile", with: "description: |\n  text\nsource: "
+            + many + String(repeating: "]", count: 40))
+        #expect(try #require(failure(deep)).message.contains("nested more than 32 deep"))
     }
 
     @Test("deep nesting, long lists, many values and large texts are refused with one message")

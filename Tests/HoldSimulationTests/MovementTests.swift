@@ -441,4 +441,18 @@ struct MovementTooLateTests {
             }
         }
     }
+
+    @Test("a radius that underflows to no steps cancels at the first touch sample, as the table's limit says")
+    func radiusOfNoSteps() throws {
+        // r/σ = 1e-300 / (1e300/√120) underflows to 0: every draw is the first sample, never an error.
+        let movement = try Movement(driftPointsPerSqrtSecond: 1e300, touchRateHz: 120, maximumDistancePoints: 1e-300)
+        #expect(movement.radiusInSteps == 0)
+        for u in [1e-9, 0.25, 0.5, 0.999999] { #expect(movement.cancelTime(uniform: u) == 1.0 / 120) }
+        #expect(movement.cancelTime(uniform: 1) == .infinity)
+        #expect(movement.cancelProbability(bySample: 1) == 1)
+        // The smallest radius the table takes agrees: P(K = 1) = e^(−a²/2) is 1 to double precision.
+        let tiny = try Movement(driftPointsPerSqrtSecond: 1e3, touchRateHz: 120, maximumDistancePoints: 1e-12)
+        #expect(tiny.radiusInSteps > 0)
+        #expect(tiny.cancelTime(uniform: 0.999999) == 1.0 / 120)
+    }
 }

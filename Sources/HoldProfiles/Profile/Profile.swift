@@ -122,27 +122,30 @@ extension Profile {
     /// after its nominal duration: a Timer's ticks are only ever late). That time must not be before
     /// `gesture.minimumDuration`. Returns why not, or nil when the rule holds.
     static func actionBeforeRecognition(_ control: Control, nominalFillSeconds: Double?) -> String? {
-        let recognition = control.gesture.minimumDurationSeconds
-        let offset = control.trigger.offsetSeconds
-        let earliest: Double
+        // On the engine's clock: each time rounded to the nanosecond as `HoldEvaluator` takes it, then added
+        // exactly, so 0.4 + 0.6 is 1.0 and an offset of −1e-9 s fires 1 ns before recognition, as trace shows.
+        let ns = Instant.nanoseconds
+        let recognition = ns(control.gesture.minimumDurationSeconds)
+        let offset = ns(control.trigger.offsetSeconds)
+        let earliest: Int64
         switch control.trigger.source {
         case .gesture:
             earliest = recognition + offset
         case .fill:
             guard let nominal = nominalFillSeconds else { return nil }
-            let start = (control.fill.start == .touchDown ? 0 : recognition) + control.fill.delaySeconds
-            earliest = start + nominal + offset
+            let start = (control.fill.start == .touchDown ? 0 : recognition) + ns(control.fill.delaySeconds)
+            earliest = start + ns(nominal) + offset
         }
-        // A nanosecond of slack for sums such as 0.4 + 0.6 − 1.0 that are not exact in binary.
-        guard earliest < recognition - 1e-9 else { return nil }
+        guard earliest < recognition else { return nil }
         let source = control.trigger.source == .gesture ? "minimumDuration + offset" : "the fill's completion + offset"
-        return "fires the action at \(milliseconds(earliest)) ms (\(source)), before the gesture recognises at "
-            + "\(milliseconds(recognition)) ms (gesture.minimumDuration); an action cannot fire before its gesture is "
-            + "recognised: use an offset of at least \((((offset + recognition - earliest) * 1e6).rounded() / 1e6).shortText) s"
+        return "fires the action at \(milliseconds(Instant.seconds(earliest))) ms (\(source)), before the gesture recognises at "
+            + "\(milliseconds(Instant.seconds(recognition))) ms (gesture.minimumDuration); an action cannot fire before its gesture is "
+            + "recognised: use an offset of at least \(Instant.seconds(offset + recognition - earliest).shortText) s"
     }
 
+    /// Milliseconds to the nanosecond, the clock's resolution.
     private static func milliseconds(_ seconds: Double) -> String {
-        let value = (seconds * 1000 * 1000).rounded() / 1000
+        let value = (seconds * 1e9).rounded() / 1e6
         return value.shortText
     }
 

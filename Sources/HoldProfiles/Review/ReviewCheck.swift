@@ -48,7 +48,7 @@ extension ProfileLibrary {
         }
         func overrides(_ sets: [String], at keyPath: String) -> [Override]? {
             do {
-                return try sets.map { text throws(ProfileError) in try Override(parsing: text) }
+                return try sets.map { text throws(ProfileError) in try Override(userParsing: text) }
             } catch {
                 problem(keyPath, error)
                 return nil

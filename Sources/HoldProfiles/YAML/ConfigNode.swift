@@ -176,14 +176,20 @@ indirect enum ConfigNode: Sendable {
         try checkBounds(text, origin: { line, column in .file(path: path, line: line, column: column) })
         let node: Node?
         var duplicates: [ProfileError] = []
+        // The parser owns the anchors its nodes point to (weakly): kept until the tree is converted, so that an
+        // anchor or alias is found where the parser found it, never guessed from the text.
+        var parser: Parser?
+        defer { withExtendedLifetime(parser) {} }
         do {
-            node = try Yams.compose(yaml: text)
+            parser = try Parser(yaml: text)
+            node = try parser?.singleRoot()
         } catch let error as YamlError {
             guard case .duplicatedKeysInMapping(let names, let context) = error, let name = names.first,
                   let composed = composeSettingDuplicatesAside(text, name: name, firstAt: context.mark) else {
                 throw Self.describe(error, path: path)
             }
             node = composed.root
+            parser = composed.parser
             duplicates = composed.found.map { $0.problem(path: path) }
         } catch {
             throw ProfileError(origin: .unknown(path: path), keyPath: "", message: "not valid YAML: \(error)")
@@ -205,8 +211,11 @@ indirect enum ConfigNode: Sendable {
     static func parseOverrideValue(_ text: String, override: String, keyPath: String = "") throws(ProfileError) -> ConfigNode {
         try checkBounds(text, origin: { _, _ in .override(override) })
         let node: Node?
+        var parser: Parser?
+        defer { withExtendedLifetime(parser) {} }
         do {
-            node = try Yams.compose(yaml: text)
+            parser = try Parser(yaml: text)
+            node = try parser?.singleRoot()
         } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
             // A flow mapping's key given twice (`{value: 0, value: 1}`): where in the value, with its key path.
             guard let name = duplicates.first, let found = locateDuplicate(name, firstAt: context.mark, in: text) else {
@@ -226,63 +235,110 @@ indirect enum ConfigNode: Sendable {
     }
 
     /// Refuses, before the YAML parser sees it, text that is too large or nests flow collections (`[[[[…`)
-    /// deeper than `maximumDepth` (the parser recurses once per level). One pass over the text.
+    /// deeper than `maximumDepth` (the composer recurses once per level). One pass over the text.
+    ///
+    /// Only brackets that open a flow collection count: inside one, or where a node starts (after `: `, `- `, `? `,
+    /// or first on a line); not those in a plain scalar (`x{{{`), a quoted one, a comment, or a block scalar's
+    /// lines (`|`, `>`). Anchors and aliases are found by the parser (`convert`), not here: `*` and `&` are text
+    /// everywhere else (`fill 1.0 s, *not* 0.8 s`).
     static func checkBounds(_ text: String, origin: (Int, Int) -> Origin) throws(ProfileError) {
         if text.utf8.count > ProfileLibrary.maximumYAMLBytes {
             throw ProfileError(origin: origin(1, 1), keyPath: "",
                                message: "more than \(ProfileLibrary.maximumYAMLBytes) bytes of YAML; at most that is read")
         }
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), newline = UInt8(0x0A), carriageReturn = UInt8(0x0D)
+        let dash = UInt8(ascii: "-")
         var depth = 0
         var line = 1
         var column = 0
         var quote: UInt8? = nil
         var comment = false
-        var previous: UInt8 = 0x0A
-        // The last byte on this line that was not a space, outside quotes and comments (0x0A: none yet): a node
-        // starts after one of `: - [ { , ?` or at the start of a line.
-        var lastSignificant: UInt8 = 0x0A
-        let nodeStarts: Set<UInt8> = [0x0A, UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "{"),
-                                      UInt8(ascii: ","), UInt8(ascii: "?")]
+        var previous: UInt8 = newline
+        // Whether a node may start here: at a line's start, after `- `, `: `, `? `, an opening bracket, or a comma
+        // inside a flow collection. Any other byte outside quotes and comments is a plain scalar's.
+        var atNodeStart = true
+        // Where the line's node starts: its leading spaces and any `- ` entries before it.
+        var lineIndent = 0
+        var atLineStart = true
+        // A block scalar (`key: |`) opened on a line whose node starts at n: its lines are those indented more, and
+        // blank lines; `blockIndicator` is n when this line's `|` or `>` stood at a node start.
+        var blockScalarIndent: Int? = nil
+        var blockIndicator: Int? = nil
         let bytes = Array(text.utf8)
-        for (index, byte) in bytes.enumerated() {
+        var index = 0
+        while index < bytes.count {
+            // A line of a block scalar is skipped whole; a line indented no more ends it.
+            if atLineStart, column == 0, let indent = blockScalarIndent {
+                var end = index
+                while end < bytes.count, bytes[end] == space { end += 1 }
+                let blank = end >= bytes.count || bytes[end] == newline || bytes[end] == carriageReturn
+                if blank || end - index > indent {
+                    while index < bytes.count, bytes[index] != newline { index += 1 }
+                    if index < bytes.count { line += 1; index += 1; previous = newline }
+                    continue
+                }
+                blockScalarIndent = nil
+            }
+            let byte = bytes[index]
+            index += 1
             column += 1
             defer { previous = byte }
-            if byte == 0x0A {
+            let next = index < bytes.count ? bytes[index] : newline
+            let nextIsBreak = next == space || next == tab || next == newline || next == carriageReturn
+            if byte == newline {
+                if let indicator = blockIndicator, quote == nil { blockScalarIndent = indicator }
                 line += 1
                 column = 0
                 comment = false
-                lastSignificant = 0x0A
+                atNodeStart = true
+                atLineStart = true
+                lineIndent = 0
+                blockIndicator = nil
                 continue
+            }
+            let entryDash = atLineStart && byte == dash && nextIsBreak
+            if atLineStart {
+                if byte == space || entryDash { lineIndent += 1 } else { atLineStart = false }
             }
             if comment { continue }
             if let open = quote {
-                if byte == open { quote = nil; lastSignificant = byte }
+                if byte == open { quote = nil; atNodeStart = false }
                 continue
             }
-            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0D
-            defer { if !isSpace { lastSignificant = byte } }
+            if byte == space || byte == tab || byte == carriageReturn { continue }
+            // `|` or `>` is followed on its line by indicators only (`-`, `+`, a digit) and a comment: anything
+            // else means it was not a block scalar's.
+            if blockIndicator != nil, byte != UInt8(ascii: "#"),
+               !(byte == dash || byte == UInt8(ascii: "+") || (byte >= 0x31 && byte <= 0x39)) {
+                blockIndicator = nil
+            }
+            let nodeMayStart = atNodeStart
+            atNodeStart = false
             switch byte {
-            case UInt8(ascii: "#") where previous == 0x0A || previous == 0x20 || previous == 0x09:
+            case UInt8(ascii: "#") where previous == newline || previous == space || previous == tab:
                 comment = true
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                if nodeStarts.contains(lastSignificant) { quote = byte }
-            case UInt8(ascii: "&"), UInt8(ascii: "*"):
-                let next = index + 1 < bytes.count ? bytes[index + 1] : 0x20
-                let nextIsName = !(next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == UInt8(ascii: ",")
-                                   || next == UInt8(ascii: "]") || next == UInt8(ascii: "}"))
-                if nodeStarts.contains(lastSignificant), nextIsName,
-                   previous == 0x0A || previous == 0x20 || previous == 0x09 || nodeStarts.contains(previous) {
-                    throw ProfileError(origin: origin(line, column), keyPath: "",
-                                       message: "anchors and aliases (&name, *name) are not supported; write the value out")
-                }
+                if nodeMayStart { quote = byte }
+            case dash:
+                atNodeStart = entryDash
+            case UInt8(ascii: ":"), UInt8(ascii: "?"):
+                atNodeStart = nextIsBreak || (depth > 0 && (next == UInt8(ascii: ",") || next == UInt8(ascii: "]") || next == UInt8(ascii: "}")))
+            case UInt8(ascii: ","):
+                atNodeStart = depth > 0
+            case UInt8(ascii: "|"), UInt8(ascii: ">"):
+                // A block scalar's indicator, at a node start outside flow collections.
+                if depth == 0 && nodeMayStart { blockIndicator = lineIndent }
             case UInt8(ascii: "["), UInt8(ascii: "{"):
+                // A flow collection opens inside another or where a node starts; elsewhere it is a plain scalar's.
+                guard depth > 0 || nodeMayStart else { break }
                 depth += 1
+                atNodeStart = true
                 if depth > maximumDepth {
                     throw ProfileError(origin: origin(line, column), keyPath: "",
                                        message: "lists and mappings nested more than \(maximumDepth) deep")
                 }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth = max(0, depth - 1)
+                if depth > 0 { depth -= 1 }
             default:
                 break
             }
@@ -381,7 +437,7 @@ indirect enum ConfigNode: Sendable {
     /// place (the file's line and column) and its first. Nil when a token cannot be renamed or the text still does
     /// not compose.
     static func composeSettingDuplicatesAside(_ text: String, name: String, firstAt mark: Mark)
-        -> (root: Node, found: [DuplicateKey])? {
+        -> (root: Node, found: [DuplicateKey], parser: Parser)? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
         /// Renames the key token at `mark` (a quoted scalar to its closing quote, or the plain `key`); its line, first
         /// column and how many columns the line moved after it, or nil.
@@ -421,6 +477,7 @@ indirect enum ConfigNode: Sendable {
         let stem = "\(duplicatePlaceholder)\(text.utf8.count)-"
         var next: (key: String, mark: Mark)? = (name, mark)
         var root: Node?
+        var parser: Parser?
         for attempt in 0..<64 {
             guard let (key, at) = next else { break }
             let placeholder = stem + "\(attempt)"
@@ -429,7 +486,9 @@ indirect enum ConfigNode: Sendable {
             renames.append((placeholder, key, first, renamed.line, renamed.start, renamed.shift))
             next = nil
             do {
-                root = try Yams.compose(yaml: lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n"))
+                let attemptParser = try Parser(yaml: lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n"))
+                root = try attemptParser.singleRoot()
+                parser = attemptParser
             } catch YamlError.duplicatedKeysInMapping(let others, let context) {
                 guard let other = others.first else { return nil }
                 next = (other, context.mark)
@@ -437,7 +496,7 @@ indirect enum ConfigNode: Sendable {
                 return nil
             }
         }
-        guard let root else { return nil }
+        guard let root, let parser else { return nil }
 
         func find(_ node: Node, _ keyPath: String, placeholder: String, key name: String) -> (keyPath: String, again: Mark)? {
             switch node {
@@ -466,7 +525,7 @@ indirect enum ConfigNode: Sendable {
                 keyPath: where_.keyPath, again: (where_.again.line, fileColumn(where_.again.column, line: where_.again.line)),
                 first: renamed.first))
         }
-        return (root, found)
+        return (root, found, parser)
     }
 
     /// The tree without the mapping keys that start with `prefix`, at any depth.
@@ -578,6 +637,23 @@ public struct Override: Sendable, Equatable {
         self.keyPath = key
         self.value = String(text[text.index(after: equals)...])
         self.text = text
+    }
+
+    /// `parsing`, for a value the user gives (`--set`, a variant, a review's `set`): `name` and `version` are
+    /// refused. A profile's name is how the library finds it and how its rows are labelled (a renamed library
+    /// profile is not its file's; two designs of one name are rows nobody can tell apart); the version is the file's
+    /// schema.
+    public init(userParsing text: String) throws(ProfileError) {
+        try self.init(parsing: text)
+        switch keyPath {
+        case "name":
+            throw ProfileError(origin: .override(text), keyPath: "", message:
+                "a profile's name is how the library finds it and how its rows are labelled; it cannot be set (rename the file, or label designs with compare's or report's --variant LABEL=…)")
+        case "version":
+            throw ProfileError(origin: .override(text), keyPath: "", message: "version is the file's schema version; it cannot be set")
+        default:
+            break
+        }
     }
 }
 

@@ -100,6 +100,9 @@ public struct Movement: Sendable {
     enum Sampler: Sendable {
         /// Zero drift (or so small a drift that the time scale overflows): never cancels.
         case never
+        /// A radius of no steps (a drift so large against `maximumDistance` that r/σ underflows to 0): the finger
+        /// is outside at the first touch sample, as the exact table's P(K = 1) = e^(−a²/2) → 1 says.
+        case firstSample
         /// The exact discrete walk's exit-sample table (a ≤ ``exactLimit``).
         case exact(DiscreteWalkExitTable)
         /// Continuous exit time with Siegmund's correction: touch samples per unit of standard exit
@@ -143,7 +146,9 @@ public struct Movement: Sendable {
         let radius = maximumDistancePoints + Self.siegmundOvershoot * stepSigma
         self.effectiveRadiusPoints = radius
         self.radiusInSteps = a
-        if a <= Self.exactLimit {
+        if a == 0 {
+            self.sampler = .firstSample
+        } else if a <= Self.exactLimit {
             self.sampler = .exact(try DiscreteWalkExitTable.cached(radiusInSteps: a))
         } else {
             let ratio = radius / driftPointsPerSqrtSecond
@@ -169,6 +174,8 @@ public struct Movement: Sendable {
         switch sampler {
         case .never:
             return .infinity
+        case .firstSample:
+            return u.isNaN ? .nan : u >= 1 ? .infinity : 1 / touchRateHz
         case .exact(let table):
             return table.exitSample(u) / touchRateHz
         case .continuous(let samplesPerStandardTime, let quantiles):
@@ -184,6 +191,8 @@ public struct Movement: Sendable {
         switch sampler {
         case .never:
             return 0
+        case .firstSample:
+            return 1
         case .exact(let table):
             return 1 - table.survival(afterSamples: k)
         case .continuous(let samplesPerStandardTime, _):

@@ -79,7 +79,7 @@ struct ComparisonOptions: ParsableArguments {
                             common: [Override]) throws -> (design: Design, sets: [String]) {
         let (label, sets) = try parseVariant(text)
         let overrides = try variantUsage(label, sets: sets) {
-            try sets.map { text throws(ProfileError) in try Override(parsing: text) }
+            try sets.map { text throws(ProfileError) in try Override(userParsing: text) }
         }
         if let key = overrides.first(where: \.reachesPopulation) {
             throw UsageError("--variant \(label) sets \(key.keyPath): a variant changes the control, and every design meets the same people; set a population value for all designs with --set (compare, report), or compare populations with --population")

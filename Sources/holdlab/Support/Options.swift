@@ -26,7 +26,7 @@ struct ProfileSourceOptions: ParsableArguments {
 
     /// Every `--set`, parsed: profile keys and population keys (`population.…`) alike.
     func allOverrides() throws -> [Override] {
-        try overrides.map { text throws(ProfileError) in try Override(parsing: text) }
+        try overrides.map { text throws(ProfileError) in try Override(userParsing: text) }
     }
 
     /// The `--set` values of the profiles; a population key (`population.…`) is refused (64) with what takes one,
@@ -84,7 +84,7 @@ struct OneHoldOptions: ParsableArguments {
             throw ValidationError("--phase must be at least 0 and below 1 (got \(phase)).")
         }
         if let releaseAt, !(releaseAt.isFinite && releaseAt >= 0 && releaseAt <= 120) {
-            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)); preview animates at most 30 s of a hold.")
+            throw ValidationError("--release-at must be a number of seconds from 0 to 120 (got \(releaseAt)).")
         }
     }
 }
