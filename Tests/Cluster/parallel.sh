@@ -29,6 +29,12 @@ check "sweep: 4 shard files" test "$(ls sweep.csv.shards | wc -l)" -eq 4
 check "simulate: the printed script runs" bash sim-job.sh
 check "simulate: merged rows identical to the unsharded run" same_rows sim.csv sim-whole.csv
 
+# An output named with parallel's replacement strings ({}, {.}) and sbatch's pattern character: parallel is given
+# the shard number alone, so the names reach holdlab as written.
+"$HOLDLAB_BIN" "${simulate[@]}" --shards 3 --emit parallel --jobs 3 --out 'sim{}{.}%j.csv' > braces-job.sh
+check "simulate --out 'sim{}{.}%j.csv': the printed script runs" bash braces-job.sh
+check "simulate --out 'sim{}{.}%j.csv': merged rows identical to the unsharded run" same_rows 'sim{}{.}%j.csv' sim-whole.csv
+
 echo "4/:" > nodes.txt
 "$HOLDLAB_BIN" "${sweep[@]}" --shards 4 --emit parallel --sshloginfile nodes.txt --out ssh.csv > ssh-job.sh
 check "sweep through --sshloginfile (this machine): script runs" bash ssh-job.sh

@@ -1114,8 +1114,58 @@ enum HostileCases {
                 "error: no candidate in the --param ranges is a valid profile; for example gesture.minimumDuration="),
     ]
 
+    /// Found from outside in the tenth round: exit statuses, outputs, read-back rows, messages.
+    static let tenthRound: [Hostile] = [
+        Hostile("report with a gnuplot that fails on its own figures: 71, not 65", ["report", "--profile", "hig-linear-bar", "--profile", "kikocard-accelerating", "--users", "100", "--out", "rev"], 71,
+                "gnuplot on", files: ["bin/gnuplot": .executable(failing)], environment: ["PATH": "bin:/usr/bin:/bin"],
+                absent: ["rev"]),
+        Hostile("fit with a directory as standard input: 66", ["fit", "-", "--column", "x"], 66, "standard input: is a directory",
+                files: ["d": .directory], redirect: "<d"),
+        Hostile("fit-curve with a directory as standard input: 66", ["fit-curve", "--data", "-", "--x", "a", "--y", "b"], 66,
+                "standard input: is a directory", files: ["d": .directory], redirect: "<d"),
+        Hostile("compare --per-user - with --out FILE writes the users to standard output",
+                ["compare", "--profile", "hig-linear-bar", "--variant", "fast=fill.duration=0.6", "--users", "50", "--per-user", "-", "--out", "c.csv"], 0,
+                stdout: "press_end_ms", present: ["c.csv"]),
+        Hostile("compare: two outputs to standard output", ["compare", "--profile", "hig-linear-bar", "--variant", "fast=fill.duration=0.6",
+                                                              "--users", "50", "--per-user", "-", "--summaries", "-", "--out", "c.csv"], 64,
+                "--summaries and --per-user would all write to standard output", absent: ["c.csv"]),
+        Hostile("compare --summaries - beside the differences on standard output", ["compare", "--profile", "hig-linear-bar", "--variant", "fast=fill.duration=0.6",
+                                                                                  "--users", "50", "--summaries", "-"], 64,
+                "--out and --summaries would all write to standard output, which carries the differences without --out FILE"),
+        Hostile("compare: intervals of a mean of one value are noted", ["compare", "--profile", "hig-linear-bar", "--variant", "fast=fill.duration=0.6 gesture.minimumDuration=0.3",
+                                                                        "--users", "1", "--out", "c.csv"], 0,
+                "intervals are written as NaN where a design or the baseline has the value for only one person", present: ["c.csv"]),
+        Hostile("trace --release-at beyond 120 s names no other command", ["trace", "--release-at", "300"], 64,
+                "--release-at must be a number of seconds from 0 to 120 (got 300.0)."),
+        Hostile("a --profiles-dir that does not exist is named", ["simulate", "--profiles-dir", "nowhere", "--users", "10"], 66,
+                "in nowhere: that folder does not exist"),
+        Hostile("a --profiles-dir that is a file is named", ["simulate", "--profiles-dir", "f", "--users", "10"], 66,
+                "in f: that is a file, not a folder", files: ["f": .text("x\n")]),
+        Hostile("sweep --resume of a file another holdlab version wrote", sweepArguments + ["--out", "s.csv", "--resume"], 65,
+                "was written by holdlab 0.0.1-", before: [sweepArguments + ["--out", "s.csv"]],
+                tamper: [.replace(file: "s.csv", text: "# holdlab: ", with: "# holdlab: 0.0.1-")]),
+        Hostile("sweep --resume of a row with a count no simulation writes", sweepArguments + ["--out", "s.csv", "--resume"], 65,
+                "row 1 is not a row holdlab wrote: completed", before: [sweepArguments + ["--out", "s.csv"]],
+                tamper: [.replace(file: "s.csv", text: ",default,40,1,35,29,", with: ",default,40,1,35,99,")]),
+        Hostile("simulate --set name=…: a profile's name cannot be set", ["simulate", "--set", "name=other", "--users", "10"], 64,
+                "--set name=other: a profile's name is how the library finds it"),
+        Hostile("compare: a variant that sets the version", ["compare", "--variant", "v=version=2", "--users", "10"], 64,
+                "version is the file's schema version; it cannot be set"),
+        Hostile("simulate: the same profile twice", ["simulate", "--profile", "hig-linear-bar", "--profile", "hig-linear-bar", "--users", "10"], 64,
+                "--profile hig-linear-bar is given twice"),
+        Hostile("check: two files of one name", ["check", "--profile", "a.yaml", "--profile", "b.yaml", "--users", "100"], 64,
+                "--profile a.yaml and --profile b.yaml are both named p",
+                files: ["a.yaml": .text(F.profile), "b.yaml": .text(F.profile)]),
+        Hostile("a description with a comma and asterisks is text, not an alias", ["profiles", "check", "p.yaml"], 0,
+                files: ["p.yaml": F.profile(replacing: "description: ", with: "description: fill 1.0 s, *not* 0.8 s; Smith, Jones, &c. ")]),
+        Hostile("tune --format json --columns of the trajectory keeps the block key",
+                ["tune", "--param", "gesture.minimumDuration=0.6:1.2", "--minimize", "gesture.minimumDuration", "--users", "200",
+                 "--format", "json", "--columns", "evaluation"], 0, stdout: "{\"block\":0,\"evaluation\":"),
+    ]
+
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals
         + gnuplotNames + children + hostileShards + encodings + jsonTypes + standardInput + figures + reviewFiles + crossField
+        + tenthRound
 }
 
 extension Fixture {

@@ -45,6 +45,23 @@ struct ShardCommandTests {
         #expect(resume.status == 0 && resume.stderr.contains("64 of 64 points done"), "\(resume.stderr)")
     }
 
+    @Test("simulate shards with --per-user merge to the same bytes in any order, and the merged command writes no per-user file")
+    func perUserShardsInAnyOrder() throws {
+        let directory = try CLI.temporaryDirectory()
+        let arguments = ["simulate", "--users", "9000", "--profile", "hig-linear-bar", "--profile", "static-long-press", "--seed", "9"]
+        for index in 1...3 {
+            let run = try CLI.run(arguments + ["--shard", "\(index)/3", "--out", "s\(index).csv", "--per-user", "u\(index).csv"], in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let forward = try CLI.run(["merge", "--out", "-", "s1.csv", "s2.csv", "s3.csv"], in: directory)
+        let backward = try CLI.run(["merge", "--out", "-", "s3.csv", "s1.csv", "s2.csv"], in: directory)
+        #expect(forward.status == 0 && backward.status == 0, "\(forward.stderr) \(backward.stderr)")
+        #expect(forward.stdout == backward.stdout)
+        let command = try #require(forward.stdout.split(separator: "\n").first { $0.hasPrefix("# command:") })
+        #expect(command.hasPrefix("# command: holdlab " + arguments.joined(separator: " ")), "\(command)")
+        #expect(!command.contains("--per-user"))
+    }
+
     /// Makes three shards of a small sweep in a fresh directory.
     static func threeShards() throws -> URL {
         let directory = try CLI.temporaryDirectory()
@@ -157,6 +174,8 @@ struct ShardCommandTests {
             "--dependency=afterok:\"$array\" --kill-on-invalid-dep=yes",
             "--shard \"$SLURM_ARRAY_TASK_ID/8\" --threads \"${SLURM_CPUS_PER_TASK:-1}\" --out \"$SHARDS/shard-$SLURM_ARRAY_TASK_ID-of-8.csv\"",
             "merge --out \"$MERGED\" \"$SHARDS\"/shard-*-of-8.csv", "export SHARDS=rates.csv.shards",
+            // sbatch reads % in a log's name as a pattern: the folder's own is doubled.
+            "LOGS=${SHARDS//\\%/%%}", "--output=\"$LOGS/slurm-%A_%a.log\"",
         ] {
             #expect(slurm.stdout.contains(piece), "missing: \(piece)")
         }
@@ -166,9 +185,10 @@ struct ShardCommandTests {
                                     "--emit", "parallel", "--jobs", "4", "--sshloginfile", "nodes.txt", "--out", "sim.csv"], in: directory)
         #expect(parallel.status == 0, "\(parallel.stderr)")
         for piece in [
-            "parallel --halt now,fail=1 --quote --jobs 4 --sshloginfile nodes.txt --workdir \"$PWD\"",
-            "simulate --set 'fill.timer.latency={dist: exponential, mean: 0.004}' --shard {}/4 --threads 1 --out \"$SHARDS\"/shard-{}-of-4.csv",
-            "::: $(seq 1 4)", "\"$HOLDLAB\" merge --out sim.csv \"$SHARDS\"/shard-*-of-4.csv",
+            // parallel is given the shard number alone: the command, with its braces, is a bash function.
+            "parallel --halt now,fail=1 --jobs 4 --sshloginfile nodes.txt --workdir \"$PWD\" --env run_shard --env HOLDLAB --env SHARDS run_shard {} ::: $(seq 1 4)",
+            "simulate --set 'fill.timer.latency={dist: exponential, mean: 0.004}' --shard \"$1/4\" --threads 1 --out \"$SHARDS/shard-$1-of-4.csv\"",
+            "export -f run_shard", "\"$HOLDLAB\" merge --out sim.csv \"$SHARDS\"/shard-*-of-4.csv",
         ] {
             #expect(parallel.stdout.contains(piece), "missing: \(piece)")
         }

@@ -151,6 +151,13 @@ public final class CSVReader {
             guard descriptor >= 0 else {
                 throw CSVTableError(path: self.path, "cannot read it (\(Self.errorText(errno)))", kind: .cannotOpen)
             }
+            // A directory given as standard input (`< /tmp`) cannot be opened as data, as a directory named is not.
+            var status = stat()
+            if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                close(descriptor)
+                descriptor = -1
+                throw CSVTableError(path: self.path, "is a directory, not a file", kind: .cannotOpen)
+            }
             return
         }
         self.path = path
@@ -437,7 +444,8 @@ public final class CSVReader {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CSVTableError(path: path, "cannot read the file (\(Self.errorText(errno)))")
+                // An input that cannot be read is one that cannot be opened (66), not bad data.
+                throw CSVTableError(path: path, "cannot read the file (\(Self.errorText(errno)))", kind: .cannotOpen)
             }
             if count == 0 {
                 atEndOfFile = true

@@ -67,10 +67,11 @@ enum CSVRendering {
 
 /// JSON Lines: an object per row with the block's columns in order, each value typed by its column's kind (a
 /// text column is a string whatever it looks like; a missing number is null). With several blocks each object
-/// starts with `"block": N` (gnuplot's index).
+/// starts with `"block": N` (gnuplot's index), also when `--columns` leaves a block without columns (its rows are
+/// then not written, and the others keep their index).
 public enum JSONRendering {
     static func text(_ document: ResultDocument) -> String {
-        let several = document.tables.filter { !$0.columns.isEmpty }.count > 1
+        let several = document.tables.count > 1
         var text = ""
         for (blockIndex, table) in document.tables.enumerated() where !table.columns.isEmpty {
             for row in table.rows {

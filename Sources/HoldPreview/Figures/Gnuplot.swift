@@ -42,6 +42,13 @@ public struct NotebookFolder: Sendable {
         let path = Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/\(nameOrPath).gp"
         guard Self.isFile(path) else {
             if Self.isPath(nameOrPath) { throw PlotFailure(status: 66, message: "\(path): no such notebook file") }
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+            if !exists || !isDirectory.boolValue {
+                // A mistyped HOLDLAB_NOTEBOOKS: say so rather than "known: none".
+                throw PlotFailure(status: 66, message: "no notebook '\(nameOrPath)' in \(directory): that "
+                    + (exists ? "is a file, not a folder" : "folder does not exist") + " (the notebooks are HOLDLAB_NOTEBOOKS, else ./Notebooks)")
+            }
             let known = names()
             throw PlotFailure(status: 66, message: "no notebook '\(nameOrPath)' in \(directory); known: "
                 + (known.isEmpty ? "none" : known.joined(separator: ", ")))
@@ -135,11 +142,14 @@ public enum Gnuplot {
     /// is refused with a message rather than failing inside gnuplot. (`render(script:data:assignments:out:)` takes
     /// any data and figure paths: it makes such a directory itself.)
     ///
-    /// - Throws: `PlotFailure` 69 without gnuplot, 64 for a path gnuplot cannot be given, 65 when gnuplot fails or
-    ///   writes nothing, 71 when it cannot run or is killed, 73 when the figure cannot be moved into place. No
-    ///   figure, whole or partial, is left behind.
+    /// - Parameter failure: the status when gnuplot fails on the script or writes nothing: 65 (the default) where the
+    ///   notebook or its data are the user's, 71 for HoldLab's own figures of its own CSVs (`report`), where the
+    ///   fault is the installation's (a gnuplot without the terminal), not the user's data.
+    /// - Throws: `PlotFailure` 69 without gnuplot, 64 for a path gnuplot cannot be given, `failure` when gnuplot
+    ///   fails or writes nothing, 71 when it cannot run or is killed, 73 when the figure cannot be moved into place.
+    ///   No figure, whole or partial, is left behind.
     public static func render(script: String, assignments: [(String, String)], out: String,
-                              in directory: String? = nil) throws(PlotFailure) {
+                              in directory: String? = nil, failure: Int32 = 65) throws(PlotFailure) {
         guard let gnuplot = executable() else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
@@ -175,25 +185,25 @@ public enum Gnuplot {
         }
 
         let shown = "gnuplot on \(script)"
-        try Self.check(outcome, shown: shown)
+        try Self.check(outcome, shown: shown, failure: failure)
         let attributes = try? FileManager.default.attributesOfItem(atPath: temporary)
         guard let size = attributes?[.size] as? Int, size > 0 else {
-            throw PlotFailure(status: 65, message: "\(shown) wrote no figure (does the notebook `set output out`?)")
+            throw PlotFailure(status: failure, message: "\(shown) wrote no figure (does the notebook `set output out`?)")
         }
         if rename(temporary, target) != 0 {
             throw PlotFailure(status: 73, message: "\(target): cannot replace the file: \(String(cString: strerror(errno)))")
         }
     }
 
-    /// How gnuplot ended, as both renderers report it: killed (71), a notebook's refusal of its data (65, said in
-    /// one line already), any other failure (65, its message above).
-    private static func check(_ outcome: ChildProcess.Outcome, shown: String) throws(PlotFailure) {
+    /// How gnuplot ended, as both renderers report it: killed (71), a notebook's refusal of its data (`failure`,
+    /// said in one line already), any other failure (`failure`, its message above).
+    private static func check(_ outcome: ChildProcess.Outcome, shown: String, failure: Int32 = 65) throws(PlotFailure) {
         guard outcome.exited else {
             throw PlotFailure(status: childFailed, message: "\(shown) was killed by signal \(outcome.status); no figure written")
         }
-        if outcome.status == 65 { throw PlotFailure(status: 65, message: "") }
+        if outcome.status == 65 { throw PlotFailure(status: failure, message: failure == 65 ? "" : "\(shown) refused its data (exit status 65); its message is above; no figure written") }
         guard outcome.status == 0 else {
-            throw PlotFailure(status: 65, message: "\(shown) failed (exit status \(outcome.status)); its message is above; no figure written")
+            throw PlotFailure(status: failure, message: "\(shown) failed (exit status \(outcome.status)); its message is above; no figure written")
         }
     }
 

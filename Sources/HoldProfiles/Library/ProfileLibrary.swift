@@ -56,6 +56,19 @@ public struct ProfileLibrary: Sendable {
         return current
     }
 
+    /// Where a name was looked for and what is there (`in F (did you mean x?); known: a, b`), or that the folder
+    /// does not exist or is a file: a mistyped `--profiles-dir` or `HOLDLAB_PROFILES`, where "known:" would be empty.
+    static func lookedIn(_ folder: String, for given: String, among names: [String]) -> String {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            return "in \(folder): that folder does not exist (the library is --profiles-dir, else HOLDLAB_PROFILES, else ./Profiles)"
+        }
+        if !isDirectory.boolValue {
+            return "in \(folder): that is a file, not a folder (the library is --profiles-dir, else HOLDLAB_PROFILES, else ./Profiles)"
+        }
+        return "in \(folder)\(Suggestions.didYouMean(given, among: names)); known: \(names.joined(separator: ", "))"
+    }
+
     /// `-`: a profile or population read from standard input.
     public static let standardInput = "-"
 
@@ -143,8 +156,7 @@ public struct ProfileLibrary: Sendable {
             let names = profileNames()
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no profile of that name in \(directory)\(Suggestions.didYouMean(nameOrPath, among: names)); "
-                    + "known: \(names.joined(separator: ", "))", cannotOpen: true)
+                message: "no profile of that name " + Self.lookedIn(directory, for: nameOrPath, among: names), cannotOpen: true)
         }
         let text = try Self.read(path, what: "profile")
         let profile = try Profile.load(yaml: text, path: Self.displayPath(path), overrides: overrides)
@@ -216,8 +228,7 @@ public struct ProfileLibrary: Sendable {
         let names = populationNames()
         return ProfileError(
             origin: origin, keyPath: "population",
-            message: "no population '\(name)' in \(directory)/populations\(Suggestions.didYouMean(name, among: names)); "
-                + "known: \(names.joined(separator: ", "))")
+            message: "no population '\(name)' " + Self.lookedIn(directory + "/populations", for: name, among: names))
     }
 
     /// `holdlab profiles show`: the profile resolved (every key with its default, overrides applied) as YAML, after

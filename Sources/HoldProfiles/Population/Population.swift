@@ -193,8 +193,8 @@ extension ProfileLibrary {
             let names = populationNames()
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no population of that name in \(directory)/populations\(Suggestions.didYouMean(nameOrPath, among: names)); "
-                    + "known: \(names.joined(separator: ", "))", cannotOpen: true)
+                message: "no population of that name " + Self.lookedIn(directory + "/populations", for: nameOrPath, among: names),
+                cannotOpen: true)
         }
         let text = try Self.read(path, what: "population")
         let population = try Population.load(yaml: text, path: Self.displayPath(path))

@@ -94,8 +94,9 @@ public struct ComparisonPlan: Sendable {
 
     /// The note for the values written NaN because a design has no value of a metric (and so no difference from
     /// the baseline, or none for the designs against it): per design and population, the reason
-    /// (`SimulationSummary.whyUndefined`: `completed = 0`, `no completed hold had a fill`); nil when every design has
-    /// every value.
+    /// (`SimulationSummary.whyUndefined`: `completed = 0`, `no completed hold had a fill`); then the intervals
+    /// undefined although both designs have the value (a mean of one value under a design); nil when every cell is
+    /// defined.
     public func undefinedNote(_ results: [DesignComparison]) -> String? {
         var groups = NameGroups()
         for result in results {
@@ -106,9 +107,29 @@ public struct ComparisonPlan: Sendable {
                 }
             }
         }
-        guard !groups.isEmpty else { return nil }
-        return "note: undefined values are written as NaN where a design has no value, and so no difference: "
-            + groups.joined { "\($0) of \($1)" }
+        // Where both designs have a value, its intervals can still be undefined: a mean's needs two values under each
+        // design (`PairedMeanTally.difference`).
+        var few = NameGroups()
+        for result in results {
+            for row in result.rows {
+                let d = row.difference
+                guard d.designValue != nil, d.baselineValue != nil,
+                      d.diff == nil || d.lower == nil || d.upper == nil || d.unpairedLower == nil || d.unpairedUpper == nil
+                else { continue }
+                few.add(row.metric.name, to: "\(row.design) (\(row.population))")
+            }
+        }
+        var parts: [String] = []
+        if !groups.isEmpty {
+            parts.append("undefined values are written as NaN where a design has no value, and so no difference: "
+                + groups.joined { "\($0) of \($1)" })
+        }
+        if !few.isEmpty {
+            parts.append("intervals are written as NaN where a design or the baseline has the value for only one person "
+                + "(a mean's 95 % interval needs two values under each design, as simulate writes none for a mean of one): "
+                + few.joined { "\($0) of \($1)" })
+        }
+        return parts.isEmpty ? nil : "note: " + parts.joined(separator: ". ")
     }
 
     /// How each population's comparison ended under `precision`.

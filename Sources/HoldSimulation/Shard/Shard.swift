@@ -83,7 +83,7 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
 ///
 /// ```
 /// # holdlab: 0.2.0 simulate                       the provenance the unsharded run writes, then:
-/// # plan_command: holdlab simulate --users …      the command without --shard, --out and --threads
+/// # plan_command: holdlab simulate --users …      the command without --shard, --out, --per-user, --threads
 /// # shard_format: holdlab-shard 2 simulate        format name, version, and kind (simulate | sweep)
 /// # shard: 3/8                                    K/N
 /// # shard_plan: fnv1a64:…                         the hash of the whole plan (below)

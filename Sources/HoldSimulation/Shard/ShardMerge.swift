@@ -59,36 +59,63 @@ public final class ShardMerge {
         }
     }
 
-    /// A sweep shard's rows are the finished rows, not tallies: what every row a simulation writes satisfies is
-    /// checked on them (a resealed row with 'completed 99999' of 1,701 intent users, or a rate of 58.8, is not one):
-    /// users = intent + accidental users, completed at most the intent users, every rate and its bounds NaN or in
-    /// [0, 1].
+    /// A sweep shard's rows are the finished rows, not tallies: each must be one a simulation writes
+    /// (`summaryRowProblem`) and of this plan's profile, populations and seed (the sweep's provenance lines).
     private func checkSweepRows(_ file: ShardFile) throws(ShardError) {
         let columns = file.header.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        func index(_ name: String) -> Int? { columns.firstIndex(of: name) }
-        let rateColumns = columns.indices.filter { index in
-            Metric.all.contains { $0.isRate && (columns[index] == $0.name || columns[index] == $0.name + "_lo" || columns[index] == $0.name + "_hi") }
-        }
+        let recorded = Dictionary(file.provenance, uniquingKeysWith: { first, _ in first })
+        let profile = recorded["sweep_profile"].map(Self.name)
+        let populations = recorded["sweep_population"].map { $0.components(separatedBy: " ; ").map(Self.name) }
+        let seed = recorded["sweep_users"].flatMap { $0.split(separator: " ").last.map(String.init) }
         for (number, row) in file.rows.enumerated() {
             guard let fields = CSV.splitRecord(row), fields.count == columns.count else {
                 throw ShardError("\(file.path): row \(number + 1) does not have the \(columns.count) fields of the header")
             }
-            // The rows' counts are the tally's events by the same column names: the same relations hold.
-            let problem: String?
-            if let broken = Tally.countProblem({ event in index(TallyCoding.column(of: event)).flatMap { Int(fields[$0]) } }) {
-                problem = broken
-            } else if let bad = rateColumns.first(where: { index in
-                guard let value = Double(fields[index]) else { return fields[index] != "NaN" }
-                return !value.isNaN && !(0...1).contains(value)
-            }) {
-                problem = "\(columns[bad]) \(fields[bad]) is not a rate (0 to 1, or NaN)"
-            } else {
-                problem = Self.sweepRowProblem(columns: columns, fields: fields)
+            var problem = Self.summaryRowProblem(columns: columns, fields: fields)
+            if problem == nil {
+                func value(_ name: String) -> String? { columns.firstIndex(of: name).map { fields[$0] } }
+                if let profile, let given = value("profile"), given != profile {
+                    problem = "profile '\(given)' is not the sweep's, \(profile)"
+                } else if let populations, let given = value("population"), !populations.contains(given) {
+                    problem = "population '\(given)' is not one of the sweep's (\(populations.joined(separator: ", ")))"
+                } else if let seed, let given = value("seed"), given != seed {
+                    problem = "seed '\(given)' is not the sweep's, \(seed)"
+                }
             }
             if let problem {
                 throw ShardError("\(file.path): row \(number + 1): \(problem); no simulation writes that, so this is not a shard holdlab wrote")
             }
         }
+    }
+
+    /// What is wrong with a summary row (a sweep's, read back by `merge` or `--resume`; its columns may have others
+    /// before them) that no simulation writes, or nil: a number column that is not a finite number or NaN, counts
+    /// whose relations break (users = intent + accidental users, completed at most the intent users), a rate or
+    /// bound outside [0, 1], or a relation between its statistics (`sweepRowProblem`).
+    public static func summaryRowProblem(columns: [String], fields: [String]) -> String? {
+        func index(_ name: String) -> Int? { columns.firstIndex(of: name) }
+        for column in SimulationCSV.columns where column.isNumeric {
+            guard let position = index(column.name), position < fields.count else { continue }
+            let text = fields[position]
+            if text == "NaN" { continue }
+            guard let value = Double(text), value.isFinite else {
+                return "\(column.name) '\(text)' is not a number (a finite number, or NaN where it is undefined)"
+            }
+        }
+        // The rows' counts are the tally's events by the same column names: the same relations hold.
+        if let broken = Tally.countProblem({ event in index(TallyCoding.column(of: event)).flatMap { Int(fields[$0]) } }) {
+            return broken
+        }
+        let rateColumns = columns.indices.filter { index in
+            Metric.all.contains { $0.isRate && (columns[index] == $0.name || columns[index] == $0.name + "_lo" || columns[index] == $0.name + "_hi") }
+        }
+        if let bad = rateColumns.first(where: { index in
+            guard let value = Double(fields[index]) else { return fields[index] != "NaN" }
+            return !value.isNaN && !(0...1).contains(value)
+        }) {
+            return "\(columns[bad]) \(fields[bad]) is not a rate (0 to 1, or NaN)"
+        }
+        return sweepRowProblem(columns: columns, fields: fields)
     }
 
     /// The relations every summary row holds between its printed columns: a rate is its counts' ratio where both

@@ -17,7 +17,7 @@ public enum ShardRun {
     /// - Parameters:
     ///   - identity: the unsharded run's provenance after `command` (population, profiles, users), which the
     ///     merge writes back.
-    ///   - command, planCommand: the shard's command line, and the same without `--shard`, `--out`, `--threads`.
+    ///   - command, planCommand: the shard's command line, and the same without `--shard`, `--out`, `--per-user`, `--threads`.
     ///   - progress: users done in this shard, per profile.
     public static func simulation(
         _ request: SimulationRequest, shard: ShardSpec, identity: [(String, String)], command: String, planCommand: String,

@@ -214,7 +214,7 @@ public enum ReviewJob {
                 // gnuplot runs in the folder and gets bare names: the folder's own path may hold spaces or quotes.
                 _ = directory.reserve("\(stem).\(kind)")
                 try Gnuplot.render(script: script, assignments: [("data", data.joined(separator: " "))] + extra,
-                                   out: "\(stem).\(kind)", in: directory.temporary)
+                                   out: "\(stem).\(kind)", in: directory.temporary, failure: Gnuplot.childFailed)
             }
         }
 
@@ -245,7 +245,7 @@ public enum ReviewJob {
                 let headline = ReviewFigures.sweepHeadline(key: parameter.keyPath, columns: Sweep.columns(sweepPlan), rows: rows)
                 try Gnuplot.render(script: ratesSweepScript,
                                    assignments: [("data", stem + ".csv"), ("x", parameter.column)] + styled(headline),
-                                   out: "\(stem)-rates.\(kind)", in: directory.temporary)
+                                   out: "\(stem)-rates.\(kind)", in: directory.temporary, failure: Gnuplot.childFailed)
             }
             sweepFiles.append((stem + ".csv", "a sweep of \(baselineDesign.label) over `\(parameter.keyPath)` (`\(text)`) against `\(checkPopulation.name)`: the `holdlab sweep` columns"))
             sweepFiles.append((stem + "-rates.svg", "completion and false activation against `\(parameter.keyPath)` (also .png)"))
@@ -270,7 +270,7 @@ public enum ReviewJob {
             }
             for kind in Gnuplot.extensions {
                 _ = directory.reserve("scorecard.\(kind)")
-                try Gnuplot.render(script: scorecardScript, assignments: assignments, out: "scorecard.\(kind)", in: directory.temporary)
+                try Gnuplot.render(script: scorecardScript, assignments: assignments, out: "scorecard.\(kind)", in: directory.temporary, failure: Gnuplot.childFailed)
             }
         }
 
@@ -324,7 +324,7 @@ public enum ReviewJob {
                 for kind in Gnuplot.extensions {
                     _ = directory.reserve("robustness-margin.\(kind)")
                     try Gnuplot.render(script: marginScript, assignments: [("data", "robustness.csv")],
-                                       out: "robustness-margin.\(kind)", in: directory.temporary)
+                                       out: "robustness-margin.\(kind)", in: directory.temporary, failure: Gnuplot.childFailed)
                 }
                 marginFigure = "robustness-margin"
                 argumentFiles.append(("robustness-margin.svg", "the decision's margin against each assumption (also .png)"))

@@ -107,11 +107,13 @@ public enum ClusterScript {
         #SBATCH --job-name=holdlab-\(plan.command)-submit
         #SBATCH --ntasks=1
         #SBATCH --cpus-per-task=1
-        #SBATCH --output=\(plan.out).submit-%j.log
+        #SBATCH --output=\(plan.out.replacingOccurrences(of: "%", with: "%%")).submit-%j.log
         set -euo pipefail
         export HOLDLAB=${HOLDLAB:-\(quote(plan.executable))}
         export SHARDS=\(directory)
         export MERGED=\(quote(plan.out))
+        # sbatch reads % in a log's name as a pattern (%j, %A): the folder's own % doubled.
+        LOGS=${SHARDS//\\%/%%}
 
         if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
           # One task of the array: shard $SLURM_ARRAY_TASK_ID of \(n).
@@ -120,10 +122,10 @@ public enum ClusterScript {
 
         mkdir -p "$SHARDS"
         array=$(sbatch --parsable --job-name=holdlab-\(plan.command) --array=1-\(n) \(common.joined(separator: " ")) \\
-          --chdir="$PWD" --output="$SHARDS/slurm-%A_%a.log" "$0")
+          --chdir="$PWD" --output="$LOGS/slurm-%A_%a.log" "$0")
         array=${array%%;*}
         merge=$(sbatch --parsable --job-name=holdlab-merge --dependency=afterok:"$array" --kill-on-invalid-dep=yes \\
-          --cpus-per-task=1 \(mergeOptions.map { $0 + " " }.joined())--chdir="$PWD" --output="$SHARDS/slurm-merge-%j.log" \\
+          --cpus-per-task=1 \(mergeOptions.map { $0 + " " }.joined())--chdir="$PWD" --output="$LOGS/slurm-merge-%j.log" \\
           --wrap='exec "$HOLDLAB" merge --out "$MERGED" "$SHARDS"/shard-*-of-\(n).csv')
         merge=${merge%%;*}
         echo "holdlab: submitted the \(n) shards as job array $array and the merge as job $merge; \(plan.out) appears when it ends"
@@ -134,11 +136,15 @@ public enum ClusterScript {
     private static func parallel(_ plan: Plan) -> String {
         let n = plan.shards
         let directory = quote(plan.shardDirectory)
-        var options = ["--halt now,fail=1", "--quote"]
+        var options = ["--halt now,fail=1"]
         if let jobs = plan.jobs { options.append("--jobs \(jobs)") }
-        if let file = plan.sshLoginFile { options += ["--sshloginfile \(quote(file))", "--workdir \"$PWD\""] }
+        if let file = plan.sshLoginFile {
+            options += ["--sshloginfile \(quote(file))", "--workdir \"$PWD\"", "--env run_shard --env HOLDLAB --env SHARDS"]
+        }
+        // The shard's command is a bash function that parallel runs with the shard number alone: parallel reads its
+        // own command line for replacement strings ({}, {.}, {#}, …), which a path or a --set value may hold.
         let shardCommand = (["\"$HOLDLAB\"", plan.command] + plan.arguments.map(quote)
-            + ["--shard {}/\(n)", "--threads \(plan.cpusPerTask)", "--out \"$SHARDS\"/shard-{}-of-\(n).csv"]).joined(separator: " ")
+            + ["--shard \"$1/\(n)\"", "--threads \(plan.cpusPerTask)", "--out \"$SHARDS/shard-$1-of-\(n).csv\""]).joined(separator: " ")
         var text = header(plan, engine: "GNU parallel")
         text += """
         #
@@ -149,12 +155,15 @@ public enum ClusterScript {
         # must be on a file system they share, with holdlab at the same path.
         """)
         set -euo pipefail
-        HOLDLAB=${HOLDLAB:-\(quote(plan.executable))}
-        SHARDS=\(directory)
+        export HOLDLAB=${HOLDLAB:-\(quote(plan.executable))}
+        export SHARDS=\(directory)
+        # Shard $1 of \(n).
+        run_shard() {
+          \(shardCommand)
+        }
+        export -f run_shard
         mkdir -p "$SHARDS"
-        parallel \(options.joined(separator: " ")) \\
-          \(shardCommand) \\
-          ::: $(seq 1 \(n))
+        parallel \(options.joined(separator: " ")) run_shard {} ::: $(seq 1 \(n))
         "$HOLDLAB" merge --out \(quote(plan.out)) "$SHARDS"/shard-*-of-\(n).csv
 
         """

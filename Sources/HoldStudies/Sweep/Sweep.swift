@@ -304,6 +304,14 @@ public enum Sweep {
         for line in lines {
             if let entry = Provenance.Entry(line: Substring(line)) { recorded[entry.key] = entry.value }
         }
+        // Another version may compute other numbers (CHANGELOG.md says which): its rows are not this run's.
+        guard let writer = recorded["holdlab"] else {
+            throw refuse("has no '# holdlab:' line; it was not written by holdlab sweep, or was written with --no-comments (which --resume cannot read back)")
+        }
+        let version = writer.split(separator: " ").first.map(String.init) ?? ""
+        guard version == HoldLabVersion.current else {
+            throw refuse("was written by holdlab \(version), and this is \(HoldLabVersion.current) (a version may move the numbers; CHANGELOG.md says which); finish it with holdlab \(version)")
+        }
         if request.precision == nil, let old = recorded["sweep_precision"] {
             throw refuse("came from a different precision (file: \(old); now: none, every point runs --users)")
         }
@@ -380,6 +388,8 @@ public enum Sweep {
                 return "has \(column) '\(fields[index])' where this sweep has '\(value)'"
             }
         }
+        // Its values are kept as they are: they must be ones a simulation writes, as merge checks a shard's.
+        if let problem = ShardMerge.summaryRowProblem(columns: columns, fields: fields) { return "is not a row holdlab wrote: \(problem)" }
         return nil
     }
 }

@@ -128,6 +128,7 @@ struct GuidelineCheck: ParsableCommand {
             let library = source.library
             let overrides = try source.profileOverrides()
             let loaded = try profiles.map { try library.loadProfile($0, overrides: overrides) }
+            try refuseSameProfileNames(loaded, given: profiles)
             let impaired = try library.loadPopulation(guidelines.impairedPopulation)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()

@@ -58,15 +58,24 @@ struct Compare: ParsableCommand {
     var listColumns = false
 
     func validate() throws {
-        for (option, value) in [("--summaries", summaries), ("--per-user", perUser)] where value == "-" || value == "" {
-            throw ValidationError("\(option) needs a file name; standard output carries the differences")
+        for (option, value) in [("--summaries", summaries), ("--per-user", perUser)] where value == "" {
+            throw ValidationError("\(option) needs a file name, or - for standard output with --out FILE")
+        }
+        // One output may be standard output: the differences' unless --out names a file.
+        let toStandardOutput = [("--out", output.file == nil ? "-" : nil), ("--summaries", summaries), ("--per-user", perUser)]
+            .filter { $0.1 == "-" }.map(\.0)
+        if toStandardOutput.count > 1 {
+            throw ValidationError("\(toStandardOutput.joined(separator: " and ")) would all write to standard output"
+                + (output.file == nil ? ", which carries the differences without --out FILE" : "")
+                + "; name a file for all but one")
         }
         try source.refuseRepeatedKeys()
         _ = try precisionOption.parsed(allowed: Precision.differenceMetrics)
         // Standard input can be read once: a profile and a population from it would read the profile twice.
         try refuseTwoReadsOfStandardInput(comparison.profile.map { ("--profile", $0) }
             + comparison.populationNames.map { ("--population", $0) })
-        let outputs = [("--out", output.file), ("--summaries", summaries), ("--per-user", perUser)]
+        let outputs = [("--out", output.file), ("--summaries", summaries == "-" ? nil : summaries),
+                       ("--per-user", perUser == "-" ? nil : perUser)]
         try refuseSameOutputs(outputs)
         try refuseOutputsOverInputs(outputs, inputs: comparison.inputs(source))
     }
@@ -81,13 +90,13 @@ struct Compare: ParsableCommand {
             let out = OutputFile(argument: output.out)
             try view.checkColumns(known: ComparisonCSV.columns.map(\.name))
             try out.checkWritable()
-            let summaryFile = try summaries.map { path throws -> PartialFile in try PartialFile(path: path) }
+            let summaryFile = try summaries.map { path throws -> StreamedOutput in try StreamedOutput(argument: path) }
             // The provenance depends on the command and the designs only: the per-user rows start with it, as
             // simulate's do, so they can be traced to the run that made them.
             let made = Provenance.made(by: "compare", commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
             var provenance = made + resolved.provenance(users: comparison.users, seed: comparison.seed)
             let precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
-            let perUserFile = try perUser.map { path throws -> PartialFile in try PartialFile(path: path) }
+            let perUserFile = try perUser.map { path throws -> StreamedOutput in try StreamedOutput(argument: path) }
             // --no-comments and HOLDLAB_NO_COMMENTS leave out the '#' lines of every file the command writes, not only
             // standard output's.
             let comments = !view.omitsComments
@@ -113,7 +122,7 @@ struct Compare: ParsableCommand {
             try perUserFile?.flush()
             // The differences, the summaries and the per-user file are renamed into place together.
             let outputs = OutputGroup()
-            for file in [summaryFile, perUserFile].compactMap({ $0 }) { outputs.add(file) }
+            for file in [summaryFile, perUserFile].compactMap({ $0?.partialFile }) { outputs.add(file) }
             try outputs.write(out, view.render(ResultDocument(differences), for: out))
             try outputs.commit()
             for (population, outcome) in zip(resolved.populations, outcomes) {

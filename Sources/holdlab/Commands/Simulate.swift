@@ -97,6 +97,7 @@ struct Simulate: ParsableCommand {
             let profiles = try (profile.isEmpty ? ["hig-linear-bar"] : profile).map { name throws -> Profile in
                 try library.loadProfile(name, overrides: overrides)
             }
+            try refuseSameProfileNames(profiles, given: profile)
             var populations: [Population] = []
             let names: [String]
             do { names = try SimulationJob.populationNames(given: simulation.populationNames, profiles: profiles) } catch {

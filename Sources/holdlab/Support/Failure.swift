@@ -234,3 +234,16 @@ func isFolder(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
     return path.hasSuffix("/") || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
 }
+
+/// Refuses (64) two profiles of one name: rows are labelled by a profile's name, so they could not be told apart
+/// (`--profile x --profile x`, or two files that both say `name: x`).
+func refuseSameProfileNames(_ profiles: [Profile], given arguments: [String]) throws {
+    for (index, profile) in profiles.enumerated() {
+        guard let earlier = profiles[..<index].firstIndex(where: { $0.name == profile.name }) else { continue }
+        let first = earlier < arguments.count ? arguments[earlier] : profile.name
+        let second = index < arguments.count ? arguments[index] : profile.name
+        if first == second { throw UsageError("--profile \(second) is given twice; its rows could not be told apart") }
+        throw UsageError("--profile \(first) and --profile \(second) are both named \(profile.name); rows are labelled by name, so give each its own name (compare and report label designs with --variant LABEL=…)")
+    }
+}
+

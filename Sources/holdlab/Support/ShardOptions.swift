@@ -108,7 +108,7 @@ struct ShardOptions: ParsableArguments {
     }
 }
 
-/// The subcommand's arguments without those that do not change results (`--out`, `--threads`, `--resume`, `--shard`
+/// The subcommand's arguments without those that do not change results (`--out`, `--per-user`, `--threads`, `--resume`, `--shard`
 /// and the `--emit` options): what every shard of a plan shares.
 func planArguments() -> [String] {
     CommandRecord.arguments(Array(CommandLine.arguments.dropFirst(2)), dropping: planDropped, flags: CommandRecord.resume)
@@ -119,7 +119,7 @@ func planCommandLine() -> String {
     CSV.commandLine(["holdlab", CommandLine.arguments.dropFirst().first ?? ""] + planArguments())
 }
 
-private let planDropped = ShardOptions.optionNames.union(["--out"]).union(CommandRecord.threads)
+private let planDropped = ShardOptions.optionNames.union(["--out", "--per-user"]).union(CommandRecord.threads)
 
 /// This executable's absolute path, for scripts that run it again.
 func executablePath() -> String {
