@@ -165,6 +165,30 @@ public enum OutputFile: Sendable, Equatable {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
+    /// Whether `path` is a symbolic link.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Whether `path` names one of this process's open descriptors (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`),
+    /// itself or through symbolic links: such a name is written in place, since renaming over it would replace the
+    /// link (`/dev/stdout` itself) and leave the descriptor's file untouched.
+    static func namesDescriptor(_ path: String) -> Bool {
+        var current = path
+        for _ in 0..<16 {
+            if current.hasPrefix("/dev/fd/") || current.hasPrefix("/proc/self/fd/") || current.hasPrefix("/proc/thread-self/fd/")
+                || (current.hasPrefix("/proc/") && current.contains("/fd/")) || ["/dev/stdout", "/dev/stderr", "/dev/stdin"].contains(current) {
+                return true
+            }
+            guard isSymbolicLink(current), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return false
+            }
+            current = target.hasPrefix("/") ? target : joined(directory(of: current), target)
+        }
+        return false
+    }
+
     /// Whether `path` exists and is neither a regular file nor a directory (a device such as /dev/null, a FIFO):
     /// such a target is written in place, never replaced by a rename.
     static func isSpecialFile(_ path: String) -> Bool {
@@ -177,7 +201,14 @@ public enum OutputFile: Sendable, Equatable {
     /// `./`, `..` or symbolic links), or the same new name in the same directory. Devices such as /dev/null are
     /// never the same output (writing both there is fine).
     public static func sameFile(_ first: String, _ second: String) -> Bool {
-        guard first != "-", second != "-" else { return false }
+        if first == "-" || second == "-" {
+            // Standard output and a name for the file it is (`/dev/stdout`, the file the shell redirected it to).
+            let other = first == "-" ? second : first
+            guard other != "-" else { return false }
+            var a = stat(), b = stat()
+            return fstat(STDOUT_FILENO, &a) == 0 && stat(other, &b) == 0 && (a.st_mode & S_IFMT) != S_IFCHR
+                && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        }
         if isSpecialFile(first) || isSpecialFile(second) { return false }
         var a = stat(), b = stat()
         if stat(first, &a) == 0, stat(second, &b) == 0 {

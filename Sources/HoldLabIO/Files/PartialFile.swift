@@ -8,6 +8,8 @@ import Foundation
 /// device or FIFO (e.g. /dev/null, /dev/full) is written in place.
 public final class PartialFile {
     public let path: String
+    /// The file renamed over: `path`, or the file a symbolic link at `path` points to (the link is kept).
+    private let destination: String
     private let temporary: String?
     private let descriptor: Int32
     private var token: Int?
@@ -18,19 +20,26 @@ public final class PartialFile {
     public init(path: String) throws(OutputError) {
         self.path = path
         try OutputFile.checkWritable(path)
-        if OutputFile.isSpecialFile(path) {
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        // A device or FIFO, or a name for one of this process's descriptors (/dev/stdout, /proc/self/fd/1, also
+        // when it is a regular file the shell opened): written in place, appending to what the shell opened.
+        let throughDescriptor = OutputFile.namesDescriptor(path)
+        if throughDescriptor || OutputFile.isSpecialFile(path) {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC | (throughDescriptor ? O_APPEND : 0))
             guard descriptor >= 0 else {
                 throw OutputError(path: path, message: "cannot open it for writing: \(String(cString: strerror(errno)))")
             }
             self.descriptor = descriptor
+            destination = path
             temporary = nil
             return
         }
-        let directory = OutputFile.directory(of: path)
+        // A symbolic link stays a link: the file it points to is replaced.
+        let destination = OutputFile.isSymbolicLink(path) ? OutputFile.canonical(path) : path
+        self.destination = destination
+        let directory = OutputFile.directory(of: destination)
         let pid = ProcessInfo.processInfo.processIdentifier
-        var name = ".\(OutputFile.fileName(of: path)).\(pid).partial"
-        if name.utf8.count > 255 { name = ".holdlab.\(pid).\(fnv1a64Hex(path)).partial" }
+        var name = ".\(OutputFile.fileName(of: destination)).\(pid).partial"
+        if name.utf8.count > 255 { name = ".holdlab.\(pid).\(fnv1a64Hex(destination)).partial" }
         let temporary = (directory == "/" ? "/" : directory + "/") + name
         let token = Temporaries.shared.register(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
@@ -81,7 +90,7 @@ public final class PartialFile {
             if close(file.descriptor) != 0 && failure == nil {
                 failure = OutputError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))", kind: .writeFailed)
             }
-            if let temporary = file.temporary { moves.append((temporary, file.path)) }
+            if let temporary = file.temporary { moves.append((temporary, file.destination)) }
         }
         defer {
             for file in files {

@@ -74,9 +74,10 @@ struct Compare: ParsableCommand {
         // Standard input can be read once: a profile and a population from it would read the profile twice.
         try refuseTwoReadsOfStandardInput(comparison.profile.map { ("--profile", $0) }
             + comparison.populationNames.map { ("--population", $0) })
+        // `-` and a name for the same file (`--out /dev/stdout --per-user -`) are one output.
+        try refuseSameOutputs([("--out", output.file ?? "-"), ("--summaries", summaries), ("--per-user", perUser)])
         let outputs = [("--out", output.file), ("--summaries", summaries == "-" ? nil : summaries),
                        ("--per-user", perUser == "-" ? nil : perUser)]
-        try refuseSameOutputs(outputs)
         try refuseOutputsOverInputs(outputs, inputs: comparison.inputs(source))
     }
 

@@ -144,7 +144,7 @@ struct Fit: ParsableCommand {
                 throw ValidationError("--emit-population - needs --out FILE: standard output cannot carry both the fit and the population")
             }
             let emitted = emitPopulation == "-" ? nil : emitPopulation
-            try refuseSameOutputs([("--out", output.file), ("--emit-population", emitted)])
+            try refuseSameOutputs([("--out", output.file ?? "-"), ("--emit-population", emitted)])
             try refuseOutputsOverInputs([("--out", output.file), ("--emit-population", emitted)], inputs: [("--telemetry", telemetry)])
             return
         }
@@ -179,7 +179,7 @@ struct Fit: ParsableCommand {
             throw ValidationError("--emit-population - needs --out FILE: standard output cannot carry both the fit and the population")
         }
         let emitted = emitPopulation == "-" ? nil : emitPopulation
-        try refuseSameOutputs([("--out", output.file), ("--emit-population", emitted)])
+        try refuseSameOutputs([("--out", output.file ?? "-"), ("--emit-population", emitted)])
         try refuseOutputsOverInputs([("--out", output.file), ("--emit-population", emitted)], inputs: [("--data", data)])
     }
 

@@ -79,7 +79,7 @@ struct Simulate: ParsableCommand {
         if sharding.shard != nil && !view.keepsReadableCSV(for: OutputFile(argument: output.out)) {
             throw ValidationError("a shard file is CSV for holdlab merge: drop --format, --columns and --no-comments")
         }
-        try refuseSameOutputs([("--out", output.file), ("--per-user", perUser)])
+        try refuseSameOutputs([("--out", output.file ?? "-"), ("--per-user", perUser)])
         let library = source.library
         try refuseOutputsOverInputs(
             [("--out", output.file), ("--per-user", perUser == "-" ? nil : perUser)],

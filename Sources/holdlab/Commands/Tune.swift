@@ -98,7 +98,7 @@ struct Tune: ParsableCommand {
         try refuseUnnamedLibraryFile(emitProfile, option: "--emit-profile", kind: "profile", example: "kikocard-1200ms.yaml")
         try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
         let emitted = emitProfile == "-" ? nil : emitProfile
-        try refuseSameOutputs([("--out", output.file), ("--emit-profile", emitted)])
+        try refuseSameOutputs([("--out", output.file ?? "-"), ("--emit-profile", emitted)])
         let library = source.library
         try refuseOutputsOverInputs([("--out", output.file), ("--emit-profile", emitted)], inputs: [
             ("--profile", library.profilePath(profile)), ("--population", simulation.population.map(library.populationPath)),
