@@ -74,11 +74,11 @@ struct MetricRegistryTests {
         // Every shipped profile's rows against two populations hold every relation, so merge refuses none of them.
         let library = Make.library
         let columns = SimulationCSV.columns.map(\.name)
-        for population in try ["default", "hurried"].map(library.loadPopulation) {
+        for population in try ["default", "hurried", "motor-impaired", "hold-only"].map(library.loadPopulation) {
             let profiles = try library.profileNames().map { try library.loadProfile($0) }
             for summary in try Make.run(profiles, population, users: 3_000) {
                 let fields = SimulationCSV.cells(summary).map(\.plainText)
-                #expect(ShardMerge.sweepRowProblem(columns: columns, fields: fields) == nil, "\(summary.profile)")
+                #expect(ShardMerge.summaryRowProblem(columns: columns, fields: fields) == nil, "\(summary.profile)")
             }
         }
     }

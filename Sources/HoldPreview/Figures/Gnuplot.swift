@@ -286,7 +286,15 @@ public enum Gnuplot {
             if file == "-" {
                 let path = stage + "/standard-input.csv"
                 tokens.append(Temporaries.shared.register(path))
-                let text = FileHandle.standardInput.readDataToEndOfFile()
+                // A directory or an unreadable descriptor as standard input is an input that cannot be opened (66).
+                let text: Data
+                do {
+                    text = try FileHandle.standardInput.readToEnd() ?? Data()
+                } catch {
+                    var status = stat()
+                    let isDirectory = fstat(STDIN_FILENO, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+                    throw PlotFailure(status: 66, message: "standard input: " + (isDirectory ? "is a directory, not a data file" : "cannot be read (\(error.localizedDescription))"))
+                }
                 let bytes = Self.withoutByteOrderMarkOrCR(text) ?? text
                 guard FileManager.default.createFile(atPath: path, contents: bytes) else {
                     throw PlotFailure(status: 73, message: "\(out): cannot write standard input beside it")

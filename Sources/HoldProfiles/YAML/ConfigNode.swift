@@ -391,6 +391,12 @@ indirect enum ConfigNode: Sendable {
                 guard case .scalar(let keyScalar) = key else {
                     throw ProfileError(origin: origin(key.mark), keyPath: keyPath, message: "keys must be plain names")
                 }
+                // An anchor on a key (`&k gesture: …`) is one too.
+                if let anchor = key.anchor {
+                    throw ProfileError(
+                        origin: origin(key.mark), keyPath: keyPath,
+                        message: "anchors and aliases (&\(anchor.rawValue), *\(anchor.rawValue)) are not supported; write the value out")
+                }
                 let name = keyScalar.string
                 let childPath = keyPath.isEmpty ? name : "\(keyPath).\(name)"
                 guard seen.insert(name).inserted else {

@@ -102,9 +102,32 @@ public final class ShardMerge {
                 return "\(column.name) '\(text)' is not a number (a finite number, or NaN where it is undefined)"
             }
         }
+        // Counts are whole numbers as a simulation writes them (not NaN, 1.0, +1 or 0x1).
+        for name in ["users"] + Metric.all.compactMap({ if case .count = $0.kind { $0.name } else { nil } }) {
+            guard let position = index(name), position < fields.count else { continue }
+            guard let count = Int(fields[position]), count >= 0, String(count) == fields[position] else {
+                return "\(name) '\(fields[position])' is not a count (a whole number from 0)"
+            }
+        }
         // The rows' counts are the tally's events by the same column names: the same relations hold.
         if let broken = Tally.countProblem({ event in index(TallyCoding.column(of: event)).flatMap { Int(fields[$0]) } }) {
             return broken
+        }
+        // A rate is undefined only over nobody.
+        for ratio in Metric.countRatios {
+            if let rate = index(ratio.rate), fields[rate] == "NaN", let over = index(ratio.denominator), let count = Int(fields[over]), count > 0 {
+                return "\(ratio.rate) is NaN where \(ratio.denominator) is \(count)"
+            }
+        }
+        // Times and counts of pulses are never negative (a mismatch can be: the bar looked full after the action).
+        for metric in Metric.all {
+            switch metric.kind {
+            case .mean(let value), .quantile(let value, _), .maximum(let value), .minimum(let value):
+                guard value != .mismatch, let position = index(metric.name), let number = Double(fields[position]), number < 0 else { continue }
+                return "\(metric.name) \(fields[position]) is negative"
+            case .count, .rate:
+                continue
+            }
         }
         let rateColumns = columns.indices.filter { index in
             Metric.all.contains { $0.isRate && (columns[index] == $0.name || columns[index] == $0.name + "_lo" || columns[index] == $0.name + "_hi") }

@@ -67,11 +67,32 @@ public enum ClusterScript {
             + "checks that every shard is there, complete and of this plan, and writes \(plan.out): data rows "
             + "byte-identical to the unsharded run. The shards are kept in \(plan.shardDirectory)/. Relative paths are "
             + "relative to the directory this script runs in. HOLDLAB=/path/to/holdlab overrides the executable below."
-        return "#!/bin/bash\n# Made by holdlab \(HoldLabVersion.current): \(plan.madeBy)\n#\n" + comment(paragraph)
+        return "#!/bin/bash\n# Made by holdlab \(HoldLabVersion.current): \(oneLine(plan.madeBy))\n#\n" + comment(paragraph)
+    }
+
+    /// Text for a `#` comment line: a line break or other control character (in a `--set` value or a file name)
+    /// written as `\n` or `\u{…}`, so that nothing after it becomes a line of the script.
+    static func oneLine(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += " "
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 
     /// Text as `# ` comment lines of at most 100 characters.
     static func comment(_ text: String) -> String {
+        let text = oneLine(text)
         var lines: [String] = []
         var line = "#"
         for word in text.split(separator: " ") {
@@ -103,7 +124,7 @@ public enum ClusterScript {
         # That first job (or bash) only submits two jobs and ends: the array of \(n) shard tasks (each runs this same
         # file with $SLURM_ARRAY_TASK_ID = K, with --threads following $SLURM_CPUS_PER_TASK), and the merge, which
         # starts only when every task has succeeded (--dependency=afterok; cancelled if one fails). Logs:
-        # \(plan.shardDirectory)/slurm-*.log.
+        # \(oneLine(plan.shardDirectory))/slurm-*.log.
         #SBATCH --job-name=holdlab-\(plan.command)-submit
         #SBATCH --ntasks=1
         #SBATCH --cpus-per-task=1
@@ -128,7 +149,7 @@ public enum ClusterScript {
           --cpus-per-task=1 \(mergeOptions.map { $0 + " " }.joined())--chdir="$PWD" --output="$LOGS/slurm-merge-%j.log" \\
           --wrap='exec "$HOLDLAB" merge --out "$MERGED" "$SHARDS"/shard-*-of-\(n).csv')
         merge=${merge%%;*}
-        echo "holdlab: submitted the \(n) shards as job array $array and the merge as job $merge; \(plan.out) appears when it ends"
+        echo "holdlab: submitted the \(n) shards as job array $array and the merge as job $merge; $MERGED appears when it ends"
 
         """
     }

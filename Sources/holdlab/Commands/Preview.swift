@@ -114,9 +114,15 @@ struct Preview: ParsableCommand {
                 if designs.isEmpty { firstText = text }
                 designs.append(Design(label: loaded.name, profile: loaded))
             }
+            try refuseSameProfileNames(designs.map(\.profile), given: names)
             for text in variant {
-                designs.append(try ComparisonOptions.loadVariant(
-                    text, of: library.profilePath(names[0]), profileText: firstText, common: overrides).design)
+                let design = try ComparisonOptions.loadVariant(
+                    text, of: library.profilePath(names[0]), profileText: firstText, common: overrides).design
+                // Panels are titled by label: a variant labelled as a profile could not be told from it.
+                if designs.contains(where: { $0.label == design.label }) {
+                    throw UsageError("--variant \(design.label) has the label of --profile \(design.label); panels are titled by label, so give it another")
+                }
+                designs.append(design)
             }
             let ffmpeg = PreviewRenderer.isInstalled("ffmpeg")
             if mp4 != nil && !ffmpeg {

@@ -242,7 +242,7 @@ func refuseSameProfileNames(_ profiles: [Profile], given arguments: [String]) th
         guard let earlier = profiles[..<index].firstIndex(where: { $0.name == profile.name }) else { continue }
         let first = earlier < arguments.count ? arguments[earlier] : profile.name
         let second = index < arguments.count ? arguments[index] : profile.name
-        if first == second { throw UsageError("--profile \(second) is given twice; its rows could not be told apart") }
+        if first == second { throw UsageError("--profile \(second) is given twice; its rows (or panels) could not be told apart") }
         throw UsageError("--profile \(first) and --profile \(second) are both named \(profile.name); rows are labelled by name, so give each its own name (compare and report label designs with --variant LABEL=…)")
     }
 }

@@ -95,6 +95,10 @@ struct ShardOptions: ParsableArguments {
     ///   the script runs holdlab again, and standard input can be read only once, here.
     func script(command: String, out: String) throws -> String? {
         guard let emit, let shards else { return nil }
+        // The name is written into the script's comments and sbatch directives, where a line break would end the line.
+        if out.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw UsageError("--out \(CSV.commandLine([out])): a name with a line break or other control character cannot be written into a job script; choose another name")
+        }
         let arguments = planArguments()
         for (index, argument) in arguments.enumerated() where index > 0 && arguments[index - 1].hasPrefix("--")
             && argument.split(separator: ",", omittingEmptySubsequences: false).contains("-") {
