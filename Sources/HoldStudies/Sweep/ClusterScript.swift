@@ -71,24 +71,8 @@ public enum ClusterScript {
     }
 
     /// Text for a `#` comment line: a line break or other control character (in a `--set` value or a file name)
-    /// written as `\n` or `\u{…}`, so that nothing after it becomes a line of the script.
-    static func oneLine(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += " "
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
+    /// escaped as provenance lines escape them (`\n`), so that nothing after it becomes a line of the script.
+    static func oneLine(_ text: String) -> String { Provenance.escaped(text) }
 
     /// Text as `# ` comment lines of at most 100 characters.
     static func comment(_ text: String) -> String {
