@@ -228,6 +228,51 @@ struct StatisticsTests {
         }
     }
 
+    @Test("merging pieces, each with settled and pending counts and a run in progress, gives the library's histogram and leaves the pieces as they were")
+    func quantileMergeOfPieces() {
+        let generator = Generator(seed: 15, kind: .mt19937)
+        var single = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+                                       numberOfSignificantValueDigits: .four)
+        var pieces: [Quantiles] = []
+        var piecesAlone: [Histogram<UInt64>] = []
+        // Eight pieces as `--precision` keeps a chunk's tally apart: runs (settled at once), single values
+        // (pending), a bucket filled past 16 bits in one piece (spilled), zeros in some, and each piece ending in
+        // a run still being counted.
+        for index in 0..<8 {
+            var piece = Quantiles(highest: 3_600_000_000, digits: .four)
+            var alone = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000,
+                                          numberOfSignificantValueDigits: .four)
+            func record(_ value: Int64) {
+                piece.record(value)
+                let kept = UInt64(max(0, min(value, 3_600_000_000)))
+                _ = single.record(kept)
+                _ = alone.record(kept)
+            }
+            for _ in 0..<3_000 { record(Int64(exp(generator.uniform() * 21))) }
+            for _ in 0..<(1 + index) { record(777_777) }
+            if index == 3 { for step in 0..<70_000 { record(step % 2 == 0 ? 123_456 : 123_457) } }
+            if index % 3 == 0 { record(0) }
+            for _ in 0..<(5 + index) { record(Int64(index) * 1_000_003 + 17) }
+            pieces.append(piece)
+            piecesAlone.append(alone)
+        }
+        var merged = Quantiles(highest: 3_600_000_000, digits: .four)
+        for piece in pieces { merged.merge(piece) }
+        merged.finish()
+        #expect(merged.count == single.totalCount)
+        #expect(merged.recordedHistogram == single)
+        #expect(merged.recordedHistogram?.min == single.min && merged.recordedHistogram?.maxRecorded == single.maxRecorded)
+        for percentile in stride(from: 0.0, through: 100, by: 0.5) {
+            #expect(merged.value(atPercentile: percentile) == Int64(single.valueAtPercentile(percentile)), "p\(percentile)")
+        }
+        // Each piece still holds its own values, its run in progress included.
+        for (index, var piece) in pieces.enumerated() {
+            #expect(piece.count == piecesAlone[index].totalCount, "piece \(index)")
+            piece.finish()
+            #expect(piece.recordedHistogram == piecesAlone[index], "piece \(index)")
+        }
+    }
+
     @Test("batched recording (many batches of distinct values) gives the histogram of single records")
     func quantileBatches() {
         let generator = Generator(seed: 12, kind: .mt19937)
