@@ -42,12 +42,10 @@ public struct NotebookFolder: Sendable {
         let path = Self.isPath(nameOrPath) ? nameOrPath : "\(directory)/\(nameOrPath).gp"
         guard Self.isFile(path) else {
             if Self.isPath(nameOrPath) { throw PlotFailure(status: 66, message: "\(path): no such notebook file") }
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
-            if !exists || !isDirectory.boolValue {
+            if let problem = Folder.problem(directory) {
                 // A mistyped HOLDLAB_NOTEBOOKS: say so rather than "known: none".
-                throw PlotFailure(status: 66, message: "no notebook '\(nameOrPath)' in \(directory): that "
-                    + (exists ? "is a file, not a folder" : "folder does not exist") + " (the notebooks are HOLDLAB_NOTEBOOKS, else ./Notebooks)")
+                throw PlotFailure(status: 66, message: "no notebook '\(nameOrPath)' in \(directory): \(problem)"
+                    + " (the notebooks are HOLDLAB_NOTEBOOKS, else ./Notebooks)")
             }
             let known = names()
             throw PlotFailure(status: 66, message: "no notebook '\(nameOrPath)' in \(directory); known: "

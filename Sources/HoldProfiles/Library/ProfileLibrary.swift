@@ -59,12 +59,8 @@ public struct ProfileLibrary: Sendable {
     /// Where a name was looked for and what is there (`in F (did you mean x?); known: a, b`), or that the folder
     /// does not exist or is a file: a mistyped `--profiles-dir` or `HOLDLAB_PROFILES`, where "known:" would be empty.
     static func lookedIn(_ folder: String, for given: String, among names: [String]) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            return "in \(folder): that folder does not exist (the library is --profiles-dir, else HOLDLAB_PROFILES, else ./Profiles)"
-        }
-        if !isDirectory.boolValue {
-            return "in \(folder): that is a file, not a folder (the library is --profiles-dir, else HOLDLAB_PROFILES, else ./Profiles)"
+        if let problem = Folder.problem(folder) {
+            return "in \(folder): \(problem) (the library is --profiles-dir, else HOLDLAB_PROFILES, else ./Profiles)"
         }
         return "in \(folder)\(Suggestions.didYouMean(given, among: names)); known: \(names.joined(separator: ", "))"
     }
@@ -152,16 +148,37 @@ public struct ProfileLibrary: Sendable {
     public func loadProfileWithText(_ nameOrPath: String,
                                     overrides: [Override] = []) throws(ProfileError) -> (profile: Profile, text: String) {
         let path = profilePath(nameOrPath)
-        if !Self.isPath(nameOrPath), profileFiles[nameOrPath] == nil, !FileManager.default.fileExists(atPath: path) {
-            let names = profileNames()
-            throw ProfileError(
-                origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no profile of that name " + Self.lookedIn(directory, for: nameOrPath, among: names), cannotOpen: true)
-        }
-        let text = try Self.read(path, what: "profile")
+        let text = try profileText(nameOrPath)
         let profile = try Profile.load(yaml: text, path: Self.displayPath(path), overrides: overrides)
         if let problem = libraryNameProblem(profile.name, file: path, text: text, in: directory) { throw problem }
         return (profile, text)
+    }
+
+    /// The text of a profile by name or path, as read: a name the library's folder lacks is refused with what the
+    /// folder holds (or that the folder is missing), not as a missing file. Everything that reads a profile reads it
+    /// here (`loadProfileWithText`, a review's carried inputs).
+    public func profileText(_ nameOrPath: String) throws(ProfileError) -> String {
+        let path = profilePath(nameOrPath)
+        if !Self.isPath(nameOrPath), profileFiles[nameOrPath] == nil, !FileManager.default.fileExists(atPath: path) {
+            throw ProfileError(
+                origin: .unknown(path: nameOrPath), keyPath: "",
+                message: "no profile of that name " + Self.lookedIn(directory, for: nameOrPath, among: profileNames()),
+                cannotOpen: true)
+        }
+        return try Self.read(path, what: "profile")
+    }
+
+    /// The text of a population by name or path, as `profileText` reads a profile's.
+    public func populationText(_ nameOrPath: String) throws(ProfileError) -> String {
+        let path = populationPath(nameOrPath)
+        if !Self.isPath(nameOrPath), !fileExists(path) {
+            throw ProfileError(
+                origin: .unknown(path: nameOrPath), keyPath: "",
+                message: "no population of that name "
+                    + Self.lookedIn(directory + "/populations", for: nameOrPath, among: populationNames()),
+                cannotOpen: true)
+        }
+        return try Self.read(path, what: "population")
     }
 
     /// Whether `path` is a file of the library's folder `folder` (not one given by a path elsewhere, nor a review

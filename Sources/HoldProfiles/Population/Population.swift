@@ -189,14 +189,7 @@ extension ProfileLibrary {
     /// Loads a population by name or path.
     public func loadPopulation(_ nameOrPath: String) throws(ProfileError) -> Population {
         let path = populationPath(nameOrPath)
-        if !Self.isPath(nameOrPath), !fileExists(path) {
-            let names = populationNames()
-            throw ProfileError(
-                origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no population of that name " + Self.lookedIn(directory + "/populations", for: nameOrPath, among: names),
-                cannotOpen: true)
-        }
-        let text = try Self.read(path, what: "population")
+        let text = try populationText(nameOrPath)
         let population = try Population.load(yaml: text, path: Self.displayPath(path))
         if let problem = libraryNameProblem(population.name, file: path, text: text, in: directory + "/populations") {
             throw problem

@@ -195,6 +195,9 @@ extension Metric {
         return pairs
     }()
 
+    /// The columns that hold a rate of people or a bound of its interval: from 0 to 1, or NaN over nobody.
+    public static let rateColumns: Set<String> = Set(all.filter(\.isRate).flatMap { [$0.name, $0.name + "_lo", $0.name + "_hi"] })
+
     /// The rates whose two counts are columns too (`completion_rate` = `completed` / `intent_users`).
     public static let countRatios: [(rate: String, numerator: String, denominator: String)] = all.compactMap { metric in
         guard case .rate(let event, let over, _) = metric.kind,

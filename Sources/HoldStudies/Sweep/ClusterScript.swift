@@ -67,16 +67,14 @@ public enum ClusterScript {
             + "checks that every shard is there, complete and of this plan, and writes \(plan.out): data rows "
             + "byte-identical to the unsharded run. The shards are kept in \(plan.shardDirectory)/. Relative paths are "
             + "relative to the directory this script runs in. HOLDLAB=/path/to/holdlab overrides the executable below."
-        return "#!/bin/bash\n# Made by holdlab \(HoldLabVersion.current): \(oneLine(plan.madeBy))\n#\n" + comment(paragraph)
+        return "#!/bin/bash\n# Made by holdlab \(HoldLabVersion.current): \(Provenance.escaped(plan.madeBy))\n#\n" + comment(paragraph)
     }
-
-    /// Text for a `#` comment line: a line break or other control character (in a `--set` value or a file name)
-    /// escaped as provenance lines escape them (`\n`), so that nothing after it becomes a line of the script.
-    static func oneLine(_ text: String) -> String { Provenance.escaped(text) }
 
     /// Text as `# ` comment lines of at most 100 characters.
     static func comment(_ text: String) -> String {
-        let text = oneLine(text)
+        // A line break or other control character (in a `--set` value or a file name) escaped as provenance lines
+        // escape them (`\n`), so that nothing after it becomes a line of the script.
+        let text = Provenance.escaped(text)
         var lines: [String] = []
         var line = "#"
         for word in text.split(separator: " ") {
@@ -108,7 +106,7 @@ public enum ClusterScript {
         # That first job (or bash) only submits two jobs and ends: the array of \(n) shard tasks (each runs this same
         # file with $SLURM_ARRAY_TASK_ID = K, with --threads following $SLURM_CPUS_PER_TASK), and the merge, which
         # starts only when every task has succeeded (--dependency=afterok; cancelled if one fails). Logs:
-        # \(oneLine(plan.shardDirectory))/slurm-*.log.
+        # \(Provenance.escaped(plan.shardDirectory))/slurm-*.log.
         #SBATCH --job-name=holdlab-\(plan.command)-submit
         #SBATCH --ntasks=1
         #SBATCH --cpus-per-task=1

@@ -31,11 +31,8 @@ struct Profiles: ParsableCommand {
 
         func run() throws {
             let library = source.library
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: library.directory, isDirectory: &isDirectory)
-            guard exists, isDirectory.boolValue else {
-                printError("\(library.directory): " + (exists ? "is a file, not a profile directory" : "no such profile directory")
-                           + " (give one with --profiles-dir or $HOLDLAB_PROFILES)")
+            if let problem = Folder.problem(library.directory) {
+                printError("\(library.directory): \(problem) (give one with --profiles-dir or $HOLDLAB_PROFILES)")
                 throw ExitStatus.noInput
             }
             let overrides = try reportingErrors { try source.parsedOverrides(command: "profiles list") }

@@ -254,7 +254,7 @@ struct Report: ParsableCommand {
         }
         var entries: [(kind: ReviewInputFile.Kind, argument: String, text: String)] = []
         for argument in profiles {
-            entries.append((.profile, argument, try ProfileLibrary.read(library.profilePath(argument), what: "profile")))
+            entries.append((.profile, argument, try library.profileText(argument)))
         }
         var populations = comparison.populationNames
         if populations.isEmpty {
@@ -264,7 +264,7 @@ struct Report: ParsableCommand {
             populations = [first.population]
         }
         for argument in populations + [guidelines.impairedPopulation] {
-            entries.append((.population, argument, try ProfileLibrary.read(library.populationPath(argument), what: "population")))
+            entries.append((.population, argument, try library.populationText(argument)))
         }
         if let reviewFile { entries.append((.review, reviewFile, try ProfileLibrary.read(reviewFile, what: "review"))) }
         let reference = ProfileLibrary.packageFolder("docs", environment: "HOLDLAB_DOCS",
