@@ -168,7 +168,7 @@ public enum FitDataFile {
                         isCensored = true
                     } else if !falseFlags.contains(where: { reader.field(censoredIndex, equals: $0, ignoringASCIICase: true) }) {
                         throw FitError(.invalidData, path: path, line: reader.line,
-                                       "\(censoredName): '\(reader.field(censoredIndex))' is not a censoring flag "
+                                       "\(censoredName): \(reader.quotedField(censoredIndex)) is not a censoring flag "
                                        + "(allowed: 0, 1, true, false)")
                     }
                 } else {
@@ -187,11 +187,11 @@ public enum FitDataFile {
                 : (timeIndex, request.column)
             guard let number = reader.double(valueIndex) else {
                 throw FitError(.invalidData, path: path, line: reader.line,
-                               "\(valueName): '\(reader.field(valueIndex))' is not a number")
+                               "\(valueName): \(reader.quotedField(valueIndex)) is not a number")
             }
             guard number.isFinite else {
                 throw FitError(.invalidData, path: path, line: reader.line,
-                               "\(valueName): '\(reader.field(valueIndex))' is not a finite number")
+                               "\(valueName): \(reader.quotedField(valueIndex)) is not a finite number")
             }
             let time = number * scale
             guard time > 0 || !time.isFinite else {

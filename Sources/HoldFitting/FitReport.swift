@@ -135,16 +135,15 @@ public enum FittedPopulation {
     /// distribution in the profile syntax (a lognormal prints `mu`, which is GSL's `zeta`). Numbers print in Swift's
     /// shortest round-trip form, so loading the file gives back exactly the fitted distribution.
     ///
-    /// `name` is reduced to letters, digits, `-` and `_` (empty: `fitted`). `description` and `source` are written
+    /// `name` is reduced to what a library name may hold (`LibraryName.isValid`: letters, `café` too, digits, `-` and
+    /// `_`; empty: `fitted`), so a file named after a valid name loads back under it. `description` and `source` are written
     /// as double-quoted YAML strings. The times must be in seconds: populations are.
     public static func yaml(_ fit: FamilyFit, name: String, description: String, source: String) -> String {
-        var cleanName = String(name.unicodeScalars.filter {
-            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
-        }.map(Character.init))
+        var cleanName = name.filter { LibraryName.isValid(String($0)) }
         if cleanName.isEmpty { cleanName = "fitted" }
         return """
             version: 1
-            name: \(cleanName)
+            name: \(LibraryName.yamlScalar(cleanName))
             description: \(quoted(description))
             source: \(quoted(source))
             classes:

@@ -639,7 +639,9 @@ enum HostileCases {
         Hostile("profiles check: invalid is bad data (65)", ["profiles", "check", "u.yaml"], 65, "unknown key",
                 files: ["u.yaml": HostileFixtures.profile(replacing: "population: default", with: "colour: red")]),
         Hostile("profiles check: missing is 66", ["profiles", "check", "./gone.yaml"], 66, "no such profile file"),
-        Hostile("profiles list of a missing directory", ["profiles", "list", "--profiles-dir", "nowhere"], 66, "nowhere: no such profile directory"),
+        Hostile("profiles list of a missing directory", ["profiles", "list", "--profiles-dir", "nowhere"], 66, "nowhere: that folder does not exist"),
+        Hostile("profiles list of a file as the directory", ["profiles", "list", "--profiles-dir", "f"], 66,
+                "f: that is a file, not a folder", files: ["f": .text("x\n")]),
         Hostile("profiles show of a directory", ["profiles", "show", "./d.yaml"], 66, "is a directory", files: ["d.yaml": .directory]),
         Hostile("a rate over nobody is NaN, named once", ["simulate", "--population", "n.yaml"] + quick, 0,
                 "intent_users = 0, completed = 0, so these are over nobody: completion_rate, completion_rate_lo",
@@ -1175,6 +1177,35 @@ enum HostileCases {
         Hostile("tune --format json --columns of the trajectory keeps the block key",
                 ["tune", "--param", "gesture.minimumDuration=0.6:1.2", "--minimize", "gesture.minimumDuration", "--users", "200",
                  "--format", "json", "--columns", "evaluation"], 0, stdout: "{\"block\":0,\"evaluation\":"),
+        Hostile("report with a --profiles-dir that does not exist names the folder", ["report", "--variant", "f=fill.duration=0.6",
+                                                                                   "--profiles-dir", "nowhere", "--users", "50", "--out", "r"], 66,
+                "hig-linear-bar: no profile of that name in nowhere: that folder does not exist", absent: ["r"]),
+        Hostile("report with an unknown population lists the known ones", ["report", "--variant", "f=fill.duration=0.6",
+                                                                         "--population", "nobody", "--users", "50", "--out", "r"], 66,
+                "nobody: no population of that name in ", absent: ["r"]),
+        Hostile("merge: a sweep shard whose varied value was changed and resealed", ["merge", "w1.csv", "w2.csv", "--out", "m.csv"], 65,
+                "the varied values of the shards' rows are not the points of their plan", before: sweepShards,
+                tamper: [.shardColumn(file: "w1.csv", column: "param_fill_duration", value: "0.7")], absent: ["m.csv"]),
+        Hostile("merge: a Σy² beyond the count times the largest value's square", merge, 65,
+                "the sum of squares of completion_time is above its count times its largest square", before: shards,
+                tamper: [.shardColumn(file: "s1.csv", column: "completion_time_squares_us2", value: "1" + String(repeating: "0", count: 37))]),
+        Hostile("merge: a pulse count's Σy² beyond the count times the largest count's square", merge, 65,
+                "the sum of squares of pulses is above its count times its largest square", before: shards,
+                tamper: [.shardColumn(file: "s2.csv", column: "pulses_squares", value: "1000000000000")]),
+        Hostile("fit --emit-population café.yaml: the population is named café and the library loads it by that name",
+                ["simulate", "--profiles-dir", "lib", "--profile", "p", "--users", "50", "--out", "s.csv"], 0,
+                files: ["d.csv": .text("t\n" + (1...40).map { "\(0.5 + Double($0) / 40)" }.joined(separator: "\n") + "\n"),
+                        "lib/p.yaml": F.profile(replacing: "population: default", with: "population: café"),
+                        "lib/populations": .directory],
+                before: [["fit", "--data", "d.csv", "--column", "t", "--bootstrap", "0", "--out", "f.csv",
+                          "--emit-population", "lib/populations/café.yaml"]],
+                present: ["s.csv", "lib/populations/café.yaml"]),
+        Hostile("fit reads a number of 200 digits as strtod does", ["fit", "--data", "d.csv", "--column", "t", "--bootstrap", "0", "--out", "f.csv"], 0,
+                files: ["d.csv": .text("t\n" + (1...20).map { "0.\($0)" }.joined(separator: "\n") + "\n1." + String(repeating: "0", count: 200) + "\n")],
+                present: ["f.csv"]),
+        Hostile("a cell of 3,000 characters is quoted by its start and length", ["fit", "--data", "d.csv", "--column", "t"], 65,
+                "d.csv:2: t: '" + String(repeating: "x", count: 60) + "…' (3000 characters) is not a number",
+                files: ["d.csv": .text("t\n" + String(repeating: "x", count: 3000) + "\n")]),
     ]
 
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals
@@ -1203,6 +1234,8 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         for (path, fixture) in hostile.files.sorted(by: { $0.key < $1.key }) {
             let url = directory.appendingPathComponent(path)
+            // A fixture's folders are made for it (`lib/populations/x.yaml`).
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             switch fixture {
             case .text(let text): try Data(text.utf8).write(to: url)
             case .bytes(let bytes): try Data(bytes).write(to: url)

@@ -40,7 +40,7 @@ public enum TelemetryExport {
             try FitError.reading { () throws(CSVTableError) in try reader.checkFieldCount() }
             func number(_ index: Int, _ column: String) throws(FitError) -> Double {
                 guard let value = reader.double(index) else {
-                    throw FitError(.invalidData, path: path, line: reader.line, "\(column): '\(reader.field(index))' is not a number")
+                    throw FitError(.invalidData, path: path, line: reader.line, "\(column): \(reader.quotedField(index)) is not a number")
                 }
                 return value
             }

@@ -132,7 +132,7 @@ public enum TelemetryFile {
                 if text == "1" || text == "true" { return true }
                 // An empty moved_out says nothing moved; an empty fired says nothing.
                 if text == "0" || text == "false" || (text.isEmpty && column == "moved_out") { return false }
-                throw fail(column, "'\(reader.field(index))' is not a flag (allowed: 0, 1, true, false)")
+                throw fail(column, "\(reader.quotedField(index)) is not a flag (allowed: 0, 1, true, false)")
             }
             let downAt = try number(down, "down_ms") ?? 0
             let fired = try flag(firedIndex, "fired")

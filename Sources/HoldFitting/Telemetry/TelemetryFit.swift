@@ -256,7 +256,7 @@ public struct TelemetryFitResult: Sendable {
         }
         var lines = [
             "version: \(Population.schemaVersion)",
-            "name: \(name ?? "\(base.name)-fitted")",
+            "name: \(LibraryName.yamlScalar(name ?? "\(base.name)-fitted"))",
             "description: \(FittedPopulation.quoted("\(base.name)'s classes fitted to \(data.holds.count) holds of \(data.path)"))",
             "source: \(FittedPopulation.quoted("holdlab \(HoldLabVersion.current): \(request.commandLine); \(origin)"))",
             "classes:",

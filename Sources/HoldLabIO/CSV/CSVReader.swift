@@ -288,6 +288,9 @@ public final class CSVReader {
 
     /// Whether field `index` holds exactly the UTF-8 bytes `text`; with `ignoringASCIICase`, ASCII letters match
     /// either case. Allocates nothing for fields without `""` escapes.
+    /// Field `index` quoted for a message (`Quoted.value`: a long cell is cut, its length given).
+    public func quotedField(_ index: Int) -> String { Quoted.value(field(index)) }
+
     public func field(_ index: Int, equals text: [UInt8], ignoringASCIICase: Bool = false) -> Bool {
         guard !escaped[index] else {
             let value = Array(field(index).utf8)
@@ -307,8 +310,10 @@ public final class CSVReader {
     public func double(_ index: Int) -> Double? {
         let start = starts[index]
         let count = ends[index] - start
-        guard count > 0, count < scratch.count, !escaped[index] else { return nil }
+        guard count > 0, !escaped[index] else { return nil }
         if let value = Self.simpleDecimal(buffer, start, count) { return value }
+        // A number as long as the record allows (`1.000…` of 200 digits is still strtod's): room for it and its NUL.
+        if count >= scratch.count { scratch = [CChar](repeating: 0, count: count + 1) }
         return buffer.withUnsafeBufferPointer { bytes in
             scratch.withUnsafeMutableBufferPointer { copy in
                 guard let source = bytes.baseAddress, let target = copy.baseAddress else { return nil }
@@ -626,13 +631,13 @@ public struct CSVNumericColumns: Sendable {
             for (slot, index) in indices.enumerated() {
                 guard let value = reader.double(index) else {
                     throw CSVTableError(path: path, line: reader.line,
-                                        "\(columns[slot]): '\(reader.field(index))' is not a number")
+                                        "\(columns[slot]): \(reader.quotedField(index)) is not a number")
                 }
                 if (value.isNaN && nonFinite == .skipNaNRows) || (!value.isFinite && nonFinite == .skipNonFiniteRows) {
                     skip = true
                 } else if !value.isFinite {
                     throw CSVTableError(path: path, line: reader.line,
-                                        "\(columns[slot]): '\(reader.field(index))' is not a finite number")
+                                        "\(columns[slot]): \(reader.quotedField(index)) is not a finite number")
                 }
                 row[slot] = value
             }

@@ -9,6 +9,17 @@ public enum LibraryName {
         !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
     }
 
+    /// A valid name as a YAML scalar: as is, which keeps every hash, unless YAML would not read it back as that text
+    /// (`-` alone is a sequence entry; `~` and `null` are null), then double-quoted (a valid name needs no escapes).
+    public static func yamlScalar(_ name: String) -> String {
+        needsQuotes(name) ? "\"\(name)\"" : name
+    }
+
+    /// Whether YAML would read `text` as written plain as something else than that text.
+    static func needsQuotes(_ text: String) -> Bool {
+        ["-", "~", "null", "Null", "NULL"].contains(text) || text.isEmpty
+    }
+
     /// What a `name:` must be, for its error.
     public static func rule(_ name: String) -> String { "must be letters, digits, - and _ (got '\(name)')" }
 

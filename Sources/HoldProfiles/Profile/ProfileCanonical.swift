@@ -75,6 +75,6 @@ extension Profile {
     /// unless YAML would not read it back as that text (`-` alone is a sequence entry; `~` and `null` are null),
     /// then double-quoted.
     private func nameScalar(_ text: String) -> String {
-        ["-", "~", "null", "Null", "NULL"].contains(text) || text.isEmpty ? quoted(text) : text
+        LibraryName.needsQuotes(text) ? quoted(text) : text
     }
 }

@@ -164,6 +164,11 @@ struct Tally: HoldSink {
                 if total < count * lowest || total > count * highest {
                     return "the sum of \(name) is outside its count times its smallest and largest values"
                 }
+                // No value lies further from 0 than the larger of the two, so neither can its square.
+                let reach = Swift.max(abs(lowest), abs(highest))
+                if Double(square) > count * reach * reach * (1 + 1e-9) {
+                    return "the sum of squares of \(name) is above its count times its largest square"
+                }
             }
         }
         return extremeProblem()

@@ -104,8 +104,11 @@ public enum ShardFormat {
     public enum Kind: String, Sendable { case simulate, sweep }
 
     /// The plan hash of provenance lines that identify the results.
-    public static func planHash(kind: Kind, identity: [(String, String)], extra: [String] = []) -> String {
-        var text = "\(name) \(version) \(kind.rawValue)\nholdlab \(HoldLabVersion.current)\n"
+    ///
+    /// - Parameter holdlab: the version that made the plan (a merge recomputes a plan of the shards' own version).
+    public static func planHash(kind: Kind, identity: [(String, String)], extra: [String] = [],
+                                holdlab: String = HoldLabVersion.current) -> String {
+        var text = "\(name) \(version) \(kind.rawValue)\nholdlab \(holdlab)\n"
         for (key, value) in identity { text += "\(key): \(value)\n" }
         for line in extra { text += line + "\n" }
         return "fnv1a64:" + fnv1a64Hex(text)
@@ -202,13 +205,13 @@ struct ShardFile {
         guard let format = shardLines["shard_format"] else { throw refuse("is not a holdlab shard (no '# shard_format:' line)") }
         let formatParts = format.split(separator: " ")
         guard formatParts.count == 3, formatParts[0] == Substring(ShardFormat.name) else {
-            throw refuse("is not a holdlab shard (shard_format '\(format)')")
+            throw refuse("is not a holdlab shard (shard_format \(Quoted.value(format)))")
         }
         guard formatParts[1] == "\(ShardFormat.version)" else {
             throw refuse("is shard format version \(formatParts[1]); this holdlab (\(HoldLabVersion.current)) reads version \(ShardFormat.version) only: run that shard again with this holdlab")
         }
         guard let kind = ShardFormat.Kind(rawValue: String(formatParts[2])) else {
-            throw refuse("is a shard of unknown kind '\(formatParts[2])'")
+            throw refuse("is a shard of unknown kind \(Quoted.value(formatParts[2]))")
         }
         guard let shardText = shardLines["shard"], let shard = try? ShardSpec(parsing: shardText) else {
             throw refuse("has no valid '# shard: K/N' line")

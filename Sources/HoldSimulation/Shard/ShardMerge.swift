@@ -75,11 +75,11 @@ public final class ShardMerge {
             if problem == nil {
                 func value(_ name: String) -> String? { columns.firstIndex(of: name).map { fields[$0] } }
                 if let profile, let given = value("profile"), given != profile {
-                    problem = "profile '\(given)' is not the sweep's, \(profile)"
+                    problem = "profile \(Quoted.value(given)) is not the sweep's, \(profile)"
                 } else if let populations, let given = value("population"), !populations.contains(given) {
-                    problem = "population '\(given)' is not one of the sweep's (\(populations.joined(separator: ", ")))"
+                    problem = "population \(Quoted.value(given)) is not one of the sweep's (\(populations.joined(separator: ", ")))"
                 } else if let seed, let given = value("seed"), given != seed {
-                    problem = "seed '\(given)' is not the sweep's, \(seed)"
+                    problem = "seed \(Quoted.value(given)) is not the sweep's, \(seed)"
                 }
             }
             if let problem {
@@ -99,14 +99,14 @@ public final class ShardMerge {
             let text = fields[position]
             if text == "NaN" { continue }
             guard let value = Double(text), value.isFinite else {
-                return "\(column.name) '\(text)' is not a number (a finite number, or NaN where it is undefined)"
+                return "\(column.name) \(Quoted.value(text)) is not a number (a finite number, or NaN where it is undefined)"
             }
         }
         // Counts are whole numbers as a simulation writes them (not NaN, 1.0, +1 or 0x1).
         for name in ["users"] + Metric.all.compactMap({ if case .count = $0.kind { $0.name } else { nil } }) {
             guard let position = index(name), position < fields.count else { continue }
             guard let count = Int(fields[position]), count >= 0, String(count) == fields[position] else {
-                return "\(name) '\(fields[position])' is not a count (a whole number from 0)"
+                return "\(name) \(Quoted.value(fields[position])) is not a count (a whole number from 0)"
             }
         }
         // The rows' counts are the tally's events by the same column names: the same relations hold.
@@ -129,14 +129,11 @@ public final class ShardMerge {
                 continue
             }
         }
-        let rateColumns = columns.indices.filter { index in
-            Metric.all.contains { $0.isRate && (columns[index] == $0.name || columns[index] == $0.name + "_lo" || columns[index] == $0.name + "_hi") }
-        }
-        if let bad = rateColumns.first(where: { index in
-            guard let value = Double(fields[index]) else { return fields[index] != "NaN" }
-            return !value.isNaN && !(0...1).contains(value)
-        }) {
-            return "\(columns[bad]) \(fields[bad]) is not a rate (0 to 1, or NaN)"
+        // Every numeric cell is a number or NaN by now (above).
+        for (position, column) in columns.enumerated() where position < fields.count && Metric.rateColumns.contains(column) {
+            if let value = Double(fields[position]), !value.isNaN, !(0...1).contains(value) {
+                return "\(column) \(fields[position]) is not a rate (0 to 1, or NaN)"
+            }
         }
         return sweepRowProblem(columns: columns, fields: fields)
     }
@@ -184,7 +181,7 @@ public final class ShardMerge {
                 throw ShardError("\(file.path): tally row \(index + 1) does not have the \(columns.count) fields of the header")
             }
             guard fields[0] == names[index] else {
-                throw ShardError("\(file.path): tally row \(index + 1) is profile '\(fields[0])' where the provenance names '\(names[index])'")
+                throw ShardError("\(file.path): tally row \(index + 1) is profile \(Quoted.value(fields[0])) where the provenance names '\(names[index])'")
             }
             let tally: Tally
             do {
@@ -236,6 +233,15 @@ public final class ShardMerge {
                 let numeric = fields.allSatisfy { index < $0.count && (Double($0[index]).map(\.isFinite) ?? false) }
                 return ResultColumn(names[index], numeric ? .number : .text)
             } + SimulationCSV.resultColumns
+            // The plan's hash covers its points' values (`ShardRun.sweepPlan`: the header, then each point as its
+            // row writes it): the rows' varied values, in row order, must give it back.
+            let madeBy = file.provenance.first { $0.0 == "holdlab" }?.1.split(separator: " ").first.map(String.init)
+            let points = fields.map { $0.prefix(max(0, parameters)).map(CSV.field).joined(separator: ",") }
+            guard ShardFormat.planHash(kind: .sweep, identity: identity, extra: [file.header] + points,
+                                       holdlab: madeBy ?? HoldLabVersion.current) == file.plan else {
+                throw ShardError("the varied values of the shards' rows are not the points of their plan ('# shard_plan:'): "
+                                 + "a row's values were changed after its shard was written, so these are not shards holdlab wrote; run the shards again")
+            }
             rows = records.map { ResultTable.cells(parsing: $0, columns: columns) }
             units = "\(file.total) points"
         case .simulate:

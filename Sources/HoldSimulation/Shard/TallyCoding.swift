@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import HoldLabIO
 
 /// A `Tally` as CSV fields, exactly: counts and Int128 sums in decimal, minima and maxima as Swift's shortest
 /// round-trip decimal (`inf`, `-inf`; `none` for no value), and each histogram as four columns, `NAME_count`,
@@ -163,7 +164,7 @@ enum TallyCoding {
             return (columns[position], values[position])
         }
         func count(_ column: String, _ text: String) throws(ColumnError) -> Int {
-            guard let value = Int(text), value >= 0 else { throw ColumnError(column: column, reason: "'\(text)' is not a count") }
+            guard let value = Int(text), value >= 0 else { throw ColumnError(column: column, reason: "\(Quoted.value(text)) is not a count") }
             return value
         }
         var countedValues: Set<HoldValue> = []
@@ -174,7 +175,7 @@ enum TallyCoding {
                 tally[event] = try count(column, text)
             case .sum(let value), .squares(let value):
                 let (column, text) = next()
-                guard let number = Int128(text) else { throw ColumnError(column: column, reason: "'\(text)' is not an integer") }
+                guard let number = Int128(text) else { throw ColumnError(column: column, reason: "\(Quoted.value(text)) is not an integer") }
                 if case .sum = field { tally.sums[value.rawValue] = number } else { tally.squares[value.rawValue] = number }
             case .valueCount(let value, _):
                 let (column, text) = next()
@@ -197,12 +198,12 @@ enum TallyCoding {
                 tally.maxima[value.rawValue] = Double(try count(column, text))
             case .extreme(let value):
                 let (column, text) = next()
-                guard let number = Double(text), !number.isNaN else { throw ColumnError(column: column, reason: "'\(text)' is not a number") }
+                guard let number = Double(text), !number.isNaN else { throw ColumnError(column: column, reason: "\(Quoted.value(text)) is not a number") }
                 if value.keepsMinimum { tally.minima[value.rawValue] = number } else { tally.maxima[value.rawValue] = number }
             case .optionalExtreme(let value):
                 let (column, text) = next()
                 if text == "none" { continue }
-                guard let number = Double(text), number.isFinite else { throw ColumnError(column: column, reason: "'\(text)' is not a number") }
+                guard let number = Double(text), number.isFinite else { throw ColumnError(column: column, reason: "\(Quoted.value(text)) is not a number") }
                 tally.maxima[value.rawValue] = number
             }
         }
@@ -243,7 +244,7 @@ enum TallyCoding {
         like template: Quantiles, _ count: (String, String), _ minimum: (String, String), _ maximum: (String, String),
         _ encoded: (String, String)
     ) throws(ColumnError) -> Quantiles {
-        guard let total = UInt64(count.1) else { throw ColumnError(column: count.0, reason: "'\(count.1)' is not a count") }
+        guard let total = UInt64(count.1) else { throw ColumnError(column: count.0, reason: "\(Quoted.value(count.1)) is not a count") }
         // No run counts more values than there are integers of its counts (Int): larger is not a shard holdlab wrote.
         guard total <= UInt64(Int.max) else {
             throw ColumnError(column: count.0, reason: "\(count.1) values, more than any run counts (at most \(Int.max))")
@@ -258,10 +259,10 @@ enum TallyCoding {
         if minimum.1 == "none" {
             minNonZero = UInt64.max
         } else {
-            guard let value = UInt64(minimum.1) else { throw ColumnError(column: minimum.0, reason: "'\(minimum.1)' is not a count") }
+            guard let value = UInt64(minimum.1) else { throw ColumnError(column: minimum.0, reason: "\(Quoted.value(minimum.1)) is not a count") }
             minNonZero = value
         }
-        guard let maxValue = UInt64(maximum.1) else { throw ColumnError(column: maximum.0, reason: "'\(maximum.1)' is not a count") }
+        guard let maxValue = UInt64(maximum.1) else { throw ColumnError(column: maximum.0, reason: "\(Quoted.value(maximum.1)) is not a count") }
         guard let data = Data(base64Encoded: encoded.1) else {
             throw ColumnError(column: encoded.0, reason: "not base64")
         }

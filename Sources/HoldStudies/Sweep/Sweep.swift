@@ -380,12 +380,12 @@ public enum Sweep {
         if request.precision != nil, let index = columns.firstIndex(of: "users") {
             guard let users = Int(fields[index]), users >= 1, users <= request.users,
                   users == request.users || users % Simulator.chunkSize == 0 else {
-                return "has users '\(fields[index])', which this sweep with --precision cannot stop at (at most \(request.users))"
+                return "has users \(Quoted.value(fields[index])), which this sweep with --precision cannot stop at (at most \(request.users))"
             }
         }
         for (column, value) in known {
             if let index = columns.firstIndex(of: column), fields[index] != value {
-                return "has \(column) '\(fields[index])' where this sweep has '\(value)'"
+                return "has \(column) \(Quoted.value(fields[index])) where this sweep has '\(value)'"
             }
         }
         // Its values are kept as they are: they must be ones a simulation writes, as merge checks a shard's.
