@@ -1206,6 +1206,15 @@ enum HostileCases {
         Hostile("a cell of 3,000 characters is quoted by its start and length", ["fit", "--data", "d.csv", "--column", "t"], 65,
                 "d.csv:2: t: '" + String(repeating: "x", count: 60) + "…' (3000 characters) is not a number",
                 files: ["d.csv": .text("t\n" + String(repeating: "x", count: 3000) + "\n")]),
+        Hostile("a --set value of 120,000 characters is cut in its message", ["simulate", "--set", "fill.curve=" + String(repeating: "y", count: 120_000),
+                                                                              "--users", "10", "--out", "s.csv"], 64,
+                "…yyyyyyyyy: (120012 characters) fill.curve: timing curve 'yyyy", absent: ["s.csv"]),
+        Hostile("a YAML value of a megabyte is cut in its message", ["profiles", "check", "p.yaml"], 65,
+                "(1000003 characters) not recognised",
+                files: ["p.yaml": F.profile(replacing: "curve: linear", with: "curve: " + String(repeating: "x", count: 1_000_000))]),
+        Hostile("fit --emit-population -.yaml: '-' names standard input, not that file", ["fit", "--data", "d.csv", "--column", "t",
+                                                                                           "--emit-population", "./-.yaml"], 64,
+                "(not - alone, which names standard input)", files: ["d.csv": .text("t\n1\n2\n3\n")], absent: ["-.yaml"]),
     ]
 
     static let all: [Hostile] = outputPaths + streams + sameFile + usage + profiles + data + signals

@@ -33,6 +33,7 @@ public enum LibraryName {
     public static func ofFile(_ path: String) -> String? {
         guard path != "-" else { return nil }
         let stem = stem(ofFile: path)
-        return isValid(stem) ? stem : nil
+        // `-` names standard input wherever a profile or population is named: a file `-.yaml` is not found by it.
+        return isValid(stem) && stem != "-" ? stem : nil
     }
 }

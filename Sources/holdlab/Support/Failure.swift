@@ -146,14 +146,14 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
 /// (an error then is the cleanup's doing: a child it killed, a temporary it deleted).
 func printError(_ message: String) {
     Temporaries.shared.haltIfEnding()
-    StandardError.write("holdlab: error: \(oneLine(message))\n")
+    StandardError.write("holdlab: error: \(Quoted.message(oneLine(message)))\n")
 }
 
 /// A note for the person at the terminal (never into the CSV).
 func printNote(_ message: String) {
     // --quiet keeps warnings: they say a result may not be what was asked for.
     if Quiet.requested && !message.hasPrefix("warning:") { return }
-    StandardError.write("holdlab: \(message)\n")
+    StandardError.write("holdlab: \(Quoted.message(message))\n")
 }
 
 /// Writes text to standard output, mapping a failure to its status (74, or a quiet 141 for a closed pipe).
@@ -226,7 +226,7 @@ func refuseUnnamedLibraryFile(_ path: String?, option: String, kind: String, exa
     }
     guard LibraryName.ofFile(path) == nil else { return }
     throw ValidationError("\(option) \(path): the \(kind) is named after its file, so the file name (without .yaml) "
-                          + "must be letters, digits, - and _, e.g. \(example)")
+                          + "must be letters, digits, - and _ (not - alone, which names standard input), e.g. \(example)")
 }
 
 /// Whether `path` names a folder: an existing one, or any path ending in `/`.
