@@ -114,6 +114,14 @@ public enum ShardFormat {
         return "fnv1a64:" + fnv1a64Hex(text)
     }
 
+    /// The plan hash of a sweep: its identity lines, its header and every point's values as its row writes them.
+    /// What `sweep --shard` writes and what `merge` recomputes from the rows, in one place.
+    public static func sweepPlanHash(identity: [(String, String)], header: String, points: [[String]],
+                                     holdlab: String = HoldLabVersion.current) -> String {
+        planHash(kind: .sweep, identity: identity,
+                 extra: [header] + points.map { $0.map(CSV.field).joined(separator: ",") }, holdlab: holdlab)
+    }
+
     /// The provenance lines a shard adds after the run's own.
     public static func provenance(
         kind: Kind, shard: ShardSpec, plan: String, planCommand: String, part: String

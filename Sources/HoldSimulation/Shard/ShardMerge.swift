@@ -236,9 +236,9 @@ public final class ShardMerge {
             // The plan's hash covers its points' values (`ShardRun.sweepPlan`: the header, then each point as its
             // row writes it): the rows' varied values, in row order, must give it back.
             let madeBy = file.provenance.first { $0.0 == "holdlab" }?.1.split(separator: " ").first.map(String.init)
-            let points = fields.map { $0.prefix(max(0, parameters)).map(CSV.field).joined(separator: ",") }
-            guard ShardFormat.planHash(kind: .sweep, identity: identity, extra: [file.header] + points,
-                                       holdlab: madeBy ?? HoldLabVersion.current) == file.plan else {
+            guard ShardFormat.sweepPlanHash(identity: identity, header: file.header,
+                                            points: fields.map { Array($0.prefix(max(0, parameters))) },
+                                            holdlab: madeBy ?? HoldLabVersion.current) == file.plan else {
                 throw ShardError("the varied values of the shards' rows are not the points of their plan ('# shard_plan:'): "
                                  + "a row's values were changed after its shard was written, so these are not shards holdlab wrote; run the shards again")
             }

@@ -5,9 +5,7 @@ import HoldSimulation
 extension ShardRun {
     /// The plan hash of a sweep: its identity lines, header and every point.
     public static func sweepPlan(_ request: SweepRequest, identity: [(String, String)]) -> String {
-        ShardFormat.planHash(
-            kind: .sweep, identity: identity,
-            extra: [Sweep.header(request.plan)] + request.plan.points.map { $0.map(CSV.field).joined(separator: ",") })
+        ShardFormat.sweepPlanHash(identity: identity, header: Sweep.header(request.plan), points: request.plan.points)
     }
 
     /// The points (0-based) of shard `shard` of a sweep, after checking every shard has one.
