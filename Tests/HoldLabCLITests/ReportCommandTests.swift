@@ -335,6 +335,29 @@ struct ReportCommandTests {
         #expect(try Self.files(folder) == written, "a failed report changed the earlier folder")
     }
 
+    @Test("a population --set beside a variant of two keys and a --sweep: the population key reaches the people, never the profiles")
+    func populationSetWithKnobsAndSweep() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("review")
+        let population = "population.deliberate.reaction.mu=0.2"
+        let result = try CLI.run(["report", "--profile", "hig-linear-bar", "--variant",
+                                  "fast=gesture.minimumDuration=0.8 fill.duration=0.8", "--set", population,
+                                  "--sweep", "fill.duration=0.6,1.0", "--users", "2000", "--robustness-users", "0",
+                                  "--out", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try Self.files(folder)
+        let shares = String(decoding: written["knob-shares.csv"] ?? Data(), as: UTF8.self)
+        #expect(CLI.dataLines(shares).contains { $0.contains("gesture.minimumDuration=0.8") }, "\(shares)")
+        // The sweep is the baseline's, with the population edited: sweep's own rows.
+        let sweep = try CLI.run(["sweep", "--set", population, "--vary", "fill.duration=0.6,1.0", "--users", "2000"])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        #expect(CLI.dataLines(String(decoding: written["sweep-fill.duration.csv"] ?? Data(), as: UTF8.self))
+                == CLI.dataLines(sweep.stdout))
+        let unedited = try CLI.run(["sweep", "--vary", "fill.duration=0.6,1.0", "--users", "2000"])
+        #expect(CLI.dataLines(unedited.stdout) != CLI.dataLines(sweep.stdout), "the population key changed nothing")
+    }
+
     @Test("a failed report leaves no folder and no temporary; another kind of folder is refused; gnuplot missing is 69")
     func atomic() throws {
         let directory = try CLI.temporaryDirectory()

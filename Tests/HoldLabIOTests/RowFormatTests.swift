@@ -144,6 +144,9 @@ struct RowFormatTests {
         #expect(NumberText.decimals(forUncertainty: 12) == 0)
         #expect(NumberText.withInterval("0.912345", "0.906", "0.918") == "0.912 [0.906, 0.918]")
         #expect(NumberText.withInterval("NaN", "NaN", "NaN") == "NaN")
+        // A negative bound that rounds to 0 keeps its sign (the interval excludes 0); 0 itself has none.
+        #expect(NumberText.withInterval("-0.004180", "-0.008053", "-0.000307") == "-0.004 [-0.008, -0.000]")
+        #expect(NumberText.withInterval("0.004", "0.000000", "0.008") == "0.004 [0.000, 0.008]")
         #expect(NumberText.withError("-0.109412", "0.00497") == "-0.1094 ± 0.0050")
         #expect(NumberText.withError("13.7893", "0.391") == "13.79 ± 0.39")
         #expect(NumberText.withError("1.5", "NaN") == "1.5")

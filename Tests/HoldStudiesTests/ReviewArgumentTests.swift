@@ -67,8 +67,12 @@ import Testing
         // The react share is 0.7 up to sampling: within 4 standard errors, and inside its own interval's reach.
         #expect(withinFourStandardErrors(interaction.estimate, 0.7, n: interaction.people))
         #expect(interaction.lower < interaction.estimate && interaction.estimate < interaction.upper)
-        // Every person's removed-B contrast is exactly 1: an interval of no width.
-        #expect(removedB.lower == removedB.upper)
+        // Every person's removed-B contrast is exactly 1. 0.2's Wald interval had no width there; 0.3's adds a
+        // pseudo-person at each extreme (−1, +1), so it keeps the little the sample cannot rule out, clipped at 1:
+        // centre (n − 1 + 1)/(n + 2), second moment (n + 2)/(n + 2).
+        let augmented = Double(users + 2), centre = Double(users) / augmented
+        let half = Proportion.z95 * ((1 - centre * centre) / augmented).squareRoot()
+        #expect(abs(removedB.lower - (centre - half)) < 1e-12 && removedB.upper == 1)
         #expect(interaction.people == total.people && total.people > 0 && total.people == users)
     }
 
@@ -82,7 +86,10 @@ import Testing
         let d = try #require(try KnobShares.run(variant, populations: [try Self.population(reaction: 0.1)],
                                                 metrics: ["completion_rate"], users: 8192, seed: 5, threads: 2).first)
         let interaction = try #require(d.interaction)
-        #expect(interaction.estimate == 0 && interaction.lower == 0 && interaction.upper == 0)
+        // Nobody's interaction contrast (ABC − A − B − C + 2∅: between −3 and +3) is other than 0: the interval is
+        // the two pseudo-people's alone, ±1.96·√(3² + 3²)/(n + 2) (0.2's Wald interval had no width).
+        let reach = Proportion.z95 * 18.0.squareRoot() / Double(8192 + 2)
+        #expect(interaction.estimate == 0 && abs(interaction.lower + reach) < 1e-15 && abs(interaction.upper - reach) < 1e-15)
         let alone = d.terms.compactMap { $0.alone?.estimate }
         let shapley = d.terms.compactMap { $0.shapley?.estimate }
         #expect(alone.count == 3 && shapley.count == 3)
@@ -265,6 +272,39 @@ import Testing
         let tie = try PairedComparison.run(ComparisonRequest(designs: same, baseline: 0, population: population, users: 2000, seed: 4, threads: 1))
         let undecided = try Self.rule().decide(labels: ["a", "b"], baseline: 0, populations: ["q"], results: [tie])
         #expect(undecided.recommended == nil && undecided.reasons.contains { $0.contains("within the interval") })
+    }
+
+    /// A guardrail whose metric no design has in a population (a false-activation rate where nobody touches by
+    /// accident) cannot be broken there, and the decision says so rather than let it pass as held unremarked; a
+    /// population that has the metric is not named.
+    @Test func aGuardrailWithoutDataIsSaidNotChecked() throws {
+        let designs = [try Self.design("p", []), try Self.design("v", ["gesture.minimumDuration=0.7"])]
+        let intentOnly = try PairedComparison.run(ComparisonRequest(
+            designs: designs, baseline: 0, population: try Self.population(), users: 4000, seed: 2, threads: 1))
+        let (withAccidents, _) = try Self.slowAgainstQuick()
+        let mixed = try PairedComparison.run(ComparisonRequest(
+            designs: designs, baseline: 0, population: withAccidents, users: 4000, seed: 2, threads: 1))
+        for guardrail in ["false_activation_rate<=+0.5pt", "false_activation_rate<=100%"] {
+            let decision = try Self.rule([guardrail]).decide(labels: ["p", "v"], baseline: 0, populations: ["q", "r"],
+                                                             results: [intentOnly, mixed])
+            let said = "the guardrail `\(guardrail)` could not be checked for `q` users: no design has a "
+                + "`false_activation_rate` there, so it constrains nothing"
+            #expect(decision.reasons.contains(said), "\(decision.reasons)")
+            #expect(!decision.reasons.contains { $0.contains("`r` users") && $0.contains("could not be checked") })
+            // With only the population that has no accidental users, the reason names it alone as well.
+            let alone = try Self.rule([guardrail]).decide(labels: ["p", "v"], baseline: 0, populations: ["q"], results: [intentOnly])
+            #expect(alone.reasons.contains(said), "\(alone.reasons)")
+        }
+        // One design without the metric where the other has it: named alone (a 20 s gesture nobody here completes).
+        let never = [try Self.design("p", []), try Self.design("never", ["gesture.minimumDuration=20", "fill.duration=1"])]
+        let result = try PairedComparison.run(ComparisonRequest(
+            designs: never, baseline: 0, population: try Self.population(), users: 2000, seed: 2, threads: 1))
+        let decision = try Self.rule(["completion_time_mean_ms<=+20ms"]).decide(labels: ["p", "never"], baseline: 0,
+                                                                                populations: ["q"], results: [result])
+        #expect(decision.reasons.contains("the guardrail `completion_time_mean_ms<=+20ms` could not be checked for **never** "
+            + "with `q` users: no difference in `completion_time_mean_ms` to **p** there, so it constrains nothing for it"),
+                "\(decision.reasons)")
+        #expect(!decision.reasons.contains { $0.contains("no design has") })
     }
 
     /// Keeping the baseline when the other design both breaks a guardrail and loses on the preferred metric: the

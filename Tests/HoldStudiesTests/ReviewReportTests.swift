@@ -15,6 +15,17 @@ struct ReviewReportTests {
         // The table's cell starts with the sentence's value (0.1 % against 0.05 % was the fault).
         let proportion = Proportion(successes: 1, trials: 2_000)
         #expect(ReviewReport.rate(proportion).hasPrefix(ReviewReport.percent(0.0005) + " ("))
+        // A bound of exactly 0 takes the other's decimals: Wilson's upper bound of 0 of 3,000 is 0.128 %.
+        #expect(ReviewReport.rate(Proportion(successes: 0, trials: 3_000)) == "0.0 % (0.00–0.13)")
+        #expect(ReviewReport.rate(Proportion(successes: 0, trials: 20)) == "0.0 % (0.0–16.1)")
+    }
+
+    @Test("a signed difference keeps its sign when it rounds to 0: -0.0 to +0.3, not 0.0 to +0.3")
+    func signedRoundsToZero() {
+        #expect(ReviewArgumentText.signed(-2.3, 1) == "-2.3" && ReviewArgumentText.signed(0.3, 1) == "+0.3")
+        #expect(ReviewArgumentText.signed(-0.023, 1) == "-0.0" && ReviewArgumentText.signed(0.04, 1) == "+0.0")
+        #expect(ReviewArgumentText.signed(0, 1) == "0.0")
+        #expect(ReviewArgumentText.points(-0.0004) == "-0.04" && ReviewArgumentText.points(-0.00001) == "-0.00")
     }
 
     @Test("a variant's parameters carry its own name and say what it changes; a plain profile is shown as loaded")

@@ -58,7 +58,10 @@ public enum NumberText {
         else { return value == "NaN" ? "NaN" : "\(value) [\(lower), \(upper)]" }
         guard hi > lo else { return "\(value) [\(lower), \(upper)]" }
         let d = decimals(forUncertainty: (hi - lo) / 2)
-        return "\(CSV.number(v, decimals: d)) [\(CSV.number(lo, decimals: d)), \(CSV.number(hi, decimals: d))]"
+        // A negative number that rounds to 0 keeps its sign: an interval that excludes 0 must not read as reaching it
+        // (`-0.004 [-0.008, -0.000]`, not `[-0.008, 0.000]`).
+        func number(_ x: Double) -> String { x < 0 ? CSV.formatted(x, decimals: d) : CSV.number(x, decimals: d) }
+        return "\(number(v)) [\(number(lo)), \(number(hi))]"
     }
 
     /// `0.4821 ± 0.0035`: the estimate to the decimals of two significant digits of its standard error, or as given

@@ -38,6 +38,13 @@ public struct ComparisonPlan: Sendable {
         return try ProfileLibrary.read(paths[index], what: "profile")
     }
 
+    /// The `--set` values of design `index` that reach its profile, parsed: what a study that loads the design's
+    /// profile again applies to it (a review's sweeps and knob shares). Its population keys are left out: they were
+    /// applied to `populations` already, and a profile has no such keys.
+    public func profileOverrides(of index: Int) throws(ProfileError) -> [Override] {
+        try sets[index].map { text throws(ProfileError) in try Override(parsing: text) }.filter { !$0.reachesPopulation }
+    }
+
     /// Runs every population in turn, optionally streaming per-user rows with a `population` column first.
     ///
     /// - Parameters:

@@ -20,6 +20,12 @@ public struct Contrast: Sendable, Equatable {
         self.divisor = divisor
     }
 
+    /// The smallest and largest contrast one person can have: every outcome is 0 or 1 under each design, so the
+    /// negative weights' sum and the positive weights' sum.
+    public var extremes: (lowest: Int, highest: Int) {
+        (weights.filter { $0 < 0 }.reduce(0, +), weights.filter { $0 > 0 }.reduce(0, +))
+    }
+
     /// `design − baseline` over `count` designs.
     public static func difference(_ design: Int, _ baseline: Int, count: Int) -> Contrast {
         var weights = Array(repeating: 0, count: count)
@@ -39,9 +45,11 @@ public struct ContrastRequest: Sendable {
     public var rng: Generator.Kind
     public var threads: Int
     public var contrasts: [Contrast]
+    /// The intervals' formulas (`--intervals`): `IntervalRules.contrastMethod`.
+    public var intervals: IntervalRules
 
     public init(designs: [Design], population: Population, users: Int, seed: UInt64, rng: Generator.Kind = .users,
-                threads: Int, contrasts: [Contrast]) {
+                threads: Int, contrasts: [Contrast], intervals: IntervalRules = .current) {
         precondition(contrasts.allSatisfy { $0.weights.count == designs.count }, "one weight per design")
         self.designs = designs
         self.population = population
@@ -50,11 +58,13 @@ public struct ContrastRequest: Sendable {
         self.rng = rng
         self.threads = threads
         self.contrasts = contrasts
+        self.intervals = intervals
     }
 }
 
 /// A contrast's estimate for one rate: the mean over the rate's people (intent or accidental users, the same under
-/// every design) of each person's weighted outcome, with a 95 % Wald interval on those per-person values.
+/// every design) of each person's weighted outcome, with a 95 % interval on those per-person values
+/// (`ContrastSums.estimate`).
 public struct ContrastEstimate: Sendable, Equatable {
     /// The rate's people (its denominator).
     public var people: Int
@@ -74,9 +84,9 @@ public struct ContrastResult: Sendable {
 /// Runs several designs on the same people (common random numbers, exactly as `PairedComparison`: chunk c draws its
 /// people from stream 2c of the seed, each design its Timer latencies from stream 2c + 1) and estimates linear
 /// contrasts of their rates person by person. Each design's summary equals its `simulate` row, and a difference
-/// contrast equals `compare`'s difference; the interval is the Wald interval on the per-person contrasts, which for
-/// a contrast of more than two designs (an interaction, a Shapley value) is the one that accounts for every
-/// design's correlation over the same people. Sums are exact integers merged in any order, so nothing depends on
+/// contrast equals `compare`'s difference; the interval is on the per-person contrasts, which for a contrast of
+/// more than two designs (an interaction, a Shapley value) accounts for every design's correlation over the same
+/// people. Sums are exact integers merged in any order, so nothing depends on
 /// the thread count.
 public enum ContrastComparison {
     /// The rates a contrast is estimated for: every registry rate over people decided by their class.
@@ -116,7 +126,8 @@ public enum ContrastComparison {
         for (index, contrast) in request.contrasts.enumerated() {
             var byMetric: [String: ContrastEstimate] = [:]
             for (metricIndex, metric) in rateMetrics.enumerated() {
-                byMetric[metric.name] = sums[index * rateMetrics.count + metricIndex].estimate(divisor: contrast.divisor)
+                byMetric[metric.name] = sums[index * rateMetrics.count + metricIndex].estimate(
+                    divisor: contrast.divisor, extremes: contrast.extremes, rules: request.intervals)
             }
             estimates.append(byMetric)
         }
@@ -143,13 +154,30 @@ struct ContrastSums: Sendable {
         squares += other.squares
     }
 
-    /// The mean of c / divisor with its 95 % Wald interval; nil without people. With one person, or every person's
-    /// contrast equal, the interval has no width (every person says the same).
-    func estimate(divisor: Int) -> ContrastEstimate? {
+    /// The mean of c / divisor with its 95 % interval; nil without people. c lies in `extremes` for every person.
+    ///
+    /// - `v0_3`: Bonett and Price's adjustment (`PairedStatistics.bonettPricePaired`) carried to a contrast: two
+    ///   pseudo-people, one at each extreme, are added, and the Wald interval of the augmented n + 2 values (their
+    ///   second moment less the square of their mean, over n + 2) is centred on their mean and clipped to the
+    ///   extremes. For a difference of two designs (extremes −1 and +1) this is Bonett and Price's interval exactly,
+    ///   `compare`'s; like it, it never has zero width, so a sample in which nobody differs still leaves a share of
+    ///   about 1/n possible. The estimate stays the plain mean.
+    /// - `v0_1`, `v0_2`: the Wald interval of the per-person contrasts (sample variance over n − 1), which has no
+    ///   width with one person or every person's contrast equal.
+    func estimate(divisor: Int, extremes: (lowest: Int, highest: Int), rules: IntervalRules) -> ContrastEstimate? {
         guard people > 0 else { return nil }
         let n = Double(people)
         let scale = Double(divisor)
         let mean = Double(sum) / n
+        if rules == .v0_3 {
+            let lowest = Double(extremes.lowest), highest = Double(extremes.highest)
+            let augmented = n + 2
+            let centre = (Double(sum) + lowest + highest) / augmented
+            let second = (Double(squares) + lowest * lowest + highest * highest) / augmented
+            let half = Proportion.z95 * (max(0, second - centre * centre) / augmented).squareRoot()
+            return ContrastEstimate(people: people, estimate: mean / scale, lower: max(lowest, centre - half) / scale,
+                                    upper: min(highest, centre + half) / scale)
+        }
         // Σ(c − c̄)² = Σc² − (Σc)²/n, from exact integers.
         let centred = max(0, Double(squares) - Double(sum) * Double(sum) / n)
         let variance = people > 1 ? centred / (n - 1) : 0

@@ -18,18 +18,44 @@ import HoldLabIO
 ///   differences and Student t quantiles, and no interval for a mean over fewer than two people under a design. Each unpaired interval is the independent-samples one widened, where it
 ///   is narrower, to the paired one. Coverage measured by `.ci/coverage` (docs/INTERVALS.md, *Intervals that
 ///   keep their promise*).
+/// - `v0_3` (holdlab 0.3.9): `compare`'s intervals as `v0_2`; a review's knob shares (`ContrastComparison`: a key
+///   alone, removed, its Shapley value, the interaction, the total) by Bonett and Price's adjustment carried to each
+///   person's contrast, two pseudo-people at the contrast's extremes (`bonett-price-contrast`), where `v0_2` and
+///   before took the Wald interval of the per-person contrasts (`wald-contrast`), which has zero width whenever no
+///   person differs (every share "0.0 (0.0 to 0.0)" at a review's sample while the true share was not 0).
 public enum IntervalRules: String, Sendable, CaseIterable {
     case v0_1 = "0.1"
     case v0_2 = "0.2"
+    case v0_3 = "0.3"
 
     /// What this version of holdlab uses unless told otherwise.
-    public static let current = IntervalRules.v0_2
+    public static let current = IntervalRules.v0_3
+
+    /// The interval of a knob share (`knob-shares.csv`'s `# method:` line).
+    public var contrastMethod: String {
+        switch self {
+        case .v0_1, .v0_2: return "wald-contrast"
+        case .v0_3: return "bonett-price-contrast"
+        }
+    }
+
+    /// The `# method:` provenance line of `knob-shares.csv`.
+    public var contrastProvenance: String {
+        switch self {
+        case .v0_1, .v0_2:
+            return "knob shares: \(contrastMethod) (Wald on each person's contrast) (intervals \(rawValue))"
+        case .v0_3:
+            return "knob shares: \(contrastMethod) (Bonett and Price's adjustment carried to each person's contrast: "
+                + "two pseudo-people at its extremes; for a key against the base, compare's bonett-price-paired) "
+                + "(intervals \(rawValue))"
+        }
+    }
 
     /// The `method` column of a rate over the same people.
     public var rateMethod: String {
         switch self {
         case .v0_1: return "newcombe-paired-score"
-        case .v0_2: return "bonett-price-paired"
+        case .v0_2, .v0_3: return "bonett-price-paired"
         }
     }
 
@@ -37,7 +63,7 @@ public enum IntervalRules: String, Sendable, CaseIterable {
     public var ratioMethod: String {
         switch self {
         case .v0_1: return "paired-delta"
-        case .v0_2: return "bonett-price-delta"
+        case .v0_2, .v0_3: return "bonett-price-delta"
         }
     }
 
@@ -45,7 +71,7 @@ public enum IntervalRules: String, Sendable, CaseIterable {
     public var meanMethod: String {
         switch self {
         case .v0_1: return "paired-delta"
-        case .v0_2: return "paired-delta-adjusted"
+        case .v0_2, .v0_3: return "paired-delta-adjusted"
         }
     }
 
@@ -55,12 +81,12 @@ public enum IntervalRules: String, Sendable, CaseIterable {
         case .v0_1:
             return "rates: \(rateMethod) (Newcombe 1998, method 10); means: \(meanMethod) "
                 + "(delta method over the same people); unpaired: Newcombe's independent hybrid score, Welch"
-        case .v0_2:
+        case .v0_2, .v0_3:
             return "rates: \(rateMethod) (Bonett and Price 2012, adjusted Wald for paired proportions); "
                 + "completed_unseen_rate: \(ratioMethod) (the same adjustment, delta method); means: \(meanMethod) "
                 + "(delta method over the same people, two pseudo-people at the extremes of the per-person differences, "
                 + "Student t); unpaired: Newcombe's independent hybrid score, Welch, "
-                + "never narrower than the paired interval (intervals 0.2)"
+                + "never narrower than the paired interval (intervals \(rawValue))"
         }
     }
 }

@@ -104,7 +104,7 @@ struct PairedRateTally: Sendable {
         case .v0_1:
             paired = PairedStatistics.newcombePaired(both: both, firstOnly: designOnly, secondOnly: baselineOnly, pairs: pairs)
             unpaired = PairedStatistics.newcombeUnpaired(design, baseline)
-        case .v0_2:
+        case .v0_2, .v0_3:
             paired = PairedStatistics.bonettPricePaired(firstOnly: designOnly, secondOnly: baselineOnly, pairs: pairs)
             unpaired = PairedStatistics.hull(PairedStatistics.newcombeUnpaired(design, baseline), paired)
         }
@@ -198,7 +198,7 @@ struct PairedMeanTally: Sendable {
         case .v0_1:
             half = Proportion.z95 * delta.paired.squareRoot()
             unpairedHalf = Proportion.z95 * (delta.first + delta.second).squareRoot()
-        case .v0_2:
+        case .v0_2, .v0_3:
             guard count1 >= 2, count2 >= 2 else { return result }
             let adjusted = adjustedMeanVariance()
             centre = adjusted.centre

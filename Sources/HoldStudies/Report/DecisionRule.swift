@@ -172,11 +172,25 @@ extension DecisionRule {
         var reasons: [String] = []
         // Guardrails: the smallest slack per design over guardrails and populations.
         var holds: [Double] = Array(repeating: .infinity, count: labels.count)
+        // Per guardrail and population, the designs it could not be checked for (no data: a false-activation rate
+        // where nobody touches by accident, a completion time of a design that never completes). A guardrail
+        // constrains nothing where a design has no data, and the reasons say so rather than let it pass as held.
+        var unchecked = Array(repeating: Array(repeating: [Int](), count: populations.count), count: guards.count)
+        // For a relative guardrail, whether the baseline itself has no value there (then no design has).
+        var baselineLacks = Array(repeating: Array(repeating: false, count: populations.count), count: guards.count)
         for index in labels.indices {
-            for guardrail in guards {
+            for (rank, guardrail) in guards.enumerated() {
                 var broken: [String] = []
-                for (population, result) in zip(populations, results) {
-                    guard let slack = slack(guardrail, design: index, labels: labels, baseline: baseline, result: result) else { continue }
+                for (place, (population, result)) in zip(populations, results).enumerated() {
+                    guard let slack = slack(guardrail, design: index, labels: labels, baseline: baseline, result: result) else {
+                        // A relative guardrail never compares the baseline with itself.
+                        if !(guardrail.relative && index == baseline) { unchecked[rank][place].append(index) }
+                        if guardrail.relative, index != baseline,
+                           Self.row(result, design: labels[index], metric: guardrail.metric)?.baselineValue == nil {
+                            baselineLacks[rank][place] = true
+                        }
+                        continue
+                    }
                     if slack < 0 { broken.append("`\(population)` users by \(Self.amount(-slack, metric: guardrail.metric))") }
                     holds[index] = min(holds[index], slack)
                 }
@@ -184,6 +198,27 @@ extension DecisionRule {
                     reasons.append("**\(labels[index])** breaks the guardrail `\(guardrail.text)` at the far end of its interval, for "
                         + broken.joined(separator: " and "))
                 }
+            }
+        }
+        for (rank, guardrail) in guards.enumerated() {
+            let subject = labels.indices.filter { !(guardrail.relative && $0 == baseline) }
+            // Populations where no design has the metric, together; then each design that alone lacks it.
+            let nobody = populations.indices.filter {
+                !subject.isEmpty && unchecked[rank][$0] == subject && (!guardrail.relative || baselineLacks[rank][$0])
+            }
+            if !nobody.isEmpty {
+                reasons.append("the guardrail `\(guardrail.text)` could not be checked for "
+                    + nobody.map { "`\(populations[$0])`" }.joined(separator: " and ")
+                    + " users: no design has a `\(guardrail.metric)` there, so it constrains nothing")
+            }
+            for place in populations.indices where !nobody.contains(place) && !unchecked[rank][place].isEmpty {
+                let designs = unchecked[rank][place].map { "**\(labels[$0])**" }.joined(separator: " and ")
+                // A relative guardrail lacks the difference when either side lacks the value.
+                let what = guardrail.relative ? "no difference in `\(guardrail.metric)` to **\(labels[baseline])**"
+                    : "no `\(guardrail.metric)`"
+                reasons.append("the guardrail `\(guardrail.text)` could not be checked for \(designs) with "
+                    + "`\(populations[place])` users: \(what) there, so it constrains nothing for "
+                    + (unchecked[rank][place].count == 1 ? "it" : "them"))
             }
         }
         let admissible = labels.indices.filter { holds[$0] >= 0 }

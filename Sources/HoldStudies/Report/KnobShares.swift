@@ -100,7 +100,8 @@ public enum KnobShares {
 
     /// Decomposes a variant against each population, for the rates named in `metrics` (class-decided rates only).
     public static func run(_ variant: KnobVariant, populations: [Population], metrics: [String], users: Int, seed: UInt64,
-                           rng: Generator.Kind = .users, threads: Int) throws -> [KnobDecomposition] {
+                           rng: Generator.Kind = .users, threads: Int, intervals: IntervalRules = .current)
+        throws -> [KnobDecomposition] {
         let k = variant.keys.count
         let overrides = try variant.keys.map { text throws(ProfileError) in try Override(parsing: text) }
         var designs: [Design] = []
@@ -117,7 +118,7 @@ public enum KnobShares {
         for population in populations {
             let run = try ContrastComparison.run(ContrastRequest(
                 designs: designs, population: population, users: users, seed: seed, rng: rng, threads: threads,
-                contrasts: contrasts))
+                contrasts: contrasts, intervals: intervals))
             for metric in metrics {
                 let estimates = run.estimates.map { $0[metric] }
                 let terms = (0..<k).map { key in

@@ -35,6 +35,13 @@ public struct ReviewArgument: Sendable {
 public enum ReviewArgumentText {
     static func number(_ value: Double, _ decimals: Int) -> String { CSV.number(value, decimals: decimals) }
 
+    /// A difference or an interval's end with its sign: `+0.3`, `-0.2`, and `-0.0` or `+0.0` for one that rounds
+    /// to 0 but is not (an interval from −0.023 to +0.3 points reads "-0.0 to +0.3", not "0.0 to +0.3"); `0.0`
+    /// for 0 itself.
+    static func signed(_ value: Double, _ decimals: Int) -> String {
+        (value > 0 ? "+" : value < 0 ? "-" : "") + number(abs(value), decimals)
+    }
+
     /// The question a review answers when it is given none: "Should we ship A or B for P and Q users?"
     public static func defaultQuestion(designs: [String], populations: [String]) -> String {
         func list(_ items: [String]) -> String {
@@ -71,8 +78,7 @@ public enum ReviewArgumentText {
     /// Points with a sign, one decimal (two below 0.1).
     static func points(_ fraction: Double) -> String {
         let value = fraction * 100
-        let text = number(value, abs(value) < 0.1 && value != 0 ? 2 : 1)
-        return value > 0 ? "+" + text : text
+        return signed(value, abs(value) < 0.1 && value != 0 ? 2 : 1)
     }
 
     static func value(_ metric: String, _ value: Double) -> String {

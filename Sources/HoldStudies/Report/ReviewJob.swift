@@ -122,7 +122,7 @@ public enum ReviewJob {
                 let sweepPlan = try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: seed)
                 let baseOverrides: [Override]
                 do {
-                    baseOverrides = try plan.sets[plan.baseline].map { text throws(ProfileError) in try Override(parsing: text) }
+                    baseOverrides = try plan.profileOverrides(of: plan.baseline)
                 } catch {
                     throw SweepError("\(error)")
                 }
@@ -298,7 +298,11 @@ public enum ReviewJob {
         if !decompositions.isEmpty {
             // With --precision the populations may stop at different users, and the knob shares take the most any
             // took: their `# users:` line says so, not the comparison's per-population counts.
+            // Their intervals are the knob shares' own (`IntervalRules.contrastProvenance`), not compare's.
             var provenance = head
+            provenance.entries = provenance.entries.map { entry in
+                entry.key != "method" ? entry : Provenance.Entry("method", plan.intervals.contrastProvenance)
+            }
             if !outcomes.isEmpty {
                 provenance.entries = provenance.entries.map { entry in
                     entry.key != "users" ? entry : Provenance.Entry(
@@ -387,7 +391,7 @@ public enum ReviewJob {
         for variant in plan.variants where variant.keys.count > 1 {
             let common: [Override]
             do {
-                common = try plan.sets[0].map { text throws(ProfileError) in try Override(parsing: text) }
+                common = try plan.profileOverrides(of: 0)
             } catch {
                 throw SweepError("\(error)")
             }
@@ -395,7 +399,7 @@ public enum ReviewJob {
                 KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
                             profileText: try plan.profileText(of: 0), common: common, keys: variant.keys),
                 populations: plan.populations, metrics: metrics, users: users, seed: request.seed, rng: plan.rng,
-                threads: request.threads)
+                threads: request.threads, intervals: plan.intervals)
         }
         return result
     }

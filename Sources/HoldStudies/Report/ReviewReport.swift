@@ -118,7 +118,7 @@ public enum ReviewReport {
                 + "**\(row.baseline)** (95 % CI \(number(near * scale, decimals)) to \(number(far * scale, decimals))\(unit)) "
                 + "\(users): \(values)."
         }
-        func signed(_ x: Double) -> String { (x > 0 ? "+" : "") + number(x * scale, decimals) }
+        func signed(_ x: Double) -> String { ReviewArgumentText.signed(x * scale, decimals) }
         return "**\(row.design)** and **\(row.baseline)** do not differ detectably in `\(phrase.metric)` \(users): "
             + "\(signed(diff))\(unit) (95 % CI \(signed(lower)) to \(signed(upper))\(unit)); \(values)."
     }
@@ -137,7 +137,9 @@ public enum ReviewReport {
 
     static func rate(_ proportion: Proportion) -> String {
         guard let rate = proportion.rate, let interval = proportion.wilson95 else { return "–" }
-        let bounds = [interval.lower, interval.upper].map { percent($0).dropLast(2) }
+        // A bound of exactly 0 takes the other's decimals ("0.00–0.11", not "0.0–0.11").
+        var bounds = [interval.lower, interval.upper].map { percent($0).dropLast(2) }
+        if interval.lower == 0 { bounds[0] = Substring(number(0, bounds[1].split(separator: ".").last?.count ?? 1)) }
         return "\(percent(rate)) (\(bounds[0])–\(bounds[1]))"
     }
 
