@@ -43,8 +43,9 @@ struct Fixtures: Sendable {
                   vary: [("haptics.threshold", ["0", "0.02", "0.05", "0.1"])])
         try sweep("mismatch.csv", profile: "hig-linear-bar", users: 2000,
                   vary: [("fill.duration", ["0.6", "0.8", "1.0", "1.2", "1.4"])])
-        // No fill ever looks full: every mismatch statistic is NaN, and there is one point.
-        try sweep("mismatch-none.csv", profile: "static-long-press", users: 500, vary: [("fill.duration", ["0.5"])])
+        // No fill ever looks full: every mismatch statistic is NaN, and there is one point. (A fill key has no effect
+        // without a fill, and is refused: the one point varies the gesture.)
+        try sweep("mismatch-none.csv", profile: "static-long-press", users: 500, vary: [("gesture.minimumDuration", ["1.0"])])
         // Short gestures with long fills never complete, so the mismatch cells there are NaN.
         try sweep("grid.csv", profile: "hig-linear-bar", users: 1000,
                   vary: [("gesture.minimumDuration", ["0.6", "0.9", "1.2", "1.5"]), ("fill.duration", ["0.5", "1.0", "1.5"])])
@@ -181,11 +182,11 @@ struct NotebookTests {
         ("rates-vs-duration.gp", "grid.csv", ["x": "param_fill_duration"]),
         ("pulses-vs-threshold.gp", "pulses.csv", [:]),
         ("mismatch-vs-duration.gp", "mismatch.csv", [:]),
-        ("mismatch-vs-duration.gp", "mismatch-none.csv", [:]),
+        ("mismatch-vs-duration.gp", "mismatch-none.csv", ["x": "param_gesture_minimumDuration"]),
         ("heatmap.gp", "grid.csv", [:]),
         ("heatmap.gp", "grid.csv", ["z": "mismatch_p95_ms"]),
         ("heatmap.gp", "grid.csv", ["x": "param_fill_duration", "y": "param_gesture_minimumDuration", "z": "pulses_mean"]),
-        ("heatmap.gp", "mismatch-none.csv", ["x": "param_fill_duration", "y": "param_fill_duration", "z": "mismatch_mean_ms"]),
+        ("heatmap.gp", "mismatch-none.csv", ["x": "param_gesture_minimumDuration", "y": "param_gesture_minimumDuration", "z": "mismatch_mean_ms"]),
     ] as [(String, String, [String: String])])
     func sweepNotebooks(notebook: String, data: String, variables: [String: String]) throws {
         let fixtures = try Fixtures.get()

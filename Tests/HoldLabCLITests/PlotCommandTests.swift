@@ -209,7 +209,7 @@ struct PlotCommandTests {
             set terminal pngcairo
             set output out
             set datafile separator comma
-            plot data using 'param_fill_duration':'users' with points
+            plot data using 'param_gesture_minimumDuration':'users' with points
 
             """.write(to: warns, atomically: true, encoding: .utf8)
         let warned = try CLI.run(["plot", warns.path, "--data", fixtures.path("mismatch-none.csv")], in: directory)

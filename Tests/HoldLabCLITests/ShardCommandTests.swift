@@ -181,13 +181,14 @@ struct ShardCommandTests {
         }
         let task = try #require(slurm.stdout.split(separator: "\n").first { $0.hasPrefix("  exec \"$HOLDLAB\" sweep") })
         #expect(!task.contains("--threads 3"), "each task's threads follow SLURM_CPUS_PER_TASK, not --threads")
-        let parallel = try CLI.run(["simulate", "--set", "fill.timer.latency={dist: exponential, mean: 0.004}", "--shards", "4",
+        let parallel = try CLI.run(["simulate", "--profile", "kikocard-accelerating",
+                                    "--set", "fill.timer.latency={dist: exponential, mean: 0.004}", "--shards", "4",
                                     "--emit", "parallel", "--jobs", "4", "--sshloginfile", "nodes.txt", "--out", "sim.csv"], in: directory)
         #expect(parallel.status == 0, "\(parallel.stderr)")
         for piece in [
             // parallel is given the shard number alone: the command, with its braces, is a bash function.
             "parallel --halt now,fail=1 --jobs 4 --sshloginfile nodes.txt --workdir \"$PWD\" --env run_shard --env HOLDLAB --env SHARDS run_shard {} ::: $(seq 1 4)",
-            "simulate --set 'fill.timer.latency={dist: exponential, mean: 0.004}' --shard \"$1/4\" --threads 1 --out \"$SHARDS/shard-$1-of-4.csv\"",
+            "simulate --profile kikocard-accelerating --set 'fill.timer.latency={dist: exponential, mean: 0.004}' --shard \"$1/4\" --threads 1 --out \"$SHARDS/shard-$1-of-4.csv\"",
             "export -f run_shard", "\"$HOLDLAB\" merge --out sim.csv \"$SHARDS\"/shard-*-of-4.csv",
         ] {
             #expect(parallel.stdout.contains(piece), "missing: \(piece)")

@@ -40,7 +40,10 @@ struct PopulationLoadingTests {
 
     static let bad: [(String, String)] = [
         ("  - {name: a, weight: 0, behavior: hold, hold: {dist: constant, value: 1}}\n",
-         "q.yaml:5:3: classes: the class weights must sum to a positive number (they sum to 0)"),
+         "q.yaml:5:3: classes: the class weights must sum to a finite number > 0 (they sum to 0)"),
+        ("  - {name: a, weight: 1e308, behavior: hold, hold: {dist: constant, value: 1}}\n"
+            + "  - {name: b, weight: 1e308, behavior: hold, hold: {dist: constant, value: 1}}\n",
+         "q.yaml:5:3: classes: the class weights must sum to a finite number > 0 (they sum to inf)"),
         ("  - {name: a, weight: -1, behavior: hold, hold: {dist: constant, value: 1}}\n",
          "q.yaml:5:23: classes[0].weight: must be a weight ≥ 0 (got '-1')"),
         ("  - {name: a, weight: 1, behavior: dither}\n",
@@ -77,7 +80,7 @@ struct PopulationLoadingTests {
             _ = try Population.applying(sets, to: [population])
             Issue.record("weights of 0 applied")
         } catch {
-            #expect(error.description == "--set population.a.weight=0 --set population.b.weight=0: classes: the class weights must sum to a positive number (they sum to 0)")
+            #expect(error.description == "--set population.a.weight=0 --set population.b.weight=0: classes: the class weights must sum to a finite number > 0 (they sum to 0)")
         }
         // A value a class refuses by itself keeps its one override.
         do {

@@ -50,10 +50,28 @@ struct ProfileLoadingTests {
         #expect(profile.population == "default")
     }
 
+    @Test("match quoted reads as match, as every quoted keyword and number does: a profile written as JSON")
+    func quotedMatch() throws {
+        let json = #"{"version": 1, "name": "j", "description": "x", "gesture": {"minimumDuration": "1.2"}, "#
+            + #""fill": {"duration": "match"}, "retract": {"mode": "animation", "duration": 'match'}}"#
+        let profile = try load(json)
+        let plain = try load("""
+            version: 1
+            name: j
+            description: x
+            gesture: {minimumDuration: 1.2}
+            fill: {duration: match}
+            retract: {mode: animation, duration: match}
+            """)
+        #expect(profile.control == plain.control)
+        #expect(profile.control.fill.model == .animation(curve: .linear, durationSeconds: 1.2))
+        #expect(try load(valid, overrides: [#"fill.duration="match""#]).control == load(valid).control)
+    }
+
     @Test("--set overrides any value by key path, including whole distributions and new sections")
     func overrides() throws {
         let profile = try load(valid, overrides: [
-            "fill.curve=easeInOut", "gesture.minimumDuration=0.8", "haptics.threshold=0.05",
+            "gesture.minimumDuration=0.8", "haptics.threshold=0.05",
             "fill.timer.latency={dist: lognormal, median: 0.002, sigma: 0.5}", "fill.model=timer",
         ])
         #expect(profile.control.gesture.minimumDurationSeconds == 0.8)
@@ -69,6 +87,19 @@ struct ProfileLoadingTests {
 
     @Test("the canonical form loads back to the same content and hash")
     func canonicalRoundTrip() throws {
+        // A --set of the retract mode leaves the file's animation keys moot: they are dropped, not written back as
+        // keys the instant or reverse retract would refuse.
+        let animated = valid.replacingOccurrences(of: "curve: easeOut, duration: 0.2, interruption: swiftui",
+                                                  with: "curve: easeIn, duration: 0.5, interruption: additive")
+        #expect(animated != valid)
+        let switched = try ["instant", "reverse"].map { try load(animated, overrides: ["retract.mode=\($0)"]) }
+        #expect(switched.map(\.control.retract.curve) == [.easeOut, .easeOut])
+        #expect(switched.map(\.control.retract.interruption) == [.swiftui, .swiftui])
+        #expect(switched.map(\.control.retract.durationSeconds) == [0.2, 0.5])
+        for profile in switched + [try load(valid)] {
+            let again = try Profile.load(yaml: profile.canonicalYAML, path: "canonical.yaml")
+            #expect(again.canonicalYAML == profile.canonicalYAML)
+        }
         for text in [valid, replacing("model: animation", with: "model: timer")] {
             let profile = try load(text)
             let again = try Profile.load(yaml: profile.canonicalYAML, path: "canonical.yaml")
@@ -189,23 +220,23 @@ struct BadProfileTests {
         ("haptic threshold above 1", replacing("threshold: 0,", with: "threshold: 1.5,"), [],
          "p.yaml:12:22: haptics.threshold: must be a progress step from 0 to 1 (0 = no progress pulses) (got '1.5')"),
         ("non-finite number", replacing("offset: 0", with: "offset: .inf"), [],
-         "p.yaml:5:36: trigger.offset: must be a number of seconds (got '.inf')"),
+         "p.yaml:5:36: trigger.offset: must be a number of seconds, and finite (got '.inf')"),
         // A check across keys that the file passes and the overrides break names the overrides at fault, not the
         // file's unchanged line (exit 64, not 65); one the file fails itself stays the file's.
         ("file: match resolves to a minimumDuration of 0", replacing("minimumDuration: 1.0", with: "minimumDuration: 0"), [],
-         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration from 1e-9 to 3600 s"),
         ("file: match resolves to 0 with fill left out", replacing("minimumDuration: 1.0", with: "minimumDuration: 0")
             .replacingOccurrences(of: "fill:\n  start: touchDown\n  model: animation\n  curve: linear\n  duration: match\n", with: ""), [],
-         "p.yaml:1:1: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "p.yaml:4:28: gesture.minimumDuration: is 0 s, which the fill's duration takes (match, the default: no fill.duration is written); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give a gesture.minimumDuration from 1e-9 to 3600 s, or fill.duration in seconds"),
         ("file's own problem, an unrelated override", replacing("minimumDuration: 1.0", with: "minimumDuration: 0"),
          ["display.refreshRate=60"],
-         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration from 1e-9 to 3600 s"),
         ("override: match resolves to 0", valid, ["gesture.minimumDuration=0"],
-         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration from 1e-9 to 3600 s"),
         ("override: an override not at fault is not named", valid, ["display.refreshRate=60", "gesture.minimumDuration=0", "haptics.threshold=0.1"],
-         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"),
+         "--set gesture.minimumDuration=0: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration from 1e-9 to 3600 s"),
         ("override: action at touch-down", valid, ["gesture.minimumDuration=0", "fill.duration=0.5"],
-         "--set gesture.minimumDuration=0 --set fill.duration=0.5: trigger.offset: fires the action at minimumDuration + offset = 0.0 s; it must be after touch-down"),
+         "--set gesture.minimumDuration=0 --set fill.duration=0.5: gesture.minimumDuration: fires the action at minimumDuration + trigger.offset = 0.0 s; it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)"),
         ("override: the fill completes before recognition", valid, ["trigger.source=fill", "fill.duration=0.5"],
          "--set trigger.source=fill --set fill.duration=0.5: trigger.offset: fires the action at 500 ms (the fill's completion + offset), before the gesture recognises at 1000 ms (gesture.minimumDuration); an action cannot fire before its gesture is recognised: use an offset of at least 0.5 s"),
         ("override: a timer that never completes", replacing("model: animation", with: "model: timer"),
@@ -308,7 +339,7 @@ struct CrossFieldBlameTests {
         let file = replacing("minimumDuration: 1.0", with: "minimumDuration: 0")
         let problems = Profile.problems(yaml: file, path: "p.yaml")
         #expect(problems.map(\.description) == [
-            "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0",
+            "p.yaml:10:13: fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration from 1e-9 to 3600 s",
         ])
         // A later problem is still found.
         let two = Profile.problems(yaml: file.replacingOccurrences(of: "refreshRate: 120", with: "refreshRate: 0"), path: "p.yaml")
@@ -321,7 +352,7 @@ struct CrossFieldBlameTests {
         let file = replacing("minimumDuration: 1.0", with: "minimumDuration: 0").replacingOccurrences(of: "duration: match", with: "duration: 0.5")
         let problems = Profile.problems(yaml: file, path: "p.yaml")
         #expect(problems.map(\.description) == [
-            "p.yaml:5:36: trigger.offset: fires the action at minimumDuration + offset = 0.0 s; it must be after touch-down",
+            "p.yaml:4:28: gesture.minimumDuration: fires the action at minimumDuration + trigger.offset = 0.0 s; it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)",
         ])
     }
 
@@ -340,7 +371,7 @@ struct CrossFieldBlameTests {
               - {name: b, weight: 0, intent: none, behavior: hold, hold: {dist: constant, value: 0.1}}
             """
         let problems = Population.problems(yaml: population, path: "p.yaml")
-        #expect(problems.count == 1 && problems.first?.message.contains("sum to a positive number") == true,
+        #expect(problems.count == 1 && problems.first?.message.contains("sum to a finite number > 0") == true,
                 "\(problems.map(\.description))")
     }
 

@@ -85,7 +85,7 @@ struct ReviewFileTests {
     @Test("a set value or variant that breaks a check across keys is reported where the review writes it")
     func crossFieldProblems() {
         let library = ProfileLibrary(directory: Self.root.appendingPathComponent("Profiles").path)
-        let match = "fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration above 0"
+        let match = "fill.duration: match resolves to 0 s (gesture.minimumDuration); an animation fill's duration must be at least a nanosecond (1e-9 s) and at most 3600 s: give fill.duration in seconds, or a gesture.minimumDuration from 1e-9 to 3600 s"
         #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nvariants:\n  quick: {gesture.minimumDuration: 0}\n", path: "r.yaml")
                     .map(\.description) == ["r.yaml:3:36: variants.quick.gesture.minimumDuration: \(match)"])
         #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0\n", path: "r.yaml")
@@ -93,7 +93,7 @@ struct ReviewFileTests {
         // A set value and a variant's together: at the first, naming the other.
         #expect(library.reviewProblems(
             yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0.01\nvariants:\n  f: {trigger.offset: -0.02}\n", path: "r.yaml")
-                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + offset = -0.01 s; it must be after touch-down"])
+                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + trigger.offset = -0.01 s; it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)"])
     }
 
     static let oneDesign = "a review compares at least two designs, and this one has one; give a second profile in profiles, or a variant of the first in variants (or --variant beside a file without variants)"

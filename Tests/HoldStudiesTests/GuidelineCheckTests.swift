@@ -58,9 +58,10 @@ struct GuidelineCheckTests {
         let impaired = fix("swiftui-hold-to-confirm-button", "motor-impaired-completion")
         #expect(impaired.hasPrefix("`--set gesture.minimumDuration=1.2` passes this rule but then `fill-matches-action` no longer passes"), "\(impaired)")
         #expect(fix("kikocard-accelerating", "timing-adjustable") == "no single key HoldLab knows to try changes this; see the detail")
-        // A key without effect in the checked profile (fill.duration under no fill) takes effect with the fix, as it
-        // does when the advice is followed on the user's file: a 0.7 s fill then looks full 300 ms before the action.
-        let noFill = try Self.check(["static-long-press"], overrides: ["fill.duration=0.7"], users: 2_000)
+        // A file's key without effect under the checked model (mismatched-fill's 0.8 s duration under --set
+        // fill.model=none) takes effect with the fix, as it does when the advice is followed on the user's file: the
+        // fill then looks full 200 ms before the action. (A --set of such a key is refused: it has no effect.)
+        let noFill = try Self.check(["mismatched-fill"], overrides: ["fill.model=none"], users: 2_000)
         let feedback = noFill.results.first { $0.rule.id == "first-feedback" }?.fix ?? ""
         #expect(feedback.hasPrefix("`--set fill.model=animation` passes this rule but then `fill-matches-action`"), "\(feedback)")
     }

@@ -151,10 +151,13 @@ public struct PreparedControl: Sendable {
                     "display.refreshRate", "must be frames per second from 1 to 1000 (got \(display.refreshRateHz))")
         try require(finite(display.resolution) && display.resolution > 0 && display.resolution < 0.5,
                     "display.resolution", "must be a progress above 0 and below 0.5 (got \(display.resolution))")
-        // The action must be able to fire at a time after touch-down.
+        // The action must be able to fire at a time after touch-down. Blamed on the offset when there is one, else on
+        // the minimum duration (an offset of 0 is the default, which the file may not even write).
         if control.trigger.source == .gesture {
-            try require(g.minimumDurationSeconds + control.trigger.offsetSeconds > 0, "trigger.offset",
-                        "fires the action at minimumDuration + offset = \(g.minimumDurationSeconds + control.trigger.offsetSeconds) s; it must be after touch-down")
+            let fires = g.minimumDurationSeconds + control.trigger.offsetSeconds
+            try require(fires > 0, control.trigger.offsetSeconds == 0 ? "gesture.minimumDuration" : "trigger.offset",
+                        "fires the action at minimumDuration + trigger.offset = \(fires) s; it must be after touch-down "
+                            + "(minimumDuration + offset > 0, or trigger.source: fill)")
         }
     }
 }

@@ -110,7 +110,7 @@ extension Population {
         let total = classes.reduce(0) { $0 + $1.weight }
         guard total > 0, total.isFinite else {
             throw ProfileError(origin: list.origin, keyPath: "classes",
-                               message: "the class weights must sum to a positive number (they sum to \(total.shortText))")
+                               message: "the class weights must sum to a finite number > 0 (they sum to \(total.shortText))")
         }
         return Population(name: name, description: description, source: source, classes: classes, version: known,
                           parameters: log.parameters, document: root)

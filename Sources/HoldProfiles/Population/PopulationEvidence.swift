@@ -159,7 +159,8 @@ final class ParameterLog {
             throw ProfileError(origin: node.origin, keyPath: keyPath, message: "must be a single value (got \(node.kindName))")
         }
         guard let value = MappingReader.parseNumber(text), value.isFinite, isAllowed(value) else {
-            throw ProfileError(origin: origin, keyPath: keyPath, message: "must be \(requirement) (got '\(text)')")
+            throw ProfileError(origin: origin, keyPath: keyPath,
+                               message: "must be \(MappingReader.finite(requirement, text)) (got '\(text)')")
         }
         return value
     }

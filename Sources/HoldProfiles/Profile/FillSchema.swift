@@ -41,9 +41,36 @@ enum FillSchema {
             if t.contains("duration") {
                 timer.durationSeconds = try t.number(
                     "duration", default: 1, requirement: "a number of seconds > 0", where: { $0 > 0 })
+                // The duration form replaces the increments: written beside it they would be silently ignored.
+                for other in ["initialIncrement", "acceleration"] where t.contains(other) {
+                    try Self.refuseWithoutEffect(other, in: t, besides: "duration",
+                        "has no effect beside fill.timer.duration (seed 004's form: progress = elapsed / duration), which "
+                            + "sets the pace; give one form: duration, or initialIncrement and acceleration")
+                }
             }
             latency = try t.distribution("latency", default: latency)
             try t.finish()
+        }
+        // A key the model does not read is refused rather than silently ignored (a "2 s Timer fill" that runs the
+        // Timer's own pace), unless a --set changed the model under the file's keys (check's suggested
+        // `--set fill.model=animation`: the file's Timer section then has nothing to say). The defaults written out
+        // (`curve: linear`, `duration: match`) say nothing either way and pass.
+        let unread: [(key: String, present: Bool, why: String)]
+        switch model {
+        case .animation:
+            unread = [("timer", f.contains("timer"), "is for fill.model timer; an animation takes its pace from duration and curve")]
+        case .timer:
+            unread = [
+                ("curve", curve != .linear, "has no effect on a Timer fill, whose progress follows its ticks (fill.timer); it is for fill.model animation"),
+                ("duration", duration != nil, "has no effect on a Timer fill, which takes its pace from fill.timer (tick with initialIncrement and acceleration, or timer.duration); leave it out or as match"),
+            ]
+        case .none:
+            unread = [("curve", curve != .linear), ("duration", duration != nil), ("timer", f.contains("timer"))].map { key, present in
+                (key, present, "has no effect: fill.model none draws no fill")
+            }
+        }
+        for (key, present, why) in unread where present {
+            try Self.refuseWithoutEffect(key, in: f, besides: "model", why)
         }
         switch model {
         case .animation:
@@ -56,6 +83,15 @@ enum FillSchema {
         }
         try f.finish()
         return (latency, duration == nil)
+    }
+
+    /// Refuses `key` of mapping `reader`, which has no effect given `cause` (the key that decides what is read), unless
+    /// `cause` came from the command line and `key` from the file: the --set changed what the file's key is for.
+    static func refuseWithoutEffect(_ key: String, in reader: MappingReader, besides cause: String,
+                                    _ why: String) throws(ProfileError) {
+        let causeOverridden = reader.contains(cause) && reader.origin(of: cause).isOverride
+        guard !causeOverridden || reader.origin(of: key).isOverride else { return }
+        throw reader.error(key, why)
     }
 
     /// The canonical lines of `fill.model` and what belongs to it, after `start` and `delay` (see

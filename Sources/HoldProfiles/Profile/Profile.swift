@@ -99,12 +99,22 @@ extension Profile {
         } catch {
             if error.keyPath == "fill.duration", profile.fillDurationMatchesGesture,
                case .animation(_, let seconds) = profile.control.fill.model {
-                // The file says `match`: the value at fault is the gesture's, which alone may be 0.
+                // The duration is `match`: the value at fault is the gesture's, which alone may be 0. Blamed on
+                // fill.duration where it is written, else on the gesture's own line (not on an absent key at 1:1).
+                let limits = "an animation fill's duration must be at least a nanosecond (1e-9 s) and at most "
+                    + "\(Int(PreparedControl.maximumSeconds)) s"
+                let gesture = "a gesture.minimumDuration from 1e-9 to \(Int(PreparedControl.maximumSeconds)) s"
+                if root.hasKeyPath("fill.duration") {
+                    throw ProfileError(
+                        origin: root.origin(ofKeyPath: "fill.duration"), keyPath: "fill.duration",
+                        message: "match resolves to \(seconds.shortText) s (gesture.minimumDuration); \(limits): give "
+                            + "fill.duration in seconds, or \(gesture)",
+                        setAside: "gesture.minimumDuration")
+                }
                 throw ProfileError(
-                    origin: root.origin(ofKeyPath: "fill.duration"), keyPath: "fill.duration",
-                    message: "match resolves to \(seconds.shortText) s (gesture.minimumDuration); an animation fill's "
-                        + "duration must be at least a nanosecond (1e-9 s) and at most \(Int(PreparedControl.maximumSeconds)) s: give "
-                        + "fill.duration in seconds, or a gesture.minimumDuration above 0",
+                    origin: root.origin(ofKeyPath: "gesture.minimumDuration"), keyPath: "gesture.minimumDuration",
+                    message: "is \(seconds.shortText) s, which the fill's duration takes (match, the default: no "
+                        + "fill.duration is written); \(limits): give \(gesture), or fill.duration in seconds",
                     setAside: "gesture.minimumDuration")
             }
             throw ProfileError(origin: root.origin(ofKeyPath: error.keyPath), keyPath: error.keyPath, message: error.message)
@@ -207,6 +217,28 @@ extension Profile {
             }
             control.retract.interruption = try r.choice("interruption", default: .swiftui)
             control.retract.afterTrigger = try r.choice("afterTrigger", default: .stay)
+            // What a mode does not read would be silently ignored: an instant retract empties the bar on the next
+            // frame (no curve, duration or interruption rule), a reverse one plays the fill backwards over its
+            // duration (no curve or interruption rule). Values other than the defaults (which the canonical form
+            // writes out) are refused, unless a --set changed the mode under the file's keys; then they are moot and
+            // dropped, so that the resolved profile (`profiles show`, tune's emitted profile) loads back.
+            let mode = control.retract.mode
+            if mode != .animation {
+                let unread: [(key: String, present: Bool, why: String)] = [
+                    ("curve", control.retract.curve != .easeOut, "it is for mode animation"),
+                    ("duration", mode == .instant && explicitDuration && control.retract.durationSeconds.map { $0 != 0.2 } ?? false,
+                     "it is for mode animation or reverse"),
+                    ("interruption", control.retract.interruption != .swiftui, "it is for mode animation"),
+                ]
+                let what = mode == .instant ? "an instant retract (mode: instant), which empties the bar on the next frame"
+                    : "a reverse retract (mode: reverse), which plays the fill backwards over its duration"
+                for (key, present, why) in unread where present {
+                    try FillSchema.refuseWithoutEffect(key, in: r, besides: "mode", "has no effect on \(what); \(why)")
+                }
+                control.retract.curve = .easeOut
+                control.retract.interruption = .swiftui
+                if mode == .instant, control.retract.durationSeconds != nil { control.retract.durationSeconds = 0.2 }
+            }
             try r.finish()
         }
         if let node = top.node("haptics") {
@@ -255,6 +287,16 @@ extension Distribution {
 
 extension ConfigNode {
     /// The origin of the deepest node along a dotted key path (for errors found after decoding).
+    /// Whether the tree writes `keyPath` (a file's key or a --set's).
+    func hasKeyPath(_ keyPath: String) -> Bool {
+        var node = self
+        for key in keyPath.split(separator: ".") {
+            guard case .mapping(let pairs, _) = node, let next = pairs.first(where: { $0.key == key })?.value else { return false }
+            node = next
+        }
+        return true
+    }
+
     func origin(ofKeyPath keyPath: String) -> Origin {
         var node = self
         for key in keyPath.split(separator: ".") {

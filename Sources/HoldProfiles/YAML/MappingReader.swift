@@ -86,7 +86,8 @@ struct MappingReader {
             throw error(key, "is required: \(requirement)")
         }
         guard let value = Self.parseNumber(scalar.text), value.isFinite, isAllowed(value) else {
-            throw ProfileError(origin: scalar.origin, keyPath: path(key), message: "must be \(requirement) (got '\(scalar.text)')")
+            throw ProfileError(origin: scalar.origin, keyPath: path(key),
+                               message: "must be \(Self.finite(requirement, scalar.text)) (got '\(scalar.text)')")
         }
         log?.record(path(key), value: value, evidence: Evidence())
         return value
@@ -97,12 +98,23 @@ struct MappingReader {
         _ key: String, default defaultValue: Double?, requirement: String, where isAllowed: (Double) -> Bool
     ) throws(ProfileError) -> Double? {
         guard let scalar = try scalar(key) else { return defaultValue }
-        if scalar.text == "match" && !scalar.quoted { return nil }
+        // Quoted or not, as every other keyword and number is read (a profile written as JSON quotes it).
+        if scalar.text == "match" { return nil }
         guard let value = Self.parseNumber(scalar.text), value.isFinite, isAllowed(value) else {
             throw ProfileError(
-                origin: scalar.origin, keyPath: path(key), message: "must be \(requirement) or match (got '\(scalar.text)')")
+                origin: scalar.origin, keyPath: path(key),
+                message: "must be \(Self.finite(requirement, scalar.text)) or match (got '\(scalar.text)')")
         }
         return value
+    }
+
+    /// What a number must be, said of `text`: for a number that is not finite (`.inf`, `1e400`), which meets a bound
+    /// like "≥ 0", that it must be finite too.
+    static func finite(_ requirement: String, _ text: String) -> String {
+        let infinite = parseNumber(text).map { !$0.isFinite }
+            ?? [".inf", "+.inf", "-.inf", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"]
+                .contains(text.trimmingWhitespace().lowercased())
+        return infinite ? "\(requirement), and finite" : requirement
     }
 
     mutating func bool(_ key: String, default defaultValue: Bool) throws(ProfileError) -> Bool {

@@ -110,7 +110,7 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
         let isDecimal = !value.isEmpty && value.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
             && value.first.map { $0.isNumber || $0 == "." } == true
         guard isDecimal, let number = Double(value), number.isFinite, number > 0, !relative || number < 100 else {
-            throw PrecisionError(message: "--precision \(name)=\(text[text.index(after: equals)...]): the half-width must be a positive number in the column's unit, or a percentage of the estimate above 0 and below 100 with one '%', \(example)")
+            throw PrecisionError(message: "--precision \(name)=\(text[text.index(after: equals)...]): the half-width must be a positive finite number in the column's unit, or a percentage of the estimate above 0 and below 100 with one '%', \(example)")
         }
         return PrecisionTarget(metric: name, width: relative ? .relative(number) : .absolute(number),
                                widthText: value + (relative ? "%" : ""))

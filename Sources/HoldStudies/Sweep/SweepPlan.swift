@@ -82,6 +82,13 @@ public struct SweepParameter: Sendable, Equatable {
             }
             items.append(current.trimmingCharacters())
             guard items.allSatisfy({ !$0.isEmpty }) else { throw SweepError("--vary \(text): a list has an empty value") }
+            // A value twice (as text, or as the same number) would give two points no row tells apart.
+            for (index, item) in items.enumerated() {
+                guard let earlier = items[..<index].first(where: { $0 == item || Double($0).map { $0 == Double(item) } ?? false })
+                else { continue }
+                throw SweepError("--vary \(text): the list has \(item) twice" + (earlier == item ? "" : " (as \(earlier))")
+                    + "; each value would be simulated twice, in rows no column tells apart")
+            }
             values = .list(items)
         }
     }
