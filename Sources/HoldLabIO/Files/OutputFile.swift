@@ -134,16 +134,22 @@ public enum OutputFile: Sendable, Equatable {
         } else if path.hasSuffix("/") {
             throw OutputError(path: path, message: "names a directory (it ends in /); name a file")
         }
+        if let problem = directoryProblem(of: path) { throw OutputError(path: path, message: problem) }
+    }
+
+    /// What keeps a file or folder from being made at `path` in its directory (`directory(of:)`): that it does not
+    /// exist, that it (or a folder on the way to it) is a file, or that it is not writable; nil when it can be. The
+    /// one wording of every output, file or folder.
+    public static func directoryProblem(of path: String) -> String? {
         let directory = directory(of: path)
+        var status = stat()
         guard stat(directory, &status) == 0 else {
-            throw OutputError(path: path, message: "the directory \(directory) does not exist")
+            return errno == ENOTDIR ? "\(directory) is not a directory: a part of it is a file"
+                : "the directory \(directory) does not exist"
         }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw OutputError(path: path, message: "\(directory) is not a directory")
-        }
-        guard access(directory, W_OK | X_OK) == 0 else {
-            throw OutputError(path: path, message: "the directory \(directory) is not writable")
-        }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { return "\(directory) is not a directory" }
+        guard access(directory, W_OK | X_OK) == 0 else { return "the directory \(directory) is not writable" }
+        return nil
     }
 
     /// The directory a path's file lives in: everything before the last `/` (`/` for a file at the root), or `.`

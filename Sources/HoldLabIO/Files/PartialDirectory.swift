@@ -34,12 +34,7 @@ public final class PartialDirectory {
             }
         }
         let parent = OutputFile.directory(of: trimmed)
-        guard stat(parent, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw OutputError(path: trimmed, message: "the directory \(parent) does not exist")
-        }
-        guard access(parent, W_OK | X_OK) == 0 else {
-            throw OutputError(path: trimmed, message: "the directory \(parent) is not writable")
-        }
+        if let problem = OutputFile.directoryProblem(of: trimmed) { throw OutputError(path: trimmed, message: problem) }
         let pid = ProcessInfo.processInfo.processIdentifier
         temporary = (parent == "/" ? "/" : parent + "/") + ".\(OutputFile.fileName(of: trimmed)).\(pid).partial"
         tokens.append(Temporaries.shared.register(temporary))

@@ -158,27 +158,27 @@ public struct ProfileLibrary: Sendable {
     /// folder holds (or that the folder is missing), not as a missing file. Everything that reads a profile reads it
     /// here (`loadProfileWithText`, a review's carried inputs).
     public func profileText(_ nameOrPath: String) throws(ProfileError) -> String {
-        let path = profilePath(nameOrPath)
-        if !Self.isPath(nameOrPath), profileFiles[nameOrPath] == nil, !FileManager.default.fileExists(atPath: path) {
-            throw ProfileError(
-                origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no profile of that name " + Self.lookedIn(directory, for: nameOrPath, among: profileNames()),
-                cannotOpen: true)
-        }
-        return try Self.read(path, what: "profile")
+        try text(nameOrPath, what: "profile", path: profilePath(nameOrPath), folder: directory, given: profileFiles,
+                 names: profileNames)
     }
 
     /// The text of a population by name or path, as `profileText` reads a profile's.
     public func populationText(_ nameOrPath: String) throws(ProfileError) -> String {
-        let path = populationPath(nameOrPath)
-        if !Self.isPath(nameOrPath), !fileExists(path) {
+        try text(nameOrPath, what: "population", path: populationPath(nameOrPath), folder: directory + "/populations",
+                 given: populationFiles, names: populationNames)
+    }
+
+    /// A library file's text: a name that no file of `folder` (nor of the files given, `given`) has is refused with
+    /// the names it could be (exit 66), a path or a found name is read.
+    private func text(_ nameOrPath: String, what: String, path: String, folder: String, given: [String: String],
+                      names: () -> [String]) throws(ProfileError) -> String {
+        if !Self.isPath(nameOrPath), given[nameOrPath] == nil, !fileExists(path) {
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no population of that name "
-                    + Self.lookedIn(directory + "/populations", for: nameOrPath, among: populationNames()),
+                message: "no \(what) of that name " + Self.lookedIn(folder, for: nameOrPath, among: names()),
                 cannotOpen: true)
         }
-        return try Self.read(path, what: "population")
+        return try Self.read(path, what: what)
     }
 
     /// Whether `path` is a file of the library's folder `folder` (not one given by a path elsewhere, nor a review

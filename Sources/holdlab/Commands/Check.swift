@@ -111,7 +111,8 @@ struct GuidelineCheck: ParsableCommand {
         if profiles.isEmpty && !listRules { throw ValidationError("Name at least one profile, e.g. holdlab check hig-linear-bar") }
         try simulation.refuseSeveralPopulations("check")
         // Standard input can be read once: `check - -` would check the same text twice.
-        try refuseTwoReadsOfStandardInput(profiles.map { ("profile", $0) } + [("--population", simulation.population)])
+        try refuseUnreadableInputNames(profiles.map { ("profile", $0) } + [("--population", simulation.population),
+                                                                          ("--impaired-population", guidelines.impairedPopulation)])
         try source.refuseRepeatedKeys()
         let library = source.library
         try refuseOutputsOverInputs([("--out", output.file)], inputs: profiles.map { ("profile", library.profilePath($0)) }

@@ -72,7 +72,7 @@ struct Compare: ParsableCommand {
         try source.refuseRepeatedKeys()
         _ = try precisionOption.parsed(allowed: Precision.differenceMetrics)
         // Standard input can be read once: a profile and a population from it would read the profile twice.
-        try refuseTwoReadsOfStandardInput(comparison.profile.map { ("--profile", $0) }
+        try refuseUnreadableInputNames(comparison.profile.map { ("--profile", $0) }
             + comparison.populationNames.map { ("--population", $0) })
         // `-` and a name for the same file (`--out /dev/stdout --per-user -`) are one output.
         try refuseSameOutputs([("--out", output.file ?? "-"), ("--summaries", summaries), ("--per-user", perUser)])

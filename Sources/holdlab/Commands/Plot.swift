@@ -76,7 +76,15 @@ struct Plot: ParsableCommand {
         guard Gnuplot.extensions.contains(fileExtension), (figure as NSString).lastPathComponent.count > 4 else {
             throw ValidationError("--out \(figure): the figure must be a .png or .svg file")
         }
-        for assignment in variables { _ = try Self.parse(assignment) }
+        var named: [String: String] = [:]
+        for assignment in variables {
+            let (name, _) = try Self.parse(assignment)
+            // The last would silently win, as a --set or --vary key given twice would.
+            if let earlier = named[name] {
+                throw ValidationError("--var \(name) is given twice (\(earlier) and \(assignment)); the last would silently win")
+            }
+            named[name] = assignment
+        }
         try refuseOutputsOverInputs([("--out", figure)], inputs: data.filter { $0 != "-" }.map { ("--data", $0) })
         if data.filter({ $0 == "-" }).count > 1 { throw ValidationError("--data - is given twice: standard input can be read once") }
     }
@@ -88,6 +96,9 @@ struct Plot: ParsableCommand {
         }
         let name = String(assignment[..<equals])
         let value = String(assignment[assignment.index(after: equals)...])
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--var \(assignment): the value is empty; write name=value (e.g. --var z=completion_rate)")
+        }
         guard GnuplotAssignment.isIdentifier(name) else {
             throw ValidationError("--var \(assignment): '\(name)' is not a gnuplot variable name (a letter or _, then letters, digits and _)")
         }

@@ -103,7 +103,7 @@ struct SensitivityCommand: ParsableCommand {
 
     func validate() throws {
         if vary.isEmpty { throw ValidationError("Name at least one --vary key=start:stop (or key=v1,v2,…).") }
-        try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
+        try refuseUnreadableInputNames([("--profile", profile), ("--population", simulation.population)])
         try simulation.refuseSeveralPopulations("sensitivity")
         if let points, points < 2 { throw ValidationError("--points must be at least 2 (got \(points)).") }
         if levels != nil && method != .morris { throw ValidationError("--levels goes with --method morris.") }

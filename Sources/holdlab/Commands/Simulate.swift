@@ -66,7 +66,7 @@ struct Simulate: ParsableCommand {
             throw ValidationError("--per-user - needs --out FILE: standard output cannot carry both the summary and the users")
         }
         try view.checkColumns(known: SimulationCSV.columns.map(\.name))
-        try refuseTwoReadsOfStandardInput(profile.map { ("--profile", $0) } + simulation.populationNames.map { ("--population", $0) })
+        try refuseUnreadableInputNames(profile.map { ("--profile", $0) } + simulation.populationNames.map { ("--population", $0) })
         try source.refuseRepeatedKeys()
         try sharding.validate(out: output)
         _ = try precisionOption.parsed(allowed: Precision.summaryMetrics)

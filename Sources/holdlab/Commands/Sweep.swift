@@ -104,7 +104,7 @@ struct SweepCommand: ParsableCommand {
         if resume && !view.keepsReadableCSV(for: OutputFile(argument: output.out)) {
             throw ValidationError("--resume reads back the CSV it wrote: drop --format, --columns and --no-comments")
         }
-        try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
+        try refuseUnreadableInputNames([("--profile", profile), ("--population", simulation.population)])
         try sharding.validate(out: output)
         if resume && (sharding.shard != nil || sharding.emit != nil) {
             throw ValidationError("--resume goes with an unsharded sweep; a shard is rerun whole (merge says which are missing)")

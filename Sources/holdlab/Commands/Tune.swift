@@ -96,7 +96,7 @@ struct Tune: ParsableCommand {
             throw ValidationError("--emit-profile - needs --out FILE: standard output cannot carry both the CSV and the profile")
         }
         try refuseUnnamedLibraryFile(emitProfile, option: "--emit-profile", kind: "profile", example: "kikocard-1200ms.yaml")
-        try refuseTwoReadsOfStandardInput([("--profile", profile), ("--population", simulation.population)])
+        try refuseUnreadableInputNames([("--profile", profile), ("--population", simulation.population)])
         let emitted = emitProfile == "-" ? nil : emitProfile
         try refuseSameOutputs([("--out", output.file ?? "-"), ("--emit-profile", emitted)])
         let library = source.library

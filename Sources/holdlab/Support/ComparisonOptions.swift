@@ -30,10 +30,12 @@ struct ComparisonOptions: ParsableArguments {
     @OptionGroup var sample: SampleOptions
 
     @Option(help: ArgumentHelp(
-        "The interval formulas of this holdlab version: 0.2 (default) or 0.1, which reproduces the rows of holdlab 0.1 byte for byte.",
-        discussion: "0.1: Newcombe's paired hybrid score for rates and the delta method for every mean; its paired intervals "
+        "The interval formulas of this holdlab version: 0.3 (default), 0.2 or 0.1, which reproduces the rows of holdlab 0.1 byte for byte.",
+        discussion: "0.2: compare's intervals as 0.3, a review's knob shares by the Wald interval of each person's "
+            + "contrast, which has zero width when nobody differs (report's knob-shares.csv before holdlab 0.3.9). "
+            + "0.1: Newcombe's paired hybrid score for rates and the delta method for every mean; its paired intervals "
             + "collapse to zero width when a difference is rare, and its unpaired intervals of means can be too narrow. "
-            + "Use it only to reproduce a figure cited from 0.1.",
+            + "Use them only to reproduce a figure cited from those versions.",
         valueName: "version"))
     var intervals: IntervalRules = .current
 
@@ -43,13 +45,12 @@ struct ComparisonOptions: ParsableArguments {
     var threads: Int? { sample.threads }
 
     func validate() throws {
+        try refuseEmptyItems(population, option: "--population", example: "default,motor-impaired")
         for text in variant { _ = try Self.parseVariant(text) }
     }
 
     /// The population arguments, commas split.
-    var populationNames: [String] {
-        population.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-    }
+    var populationNames: [String] { commaItems(population) }
 
     /// A variant `LABEL=key=value key=value`: its label and its `--set` texts, split at spaces outside braces,
     /// brackets and quotes; a key given twice is refused (the last would silently win). `compare`, `report` and

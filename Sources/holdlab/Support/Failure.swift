@@ -231,8 +231,7 @@ func refuseUnnamedLibraryFile(_ path: String?, option: String, kind: String, exa
 
 /// Whether `path` names a folder: an existing one, or any path ending in `/`.
 func isFolder(_ path: String) -> Bool {
-    var isDirectory: ObjCBool = false
-    return path.hasSuffix("/") || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    path.hasSuffix("/") || Folder.problem(path) == nil
 }
 
 /// Refuses (64) two profiles of one name: rows are labelled by a profile's name, so they could not be told apart

@@ -111,8 +111,10 @@ struct RunOptions: ParsableArguments {
     var populations: [String] = []
 
     /// The `--population` arguments, commas split, in order.
-    var populationNames: [String] {
-        populations.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+    var populationNames: [String] { commaItems(populations) }
+
+    func validate() throws {
+        try refuseEmptyItems(populations, option: "--population", example: "default,hurried")
     }
 
     /// The one population of a command that runs against one; nil when `--population` is not given.
@@ -212,9 +214,11 @@ struct RowFormatOptions: ParsableArguments {
     var omitsComments: Bool { noComments || ProcessInfo.processInfo.environment["HOLDLAB_NO_COMMENTS"] == "1" }
 
     func validate() throws {
-        if let columns, selected(columns).isEmpty {
+        guard let columns else { return }
+        if selected(columns).isEmpty {
             throw ValidationError("--columns needs column names, e.g. --columns profile,completion_rate")
         }
+        try refuseEmptyItems([columns], option: "--columns", example: "profile,completion_rate")
     }
 
     /// The format for output `out`: `--format`, else a table when it is a terminal and CSV otherwise.
@@ -234,9 +238,7 @@ struct RowFormatOptions: ParsableArguments {
     /// The selected column names (nil: all).
     var selectedColumns: [String]? { columns.map(selected) }
 
-    private func selected(_ text: String) -> [String] {
-        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
+    private func selected(_ text: String) -> [String] { commaItems([text]) }
 
     /// A command's typed result as `out` should get it (every format is rendered from the typed cells).
     func render(_ document: ResultDocument, for out: OutputFile) throws -> String {
@@ -273,8 +275,13 @@ struct RowFormatOptions: ParsableArguments {
     }
 }
 
-/// Refuses (64) two inputs read from standard input (`--profile - --population -`): it can be read only once.
-func refuseTwoReadsOfStandardInput(_ inputs: [(option: String, value: String?)]) throws {
+/// Refuses (64) input names no file answers to: an empty one (`--profile ''`, an empty variable), and two inputs read
+/// from standard input (`--profile - --population -`), which can be read only once.
+func refuseUnreadableInputNames(_ inputs: [(option: String, value: String?)]) throws {
+    // An empty name (an empty variable) names no file: a usage error, not a profile that cannot be opened (66).
+    if let empty = inputs.first(where: { $0.value.map { $0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false }) {
+        throw ValidationError("\(empty.option) '\(empty.value ?? "")': an empty name (an empty variable?); give a name or a YAML file")
+    }
     let dashes = inputs.filter { $0.value == "-" }.map(\.option)
     if dashes.count > 1 {
         throw ValidationError("\(dashes.joined(separator: " - and ")) - both read standard input; give one of them a file")
@@ -318,3 +325,22 @@ func parseSeed(_ text: String) throws -> UInt64 {
     }
     return value
 }
+
+/// The items of comma-separated option values (`--population default,hurried`, `--columns a,b`), trimmed, in order,
+/// without empty ones (which `refuseEmptyItems` refuses in validation).
+func commaItems(_ values: [String]) -> [String] {
+    values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+}
+
+/// Refuses (64) a comma-separated value with an empty item (`--population ,`, `--population ''`,
+/// `--columns a,,b`): an extra comma, or a script's empty variable, which would otherwise be skipped silently and the
+/// command run on the defaults, as `--vary`'s lists refuse an empty value.
+func refuseEmptyItems(_ values: [String], option: String, example: String) throws {
+    for value in values {
+        let items = value.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
+        throw ValidationError("\(option) '\(value)': the list has an empty name (an extra comma, or an empty variable); "
+            + "give names separated by single commas, e.g. \(option) \(example)")
+    }
+}
+

@@ -15,9 +15,8 @@ struct ReviewFolder {
 
     init(path: String) throws {
         let designsPath = (path as NSString).appendingPathComponent("designs.csv")
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            printError("--review-folder \(path): no such folder (give the folder 'holdlab report --out' wrote)")
+        if let problem = Folder.problem(path) {
+            printError("--review-folder \(path): \(problem) (give the folder 'holdlab report --out' wrote)")
             throw ExitStatus.noInput
         }
         guard FileManager.default.fileExists(atPath: designsPath) else {
