@@ -121,6 +121,10 @@ struct TuneTests {
         let tuned = try Tuner.tunedProfile(request, result: result)
         let again = try Profile.load(yaml: tuned.canonicalYAML, path: "tuned.yaml")
         #expect(again.name == "kikocard-accelerating-tuned")
+        // Its description leads with the tuned values and quotes the base's own (which names the base's values).
+        let base = try library.loadProfile("kikocard-accelerating")
+        #expect(again.description.hasPrefix("tuned by holdlab tune: fill.timer.acceleration="))
+        #expect(again.description.hasSuffix("; from kikocard-accelerating: \(base.description)"))
         let trace = try TraceRequest(profile: again).run()
         #expect(abs((trace.timeline.triggerTime ?? 0) - 1.7) < 1e-9)
     }
@@ -144,7 +148,7 @@ struct TuneTests {
               (["fill.curve=1:2"], "; for example fill.curve=1.05: fill.curve: timing curve '1.05': not recognised; allowed: linear"),
               (["gesture.minimumDuration=-5:-1"], "; for example gesture.minimumDuration=-1.2: gesture.minimumDuration: must be a number of seconds ≥ 0 (got '-1.2')"),
               (["display.refreshRate=0:0.5"], "; for example display.refreshRate=0.025: display.refreshRate: must be frames per second from 1 to 1000"),
-              (["trigger.offset=-5:-2"], "; for example trigger.offset=-2.15: trigger.offset: fires the action at minimumDuration + offset = -1.15 s"),
+              (["trigger.offset=-5:-2"], "; for example trigger.offset=-2.15: trigger.offset: fires the action at minimumDuration + trigger.offset = -1.15 s"),
               (["gesture.minimumDuration=-5:-1", "display.refreshRate=0:0.5"], "; for example gesture.minimumDuration=-1.25 display.refreshRate=0.03125: gesture.minimumDuration: must be"),
           ])
     func noValidCandidate(parameters: [String], example: String) throws {

@@ -526,7 +526,9 @@ public enum Tuner {
         overrides.append(try Override(parsing: "name=\(name ?? base.name + "-tuned")"))
         var profile = try Profile.load(yaml: request.profileText, path: request.profilePath,
                                        overrides: request.baseOverrides + overrides)
-        profile.description = "\(base.description); tuned by holdlab tune: \(assignments.joined(separator: ", "))"
+        // The tuned values first: the base's own description names its values (a "1.0 s fill"), which the tuned
+        // profile no longer has, so it is quoted as the base's.
+        profile.description = "tuned by holdlab tune: \(assignments.joined(separator: ", ")); from \(base.name): \(base.description)"
         if let commandLine {
             profile.source = "tuned from \(base.name) (fnv1a64:\(base.contentHash)) by holdlab \(HoldLabVersion.current): "
                 + "\(commandLine); seed \(request.seed), \(request.users) users per evaluation, checked with seed \(request.checkSeed)"
