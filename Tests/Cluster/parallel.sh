@@ -12,7 +12,8 @@ cd "$work"
 echo "parallel: $(parallel --version | head -1), holdlab $HOLDLAB_BIN, in $work"
 
 sweep=(sweep --design sobol --points 64 --vary gesture.minimumDuration=0.3:0.8 --vary fill.duration=0.4:1.0 --users 2000 --seed 3)
-simulate=(simulate --profile hig-linear-bar --profile kikocard-article-latency --users 200000 --seed 7
+# Two Timer fills: the --set (braces and all, through parallel) reaches a key both read.
+simulate=(simulate --profile kikocard-accelerating --profile kikocard-article-latency --users 200000 --seed 7
           --set 'fill.timer.latency={dist: exponential, mean: 0.004}')
 
 "$HOLDLAB_BIN" "${sweep[@]}" --out sweep-whole.csv
