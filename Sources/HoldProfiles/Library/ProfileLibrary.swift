@@ -154,6 +154,22 @@ public struct ProfileLibrary: Sendable {
         return (profile, text)
     }
 
+    /// Loads several profiles by name or path with the same overrides, with their texts (`loadProfileWithText`).
+    /// With more than one, a `--set` that one of them cannot take is said of that profile: the message alone names
+    /// the `--set` and the key, which another of the profiles may take as is.
+    public func loadProfilesWithText(_ namesOrPaths: [String],
+                                     overrides: [Override] = []) throws(ProfileError) -> [(profile: Profile, text: String)] {
+        var loaded: [(profile: Profile, text: String)] = []
+        for nameOrPath in namesOrPaths {
+            do {
+                loaded.append(try loadProfileWithText(nameOrPath, overrides: overrides))
+            } catch where namesOrPaths.count > 1 && error.origin.isOverride {
+                throw error.said(ofProfile: nameOrPath, among: namesOrPaths.count)
+            }
+        }
+        return loaded
+    }
+
     /// The text of a profile by name or path, as read: a name the library's folder lacks is refused with what the
     /// folder holds (or that the folder is missing), not as a missing file. Everything that reads a profile reads it
     /// here (`loadProfileWithText`, a review's carried inputs).

@@ -65,6 +65,16 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
     /// that names the origin its own way (a review file's entry, a sweep's point) prints.
     public var keyedMessage: String { keyPath.isEmpty ? message : "\(keyPath): \(message)" }
 
+    /// This problem of a `--set` that applies to each of `count` profiles, said of the profile `name` that has it.
+    func said(ofProfile name: String, among count: Int) -> ProfileError {
+        var error = ProfileError(
+            origin: origin, keyPath: keyPath,
+            message: message + " (in profile \(name); the --set applies to each of the \(count) profiles)",
+            cannotOpen: cannotOpen)
+        error.setAside = setAside
+        return error
+    }
+
     /// The `--set` texts this problem is blamed on other than `given` (those the caller names itself), in order:
     /// the values a check across keys found at fault together with them.
     public func overrides(besides given: [String]) -> [String] {

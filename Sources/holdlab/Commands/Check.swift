@@ -128,7 +128,7 @@ struct GuidelineCheck: ParsableCommand {
         let failed = try reportingErrors { () throws -> Bool in
             let library = source.library
             let overrides = try source.profileOverrides()
-            let loaded = try profiles.map { try library.loadProfile($0, overrides: overrides) }
+            let loaded = try library.loadProfilesWithText(profiles, overrides: overrides).map(\.profile)
             try refuseSameProfileNames(loaded, given: profiles)
             let impaired = try library.loadPopulation(guidelines.impairedPopulation)
             let out = OutputFile(argument: output.out)

@@ -94,9 +94,8 @@ struct Simulate: ParsableCommand {
         try reportingErrors {
             let library = source.library
             let overrides = try source.profileOverrides()
-            let profiles = try (profile.isEmpty ? ["hig-linear-bar"] : profile).map { name throws -> Profile in
-                try library.loadProfile(name, overrides: overrides)
-            }
+            let profiles = try library.loadProfilesWithText(profile.isEmpty ? ["hig-linear-bar"] : profile,
+                                                            overrides: overrides).map(\.profile)
             try refuseSameProfileNames(profiles, given: profile)
             var populations: [Population] = []
             let names: [String]

@@ -159,8 +159,7 @@ struct ComparisonOptions: ParsableArguments {
         var sets: [[String]] = []
         var paths: [String] = []
         var texts: [String] = []
-        for name in names {
-            let (profile, text) = try library.loadProfileWithText(name, overrides: common)
+        for (name, (profile, text)) in zip(names, try library.loadProfilesWithText(names, overrides: common)) {
             designs.append(Design(label: profile.name, profile: profile))
             sets.append(source.overrides)
             paths.append(library.profilePath(name))
