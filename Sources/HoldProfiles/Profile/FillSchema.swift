@@ -43,7 +43,7 @@ enum FillSchema {
                     "duration", default: 1, requirement: "a number of seconds > 0", where: { $0 > 0 })
                 // The duration form replaces the increments: written beside it they would be silently ignored.
                 for other in ["initialIncrement", "acceleration"] where t.contains(other) {
-                    try Self.refuseWithoutEffect(other, in: t, besides: "duration",
+                    try t.refuseWithoutEffect(other, besides: "duration",
                         "has no effect beside fill.timer.duration (seed 004's form: progress = elapsed / duration), which "
                             + "sets the pace; give one form: duration, or initialIncrement and acceleration")
                 }
@@ -70,7 +70,7 @@ enum FillSchema {
             }
         }
         for (key, present, why) in unread where present {
-            try Self.refuseWithoutEffect(key, in: f, besides: "model", why)
+            try f.refuseWithoutEffect(key, besides: "model", why)
         }
         switch model {
         case .animation:
@@ -83,15 +83,6 @@ enum FillSchema {
         }
         try f.finish()
         return (latency, duration == nil)
-    }
-
-    /// Refuses `key` of mapping `reader`, which has no effect given `cause` (the key that decides what is read), unless
-    /// `cause` came from the command line and `key` from the file: the --set changed what the file's key is for.
-    static func refuseWithoutEffect(_ key: String, in reader: MappingReader, besides cause: String,
-                                    _ why: String) throws(ProfileError) {
-        let causeOverridden = reader.contains(cause) && reader.origin(of: cause).isOverride
-        guard !causeOverridden || reader.origin(of: key).isOverride else { return }
-        throw reader.error(key, why)
     }
 
     /// The canonical lines of `fill.model` and what belongs to it, after `start` and `delay` (see

@@ -233,7 +233,7 @@ extension Profile {
                 let what = mode == .instant ? "an instant retract (mode: instant), which empties the bar on the next frame"
                     : "a reverse retract (mode: reverse), which plays the fill backwards over its duration"
                 for (key, present, why) in unread where present {
-                    try FillSchema.refuseWithoutEffect(key, in: r, besides: "mode", "has no effect on \(what); \(why)")
+                    try r.refuseWithoutEffect(key, besides: "mode", "has no effect on \(what); \(why)")
                 }
                 control.retract.curve = .easeOut
                 control.retract.interruption = .swiftui

@@ -49,6 +49,14 @@ struct MappingReader {
         ProfileError(origin: origin(of: key), keyPath: path(key), message: message)
     }
 
+    /// Refuses `key`, which has no effect given `cause` (the key that decides what is read), unless `cause` came
+    /// from the command line and `key` from the file: the --set changed what the file's key is for.
+    func refuseWithoutEffect(_ key: String, besides cause: String, _ why: String) throws(ProfileError) {
+        let causeOverridden = contains(cause) && origin(of: cause).isOverride
+        guard !causeOverridden || origin(of: key).isOverride else { return }
+        throw error(key, why)
+    }
+
     // MARK: Typed values
 
     mutating func scalar(_ key: String) throws(ProfileError) -> (text: String, quoted: Bool, origin: Origin)? {
@@ -111,10 +119,7 @@ struct MappingReader {
     /// What a number must be, said of `text`: for a number that is not finite (`.inf`, `1e400`), which meets a bound
     /// like "≥ 0", that it must be finite too.
     static func finite(_ requirement: String, _ text: String) -> String {
-        let infinite = parseNumber(text).map { !$0.isFinite }
-            ?? [".inf", "+.inf", "-.inf", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"]
-                .contains(text.trimmingWhitespace().lowercased())
-        return infinite ? "\(requirement), and finite" : requirement
+        parseNumber(text)?.isFinite == false ? "\(requirement), and finite" : requirement
     }
 
     mutating func bool(_ key: String, default defaultValue: Bool) throws(ProfileError) -> Bool {
@@ -230,9 +235,16 @@ struct MappingReader {
         return distribution
     }
 
-    /// Parses a YAML number the way the profile schema writes them: decimal or exponent notation.
+    /// Parses a YAML number the way the profile schema writes them: decimal or exponent notation; a spelling of
+    /// infinity (`.inf`, `-.inf`, `inf`, `infinity`, any case, signed) or a number too large for a double is
+    /// infinite. Every caller refuses what is not finite, and says so (`finite`); nil for anything else.
     static func parseNumber(_ text: String) -> Double? {
-        let trimmed = text.trimmingWhitespace().replacingUnderscores()
+        let spelled = text.trimmingWhitespace()
+        let unsigned = spelled.first.map { "+-".contains($0) } == true ? spelled.dropFirst() : Substring(spelled)
+        if [".inf", "inf", "infinity"].contains(unsigned.lowercased()) {
+            return spelled.hasPrefix("-") ? -.infinity : .infinity
+        }
+        let trimmed = spelled.replacingUnderscores()
         guard !trimmed.isEmpty, trimmed.allSatisfy({ "0123456789+-.eE".contains($0) }) else { return nil }
         return Double(trimmed)
     }
