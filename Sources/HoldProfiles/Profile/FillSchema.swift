@@ -65,7 +65,10 @@ enum FillSchema {
                 ("duration", duration != nil, "has no effect on a Timer fill, which takes its pace from fill.timer (tick with initialIncrement and acceleration, or timer.duration); leave it out or as match"),
             ]
         case .none:
-            unread = [("curve", curve != .linear), ("duration", duration != nil), ("timer", f.contains("timer"))].map { key, present in
+            unread = [
+                ("curve", curve != .linear), ("duration", duration != nil), ("timer", f.contains("timer")),
+                ("start", control.fill.start != .touchDown), ("delay", control.fill.delaySeconds != 0),
+            ].map { key, present in
                 (key, present, "has no effect: fill.model none draws no fill")
             }
         }
@@ -80,6 +83,9 @@ enum FillSchema {
             control.fill.model = .timer(timer)
         case .none:
             control.fill.model = .none
+            // Moot under a --set that chose no fill (refused otherwise): the resolved profile writes the defaults.
+            control.fill.start = .touchDown
+            control.fill.delaySeconds = 0
         }
         try f.finish()
         return (latency, duration == nil)

@@ -181,6 +181,15 @@ extension Profile {
             control.gesture.maximumDistancePoints = try g.number(
                 "maximumDistance", default: 10, requirement: "a number of points > 0", where: { $0 > 0 })
             control.gesture.movementCancels = try g.choice("movementCancels", default: .always)
+            // Movement that never cancels reads no distance: another than the default (which the canonical form
+            // writes out) is refused, unless a --set chose `never` under the file's; then it is moot and dropped.
+            if control.gesture.movementCancels == .never {
+                if control.gesture.maximumDistancePoints != 10 {
+                    try g.refuseWithoutEffect("maximumDistance", besides: "movementCancels",
+                        "has no effect with movementCancels: never, where no movement cancels the hold; it is for always or untilRecognized")
+                }
+                control.gesture.maximumDistancePoints = 10
+            }
             try g.finish()
         }
         if let node = top.node("trigger") {
