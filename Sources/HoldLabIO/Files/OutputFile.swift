@@ -167,7 +167,9 @@ public enum OutputFile: Sendable, Equatable {
         return String(path[path.index(after: slash)...])
     }
 
-    private static func joined(_ directory: String, _ name: String) -> String {
+    /// `name` inside `directory`, with one slash between them however `directory` ends ("out/" and "out" give
+    /// "out/report.md").
+    public static func joined(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 

@@ -299,7 +299,7 @@ struct Report: ParsableCommand {
             if let warning = outcome.warning(plan.populations.count > 1 ? population.name : "") { printNote(warning) }
         }
         for note in notes { printNote(note) }
-        if let out { printNote("wrote \(out)/report.md and the files it lists") }
+        if let out { printNote("wrote \(OutputFile.joined(out, "report.md")) and the files it lists") }
         if let html, html != "-" { printNote("wrote \(html)") }
     }
 }
