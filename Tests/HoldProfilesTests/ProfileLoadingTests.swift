@@ -166,6 +166,37 @@ struct ProfileLoadingTests {
                 .contains("curve: \"bezier(0.2,0,0.4,1)\", duration:"))
     }
 
+    @Test("a --set that switches what a key is for leaves the file's key moot; one that changes nothing switches nothing")
+    func mootUnderSwitch() throws {
+        // A spring chosen on the command line takes its pace from its curve: the file's duration is moot and the
+        // resolved profile writes match, for the fill and the retract.
+        let fill = try load(replacing("duration: match", with: "duration: 0.8"), overrides: ["fill.curve=bouncy"])
+        #expect(fill.fillDurationMatchesGesture)
+        let retract = try load(valid, overrides: ["retract.curve=spring(0.3,0)"])
+        #expect(retract.control.retract.durationSeconds == nil)
+        for profile in [fill, retract] {
+            let again = try Profile.load(yaml: profile.canonicalYAML, path: "canonical.yaml")
+            #expect(again.contentHash == profile.contentHash)
+        }
+        // The same in the file is refused, at the duration.
+        #expect(failure(replacing("retract: {mode: animation, curve: easeOut,", with: "retract: {mode: animation, curve: snappy,"))
+            == "p.yaml:11:53: retract.duration: a spring retract takes its pace from its curve; leave duration as match")
+        // A --set of the value the file has is no switch: the file's key without effect stays refused.
+        let noFill = replacing("  model: animation\n  curve: linear\n  duration: match\n", with: "  model: none\n  delay: 0.3\n")
+        #expect(failure(noFill) == "p.yaml:9:10: fill.delay: has no effect: fill.model none draws no fill")
+        #expect(failure(noFill, overrides: ["fill.model=none"]) == failure(noFill))
+        #expect(try load(noFill, overrides: ["fill.model=animation"]).control.fill.delaySeconds == 0.3)
+        let instant = replacing("retract: {mode: animation, curve: easeOut, duration: 0.2,", with: "retract: {mode: instant, duration: 0.5,")
+        #expect(failure(instant, overrides: ["retract.mode=instant"]) == failure(instant))
+        #expect(failure(instant).hasPrefix("p.yaml:11:36: retract.duration: has no effect on an instant retract"))
+        // A Timer section of defaults only says nothing beside an animation, as `curve: linear` says nothing to a
+        // Timer; one value of its own is refused.
+        let defaults = replacing("  duration: match\n", with: "  duration: match\n  timer: {tick: 0.01, latency: {dist: constant, value: 0}}\n")
+        #expect(try load(defaults).control.fill.model == .animation(curve: .linear, durationSeconds: 1.0))
+        #expect(failure(replacing("  duration: match\n", with: "  duration: match\n  timer: {tick: 0.02}\n"))
+            == "p.yaml:11:10: fill.timer: is for fill.model timer; an animation takes its pace from duration and curve")
+    }
+
     @Test("FNV-1a 64 matches its published test vectors")
     func fnv() {
         #expect(fnv1a64Hex("") == "cbf29ce484222325")
@@ -253,8 +284,8 @@ struct BadProfileTests {
         // A duration that rounds to 0 ns would be complete before it starts.
         ("override: a fill shorter than a nanosecond", valid, ["fill.duration=1e-10"],
          "--set fill.duration=1e-10: fill.duration: must be a number of seconds of at least a nanosecond (1e-9) and at most 3600, or match (got 1e-10)"),
-        ("override: a spring curve against the file's duration", replacing("duration: match", with: "duration: 0.8"), ["fill.curve=bouncy"],
-         "--set fill.curve=bouncy: fill.duration: a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match"),
+        ("override: a spring curve with a duration of its own", valid, ["fill.curve=bouncy", "fill.duration=0.8"],
+         "--set fill.curve=bouncy --set fill.duration=0.8: fill.duration: a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match"),
         ("override: no fill for the retract to match", replacing("duration: 0.2,", with: "duration: match,"), ["fill.model=none"],
          "--set fill.model=none: retract.duration: is match, but there is no fill duration to match (fill.model is none)"),
         ("override: a timer slower than an hour", replacing("model: animation", with: "model: timer"), ["fill.timer.tick=100"],

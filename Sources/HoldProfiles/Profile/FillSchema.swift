@@ -25,10 +25,13 @@ enum FillSchema {
             "delay", default: 0, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
         let model = try f.choice("model", default: ModelName.animation)
         let curve = try f.curve("curve", default: .linear)
-        let duration = try f.numberOrMatch(
+        var duration = try f.numberOrMatch(
             "duration", default: nil, requirement: "a number of seconds > 0", where: { $0 > 0 })
         if curve.isSpringCurve, duration != nil, model == .animation {
-            throw f.error("duration", "a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match")
+            // Moot, not refused, when a --set chose the spring over the file's duration.
+            try f.refuseWithoutEffect("duration", besides: "curve",
+                                      "a spring fill takes its pace from its curve (spring(duration, bounce)); leave duration as match")
+            duration = nil
         }
         var timer = TimerFill()
         if let timerNode = f.node("timer") {
@@ -55,10 +58,13 @@ enum FillSchema {
         // Timer's own pace), unless a --set changed the model under the file's keys (check's suggested
         // `--set fill.model=animation`: the file's Timer section then has nothing to say). The defaults written out
         // (`curve: linear`, `duration: match`) say nothing either way and pass.
+        // A timer section that writes only the defaults (`timer: {tick: 0.01}`) says nothing either way, as a
+        // `curve: linear` does.
+        let timerSays = f.contains("timer") && (timer != TimerFill() || latency != Distribution.zeroLatency)
         let unread: [(key: String, present: Bool, why: String)]
         switch model {
         case .animation:
-            unread = [("timer", f.contains("timer"), "is for fill.model timer; an animation takes its pace from duration and curve")]
+            unread = [("timer", timerSays, "is for fill.model timer; an animation takes its pace from duration and curve")]
         case .timer:
             unread = [
                 ("curve", curve != .linear, "has no effect on a Timer fill, whose progress follows its ticks (fill.timer); it is for fill.model animation"),
@@ -66,7 +72,7 @@ enum FillSchema {
             ]
         case .none:
             unread = [
-                ("curve", curve != .linear), ("duration", duration != nil), ("timer", f.contains("timer")),
+                ("curve", curve != .linear), ("duration", duration != nil), ("timer", timerSays),
                 ("start", control.fill.start != .touchDown), ("delay", control.fill.delaySeconds != 0),
             ].map { key, present in
                 (key, present, "has no effect: fill.model none draws no fill")

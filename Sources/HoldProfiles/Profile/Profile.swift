@@ -201,7 +201,8 @@ extension Profile {
 
         var latency = Distribution.zeroLatency
         var fillMatches = true
-        if let node = top.node("fill") {
+        let fillNode = top.node("fill")
+        if let node = fillNode {
             (latency, fillMatches) = try FillSchema.decode(node, into: &control)
         } else {
             control.fill.model = .animation(curve: .linear, durationSeconds: control.gesture.minimumDurationSeconds)
@@ -219,11 +220,14 @@ extension Profile {
             control.retract.durationSeconds = try r.numberOrMatch(
                 "duration", default: control.retract.mode == .reverse || springPaced ? nil : 0.2,
                 requirement: "a number of seconds > 0", where: { $0 > 0 })
-            retractMatches = control.retract.durationSeconds == nil
             if explicitDuration, control.retract.curve.isSpringCurve, control.retract.mode == .animation,
                control.retract.durationSeconds != nil {
-                throw r.error("duration", "a spring retract takes its pace from its curve; leave duration as match")
+                // Moot, not refused, when a --set chose the spring over the file's duration.
+                try r.refuseWithoutEffect("duration", besides: "curve",
+                                          "a spring retract takes its pace from its curve; leave duration as match")
+                control.retract.durationSeconds = nil
             }
+            retractMatches = control.retract.durationSeconds == nil
             control.retract.interruption = try r.choice("interruption", default: .swiftui)
             control.retract.afterTrigger = try r.choice("afterTrigger", default: .stay)
             // What a mode does not read would be silently ignored: an instant retract empties the bar on the next
@@ -247,6 +251,21 @@ extension Profile {
                 control.retract.curve = .easeOut
                 control.retract.interruption = .swiftui
                 if mode == .instant, control.retract.durationSeconds != nil { control.retract.durationSeconds = 0.2 }
+            } else if control.retract.interruption != .swiftui {
+                // How a retract animation combines with a running fill is a timing curve's question: a spring
+                // merges with the fill keeping position and velocity, and a Timer fill's retract runs from the
+                // progress its ticks reached (both read no rule).
+                var timerFill = false
+                if case .timer = control.fill.model { timerFill = true }
+                if control.retract.curve.isSpringCurve {
+                    try r.refuseWithoutEffect("interruption", besides: "curve",
+                        "has no effect on a spring retract, which merges with the fill keeping position and velocity; it is for timing curves")
+                } else if timerFill {
+                    try r.refuseWithoutEffect(
+                        "interruption", causeOrigin: fillNode.flatMap { $0.hasKeyPath("model") ? $0.origin(ofKeyPath: "model") : nil },
+                        "has no effect with a Timer fill (fill.model timer), whose retract runs from the progress its ticks reached; it is for animated fills")
+                }
+                if control.retract.curve.isSpringCurve || timerFill { control.retract.interruption = .swiftui }
             }
             try r.finish()
         }

@@ -580,6 +580,11 @@ indirect enum ConfigNode: Sendable {
     }
 
     /// Sets `value` at a dotted key path, creating mappings on the way.
+    ///
+    /// A key that decides which others are read (`switches`) set to the text the file already has stays the
+    /// file's: a `--set` that changes nothing switches nothing (`--set fill.model=none` on a file of `model: none`
+    /// leaves its `delay` refused, not moot). Any other key takes the `--set`'s origin whatever its value, so a key
+    /// without effect given on the command line is refused as the command line's.
     func setting(_ path: ArraySlice<String>, to value: ConfigNode, override: String) throws(ProfileError) -> ConfigNode {
         guard let head = path.first else { return value }
         guard case .mapping(var pairs, let origin) = self else {
@@ -589,6 +594,10 @@ indirect enum ConfigNode: Sendable {
         }
         let rest = path.dropFirst()
         if let index = pairs.firstIndex(where: { $0.key == head }) {
+            if rest.isEmpty, Self.switches.contains(head), case .scalar(let old, _, let written) = pairs[index].value,
+               !written.isOverride, case .scalar(let new, _, _) = value, old == new {
+                return self
+            }
             pairs[index].value = try pairs[index].value.setting(rest, to: value, override: override)
         } else {
             let empty = ConfigNode.mapping([], origin: .override(override))
@@ -596,6 +605,11 @@ indirect enum ConfigNode: Sendable {
         }
         return .mapping(pairs, origin: origin)
     }
+
+    /// The keys whose value decides which keys beside them are read (`fill.model`, `retract.mode`,
+    /// `gesture.movementCancels`, a spring `curve`): a `--set` that changes one leaves the file's keys it no longer
+    /// reads moot (`MappingReader.refuseWithoutEffect`).
+    static let switches: Set<String> = ["model", "mode", "movementCancels", "curve"]
 
     /// This tree with one `--set` applied: its value parsed as a YAML flow value and set at its key path. The one
     /// place an override meets a profile's tree (loading, `Profile.applying`, `profiles check`).

@@ -52,8 +52,13 @@ struct MappingReader {
     /// Refuses `key`, which has no effect given `cause` (the key that decides what is read), unless `cause` came
     /// from the command line and `key` from the file: the --set changed what the file's key is for.
     func refuseWithoutEffect(_ key: String, besides cause: String, _ why: String) throws(ProfileError) {
-        let causeOverridden = contains(cause) && origin(of: cause).isOverride
-        guard !causeOverridden || origin(of: key).isOverride else { return }
+        try refuseWithoutEffect(key, causeOrigin: contains(cause) ? origin(of: cause) : nil, why)
+    }
+
+    /// `refuseWithoutEffect(_:besides:_:)` for a cause written elsewhere (another mapping's key), at `causeOrigin`
+    /// (nil: not written, the default).
+    func refuseWithoutEffect(_ key: String, causeOrigin: Origin?, _ why: String) throws(ProfileError) {
+        guard !(causeOrigin?.isOverride ?? false) || origin(of: key).isOverride else { return }
         throw error(key, why)
     }
 
