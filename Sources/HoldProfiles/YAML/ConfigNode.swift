@@ -1,4 +1,5 @@
 import Yams
+import HoldModel
 
 /// Where a value came from: a line of a file, or a `--set` on the command line.
 public enum Origin: Sendable, Equatable, CustomStringConvertible {
@@ -46,6 +47,9 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
     /// `fill.duration: match` that resolves to a `gesture.minimumDuration` of 0 is set aside by the latter
     /// (`ConfigNode.problems`). Nil: `keyPath`.
     var setAside: String? = nil
+    /// A key that has no effect where it is written (`MappingReader.refuseWithoutEffect`): a study that varies the
+    /// key refuses it as a whole rather than skip the values where it is refused (`tune --param`).
+    public internal(set) var withoutEffect = false
 
     public init(origin: Origin, keyPath: String, message: String, cannotOpen: Bool = false) {
         self.origin = origin
@@ -72,6 +76,7 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
             message: message + " (in profile \(name); the --set applies to each of the \(count) profiles)",
             cannotOpen: cannotOpen)
         error.setAside = setAside
+        error.withoutEffect = withoutEffect
         return error
     }
 
@@ -122,6 +127,7 @@ extension ProfileError {
         var blamed = ProfileError(
             origin: texts.count == 1 ? .override(texts[0]) : .overrides(texts), keyPath: error.keyPath, message: error.message)
         blamed.setAside = error.setAside
+        blamed.withoutEffect = error.withoutEffect
         return blamed
     }
 }
@@ -580,11 +586,6 @@ indirect enum ConfigNode: Sendable {
     }
 
     /// Sets `value` at a dotted key path, creating mappings on the way.
-    ///
-    /// A key that decides which others are read (`switches`) set to the text the file already has stays the
-    /// file's: a `--set` that changes nothing switches nothing (`--set fill.model=none` on a file of `model: none`
-    /// leaves its `delay` refused, not moot). Any other key takes the `--set`'s origin whatever its value, so a key
-    /// without effect given on the command line is refused as the command line's.
     func setting(_ path: ArraySlice<String>, to value: ConfigNode, override: String) throws(ProfileError) -> ConfigNode {
         guard let head = path.first else { return value }
         guard case .mapping(var pairs, let origin) = self else {
@@ -594,10 +595,6 @@ indirect enum ConfigNode: Sendable {
         }
         let rest = path.dropFirst()
         if let index = pairs.firstIndex(where: { $0.key == head }) {
-            if rest.isEmpty, Self.switches.contains(head), case .scalar(let old, _, let written) = pairs[index].value,
-               !written.isOverride, case .scalar(let new, _, _) = value, old == new {
-                return self
-            }
             pairs[index].value = try pairs[index].value.setting(rest, to: value, override: override)
         } else {
             let empty = ConfigNode.mapping([], origin: .override(override))
@@ -606,16 +603,50 @@ indirect enum ConfigNode: Sendable {
         return .mapping(pairs, origin: origin)
     }
 
-    /// The keys whose value decides which keys beside them are read (`fill.model`, `retract.mode`,
-    /// `gesture.movementCancels`, a spring `curve`): a `--set` that changes one leaves the file's keys it no longer
-    /// reads moot (`MappingReader.refuseWithoutEffect`).
-    static let switches: Set<String> = ["model", "mode", "movementCancels", "curve"]
+    /// The keys whose value decides which keys beside them are read, with their defaults: a `--set` that changes
+    /// one leaves the file's keys it no longer reads moot (`MappingReader.refuseWithoutEffect`).
+    static let switches: [String: String] = [
+        "fill.model": "animation", "retract.mode": "animation", "gesture.movementCancels": "always",
+        "fill.curve": "linear", "retract.curve": "easeOut",
+    ]
 
     /// This tree with one `--set` applied: its value parsed as a YAML flow value and set at its key path. The one
     /// place an override meets a profile's tree (loading, `Profile.applying`, `profiles check`).
+    ///
+    /// A `--set` of a deciding key (`switches`) to the value the file already has, or to the default the file
+    /// leaves it at, however spelt (`spring(0.3, 0)` for `spring(0.3,0)`), changes nothing and switches nothing:
+    /// it is not applied, so the file's keys without effect stay refused at their lines (`--set fill.model=none` on
+    /// a file of `model: none, delay: 0.3`). Any other key takes the `--set`'s origin whatever its value, so a key
+    /// without effect given on the command line is refused as the command line's.
     func applying(_ override: Override) throws(ProfileError) -> ConfigNode {
         let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
+        if let fallback = Self.switches[override.keyPath], case .scalar(let new, _, _) = value {
+            var current: String? = fallback
+            if hasKeyPath(override.keyPath) {
+                current = nil
+                if case .scalar(let text, _, let origin) = node(atKeyPath: override.keyPath), !origin.isOverride { current = text }
+            }
+            if let current, Self.sameSwitchValue(current, new) { return self }
+        }
         return try setting(override.keyPath.split(separator: ".").map(String.init)[...], to: value, override: override.text)
+    }
+
+    /// Whether two texts of a deciding key say the same: equal, or the same timing curve however spelt.
+    static func sameSwitchValue(_ a: String, _ b: String) -> Bool {
+        let (a, b) = (a.trimmingWhitespace(), b.trimmingWhitespace())
+        if a == b { return true }
+        guard let x = try? TimingCurve(parsing: a), let y = try? TimingCurve(parsing: b) else { return false }
+        return x == y
+    }
+
+    /// The node at a dotted key path (`self` when a key on the way is missing: callers ask `hasKeyPath` first).
+    func node(atKeyPath keyPath: String) -> ConfigNode {
+        var node = self
+        for key in keyPath.split(separator: ".") {
+            guard case .mapping(let pairs, _) = node, let next = pairs.first(where: { $0.key == key })?.value else { break }
+            node = next
+        }
+        return node
     }
 }
 

@@ -59,7 +59,9 @@ struct MappingReader {
     /// (nil: not written, the default).
     func refuseWithoutEffect(_ key: String, causeOrigin: Origin?, _ why: String) throws(ProfileError) {
         guard !(causeOrigin?.isOverride ?? false) || origin(of: key).isOverride else { return }
-        throw error(key, why)
+        var refusal = error(key, why)
+        refusal.withoutEffect = true
+        throw refusal
     }
 
     // MARK: Typed values

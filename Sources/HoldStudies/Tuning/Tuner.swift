@@ -292,6 +292,22 @@ public enum Tuner {
                                     overrides: request.baseOverrides + overrides)
         }
 
+        // A key without effect where it is tuned (fill.delay of no fill) is refused as a whole, as sweep and
+        // sensitivity refuse it: skipping the values where it is refused would recommend the one that is not.
+        for parameter in request.parameters {
+            for end in [parameter.lower, parameter.upper] {
+                let text = "\(parameter.keyPath)=\(SweepParameter.format(end))"
+                do {
+                    _ = try Profile.load(yaml: request.profileText, path: request.profilePath,
+                                         overrides: request.baseOverrides + [try Override(parsing: text)])
+                } catch where error.withoutEffect && error.keyPath == parameter.keyPath {
+                    throw TuneError("--param \(parameter.keyPath): \(error.keyedMessage)", kind: .usage)
+                } catch {
+                    continue
+                }
+            }
+        }
+
         func score(objective: Double, violation: Double) -> Double {
             guard violation > 0 else { return objective.isFinite ? objective : Minimization.nonFinitePenalty }
             return (ceiling ?? 0) + scale * (1 + violation)

@@ -139,7 +139,9 @@ struct SensitivityCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            _ = try source.library.loadProfile(profile)  // a clear error for a missing or invalid profile
+            // A clear error for a missing or invalid profile before the plan, with the --set values applied (as
+            // every point is).
+            _ = try source.library.loadProfile(profile, overrides: try source.profileOverrides())
             for name in metrics { try SensitivityPlan.checkMetric(name) }
             let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
             let plan = try SensitivityPlan(

@@ -130,7 +130,9 @@ struct SweepCommand: ParsableCommand {
         try reportingErrors {
             let library = source.library
             let path = library.profilePath(profile)
-            _ = try library.loadProfile(profile)  // a clear error for a missing or invalid profile
+            // A clear error for a missing or invalid profile before the plan, with the --set values applied (as
+            // every point is): a --set that switches the model leaves the file's keys of the old one moot here too.
+            _ = try library.loadProfile(profile, overrides: try source.profileOverrides())
             let plan: SweepPlan
             if let namedDesign {
                 let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
