@@ -57,9 +57,7 @@ enum FillSchema {
         // A key the model does not read is refused rather than silently ignored (a "2 s Timer fill" that runs the
         // Timer's own pace), unless a --set changed the model under the file's keys (check's suggested
         // `--set fill.model=animation`: the file's Timer section then has nothing to say). The defaults written out
-        // (`curve: linear`, `duration: match`) say nothing either way and pass.
-        // A timer section that writes only the defaults (`timer: {tick: 0.01}`) says nothing either way, as a
-        // `curve: linear` does.
+        // (`curve: linear`, `duration: match`, a timer section of defaults only) say nothing either way and pass.
         let timerSays = f.contains("timer") && (timer != TimerFill() || latency != Distribution.zeroLatency)
         let unread: [(key: String, present: Bool, why: String)]
         switch model {

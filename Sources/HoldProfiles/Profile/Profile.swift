@@ -255,17 +255,18 @@ extension Profile {
                 // How a retract animation combines with a running fill is a timing curve's question: a spring
                 // merges with the fill keeping position and velocity, and a Timer fill's retract runs from the
                 // progress its ticks reached (both read no rule).
-                var timerFill = false
-                if case .timer = control.fill.model { timerFill = true }
+                var unread: (cause: Origin?, why: String)?
                 if control.retract.curve.isSpringCurve {
-                    try r.refuseWithoutEffect("interruption", besides: "curve",
-                        "has no effect on a spring retract, which merges with the fill keeping position and velocity; it is for timing curves")
-                } else if timerFill {
-                    try r.refuseWithoutEffect(
-                        "interruption", causeOrigin: fillNode.flatMap { $0.hasKeyPath("model") ? $0.origin(ofKeyPath: "model") : nil },
-                        "has no effect with a Timer fill (fill.model timer), whose retract runs from the progress its ticks reached; it is for animated fills")
+                    unread = (r.contains("curve") ? r.origin(of: "curve") : nil,
+                              "has no effect on a spring retract, which merges with the fill keeping position and velocity; it is for timing curves")
+                } else if case .timer = control.fill.model {
+                    unread = (fillNode?.node(atKeyPath: "model")?.origin,
+                              "has no effect with a Timer fill (fill.model timer), whose retract runs from the progress its ticks reached; it is for animated fills")
                 }
-                if control.retract.curve.isSpringCurve || timerFill { control.retract.interruption = .swiftui }
+                if let unread {
+                    try r.refuseWithoutEffect("interruption", causeOrigin: unread.cause, unread.why)
+                    control.retract.interruption = .swiftui
+                }
             }
             try r.finish()
         }
@@ -314,17 +315,20 @@ extension Distribution {
 }
 
 extension ConfigNode {
-    /// The origin of the deepest node along a dotted key path (for errors found after decoding).
-    /// Whether the tree writes `keyPath` (a file's key or a --set's).
-    func hasKeyPath(_ keyPath: String) -> Bool {
+    /// The node at a dotted key path; nil when a key on the way is missing.
+    func node(atKeyPath keyPath: String) -> ConfigNode? {
         var node = self
         for key in keyPath.split(separator: ".") {
-            guard case .mapping(let pairs, _) = node, let next = pairs.first(where: { $0.key == key })?.value else { return false }
+            guard case .mapping(let pairs, _) = node, let next = pairs.first(where: { $0.key == key })?.value else { return nil }
             node = next
         }
-        return true
+        return node
     }
 
+    /// Whether the tree writes `keyPath` (a file's key or a --set's).
+    func hasKeyPath(_ keyPath: String) -> Bool { node(atKeyPath: keyPath) != nil }
+
+    /// The origin of the deepest node along a dotted key path (for errors found after decoding).
     func origin(ofKeyPath keyPath: String) -> Origin {
         var node = self
         for key in keyPath.split(separator: ".") {

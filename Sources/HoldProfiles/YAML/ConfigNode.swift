@@ -622,9 +622,9 @@ indirect enum ConfigNode: Sendable {
         let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
         if let fallback = Self.switches[override.keyPath], case .scalar(let new, _, _) = value {
             var current: String? = fallback
-            if hasKeyPath(override.keyPath) {
+            if let written = node(atKeyPath: override.keyPath) {
                 current = nil
-                if case .scalar(let text, _, let origin) = node(atKeyPath: override.keyPath), !origin.isOverride { current = text }
+                if case .scalar(let text, _, let origin) = written, !origin.isOverride { current = text }
             }
             if let current, Self.sameSwitchValue(current, new) { return self }
         }
@@ -637,16 +637,6 @@ indirect enum ConfigNode: Sendable {
         if a == b { return true }
         guard let x = try? TimingCurve(parsing: a), let y = try? TimingCurve(parsing: b) else { return false }
         return x == y
-    }
-
-    /// The node at a dotted key path (`self` when a key on the way is missing: callers ask `hasKeyPath` first).
-    func node(atKeyPath keyPath: String) -> ConfigNode {
-        var node = self
-        for key in keyPath.split(separator: ".") {
-            guard case .mapping(let pairs, _) = node, let next = pairs.first(where: { $0.key == key })?.value else { break }
-            node = next
-        }
-        return node
     }
 }
 

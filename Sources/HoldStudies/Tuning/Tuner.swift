@@ -303,7 +303,7 @@ public enum Tuner {
                 } catch where error.withoutEffect && error.keyPath == parameter.keyPath {
                     throw TuneError("--param \(parameter.keyPath): \(error.keyedMessage)", kind: .usage)
                 } catch {
-                    continue
+                    // Another problem at this end is the search's to meet (an infeasible candidate), not a refusal.
                 }
             }
         }
