@@ -93,7 +93,7 @@ struct ReviewFileTests {
         // A set value and a variant's together: at the first, naming the other.
         #expect(library.reviewProblems(
             yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0.01\nvariants:\n  f: {trigger.offset: -0.02}\n", path: "r.yaml")
-                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + trigger.offset = -0.01 s; it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)"])
+                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with variants.f trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + trigger.offset = -0.01 s; it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)"])
     }
 
     static let oneDesign = "a review compares at least two designs, and this one has one; give a second profile in profiles, or a variant of the first in variants (or --variant beside a file without variants)"

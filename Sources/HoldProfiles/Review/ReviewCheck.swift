@@ -29,15 +29,27 @@ extension ProfileLibrary {
         // Every `key=value` the file writes, by its text: an error a profile or population gives for one of them
         // (its origin is that `--set` text) is reported at the entry and key path the file writes, not as a
         // `--set` the user never typed.
-        var entries: [String: ReviewFile.Located] = [:]
-        for entry in review.setsLocated + review.variants.flatMap(\.located) where entries[entry.text] == nil {
-            entries[entry.text] = entry
+        // Two variants may write the same text: the entry meant is the one of the design being loaded (`keyPath`,
+        // `variants.LABEL`), else a `set` entry.
+        let written = review.setsLocated + review.variants.flatMap(\.located)
+        func located(_ text: String, near keyPath: String) -> ReviewFile.Located? {
+            written.first { $0.text == text && $0.keyPath.hasPrefix(keyPath + ".") }
+                ?? review.setsLocated.first { $0.text == text } ?? written.first { $0.text == text }
         }
         func problem(_ keyPath: String, _ error: Error) {
-            // Reported at the first entry at fault; a check across keys names its key and the other entries.
+            // Reported at the first entry at fault; a check across keys names its key and the other entries, each
+            // with where it is written (`set`, `variants.LABEL`).
             if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
-               let entry = texts.lazy.compactMap({ entries[$0] }).first {
-                let others = error.overrides(besides: [entry.text])
+               let entry = texts.lazy.compactMap({ located($0, near: keyPath) }).first {
+                // Where an entry is written: `set` or `variants.LABEL` (its key path less its key).
+                func place(_ written: ReviewFile.Located) -> Substring? {
+                    let key = "." + written.text.prefix { $0 != "=" }
+                    return written.keyPath.hasSuffix(key) ? written.keyPath.dropLast(key.count) : nil
+                }
+                let others = error.overrides(besides: [entry.text]).map { text in
+                    guard let other = located(text, near: keyPath), let at = place(other), at != place(entry) else { return text }
+                    return "\(at) \(text)"
+                }
                 let with = others.isEmpty ? "" : "with \(others.joined(separator: ", ")): "
                 let direct = entry.keyPath.hasSuffix("." + error.keyPath)
                 let message = with + (direct ? error.message : error.keyedMessage)
@@ -67,6 +79,7 @@ extension ProfileLibrary {
         var loaded: Set<String> = []
         var profilesLoaded = true
         var unloadedNames: [String] = []
+        var refusals: [(keyPath: String, name: String, error: ProfileError)] = []
         for (index, name) in names.enumerated() {
             let keyPath = review.profiles.isEmpty ? "profiles" : (root.isListAt("profiles") ? "profiles[\(index)]" : "profiles")
             do {
@@ -77,11 +90,21 @@ extension ProfileLibrary {
                 loaded.insert(profile.name)
                 if index == 0 { firstProfile = profile }
             } catch {
-                problem(keyPath, error)
+                refusals.append((keyPath, name, error))
                 profilesLoaded = false
                 // Its label is its name, which it did not give: the name it is referred by stands for it (a library
                 // profile's file is NAME.yaml), so a baseline that is neither is still reported.
                 unloadedNames.append(LibraryName.stem(ofFile: name))
+            }
+        }
+        // The `set` applies to each profile: when some take it (or refuse it otherwise), which one refuses it is part
+        // of the problem; one that every profile refuses alike is said once, as is.
+        let alike = refusals.count == names.count && Set(refusals.map(\.error.description)).count == 1
+        for (keyPath, name, error) in refusals {
+            if names.count > 1, error.origin.isOverride, !alike {
+                problem(keyPath, error.said(in: "profile \(name)", appliesTo: "each of the \(names.count) profiles", by: "set"))
+            } else {
+                problem(keyPath, error)
             }
         }
         var populations: [Population] = []

@@ -71,9 +71,15 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
 
     /// This problem of a `--set` that applies to each of `count` profiles, said of the profile `name` that has it.
     func said(ofProfile name: String, among count: Int) -> ProfileError {
+        said(in: "profile \(name)", appliesTo: "each of the \(count) profiles")
+    }
+
+    /// This problem of a `--set` (or a review's `set`, `by`) that applies to several inputs, said of the one
+    /// (`place`: "profile hig-linear-bar", "Profiles/a.yaml") that has it: the message alone names the value and
+    /// the key, which the others may take.
+    public func said(in place: String, appliesTo inputs: String, by setting: String = "--set") -> ProfileError {
         var error = ProfileError(
-            origin: origin, keyPath: keyPath,
-            message: message + " (in profile \(name); the --set applies to each of the \(count) profiles)",
+            origin: origin, keyPath: keyPath, message: message + " (in \(place); the \(setting) applies to \(inputs))",
             cannotOpen: cannotOpen)
         error.setAside = setAside
         error.withoutEffect = withoutEffect

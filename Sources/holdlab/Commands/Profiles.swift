@@ -103,14 +103,14 @@ struct Profiles: ParsableCommand {
                         try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
                     case .invalid(let path, let problems):
                         for problem in problems {
-                            printError(problem.description)
+                            printError(saidOfFile(problem, file))
                             if problem.origin.isOverride { throw ExitStatus.usage }
                         }
                         invalid += 1
                         if problems.count > 1 { printNote("\(path): \(problems.count) problems") }
                     }
                 } catch let error as ProfileError {
-                    printError(error.description)
+                    printError(saidOfFile(error, file))
                     if error.origin.isOverride { throw ExitStatus.usage }
                     if error.cannotOpen { missing += 1 } else { invalid += 1 }
                 }
@@ -118,6 +118,13 @@ struct Profiles: ParsableCommand {
             // The check ran: "no" is status 1; a file that cannot be opened is 66.
             if missing > 0 { throw ExitStatus.noInput }
             if invalid > 0 { throw ExitStatus.dataError }
+        }
+
+        /// A problem as printed: a `--set`'s, with several files checked, says which file it is in (the `--set`
+        /// applies to each, and the others may take it).
+        private func saidOfFile(_ problem: ProfileError, _ file: String) -> String {
+            guard files.count > 1, problem.origin.isOverride else { return problem.description }
+            return problem.said(in: file, appliesTo: "each of the \(files.count) files checked").description
         }
 
         /// A review's values as `report` takes them: a sweep as `--sweep` runs it (the grid over one key), each
