@@ -77,7 +77,8 @@ extension Profile {
             profile.sourceTree = tree
             return profile
         } catch {
-            throw ProfileError.blaming(error, among: overrides) { subset throws(ProfileError) in
+            throw ProfileError.blaming(error, among: overrides, everyProblem: { problems(yaml: text, path: path) }) {
+                subset throws(ProfileError) in
                 _ = try validated(try parse(yaml: text, path: path, overrides: subset))
             }
         }

@@ -100,12 +100,15 @@ extension ProfileError {
     /// changed, yet the value at fault is the command line's (exit 64, not the file's 65).
     ///
     /// `validate` checks the document with a subset of the overrides, throwing its first problem. The problem is the
-    /// file's, and `error` is returned unchanged, when the document alone fails at the same key path. Otherwise each
+    /// file's, and `error` is returned unchanged, when the document alone fails at the same key path: its first
+    /// problem, or any of `everyProblem` (the document alone's, all of them: an override may mend the first problem
+    /// of a file that has two, and the second is still the file's). Otherwise each
     /// override is left out in turn, and stays out when the rest still give the same problem (key path and message,
     /// whose values show what it depends on): what remains is named, in the order given. Costs one validation per
     /// override, on failure only.
     static func blaming(
-        _ error: ProfileError, among overrides: [Override], validate: ([Override]) throws(ProfileError) -> Void
+        _ error: ProfileError, among overrides: [Override], everyProblem: () -> [ProfileError] = { [] },
+        validate: ([Override]) throws(ProfileError) -> Void
     ) -> ProfileError {
         guard !overrides.isEmpty, !error.cannotOpen else { return error }
         func problem(_ subset: [Override]) -> ProfileError? {
@@ -116,7 +119,9 @@ extension ProfileError {
                 return error
             }
         }
-        if problem([])?.keyPath == error.keyPath { return error }
+        if problem([])?.keyPath == error.keyPath || everyProblem().contains(where: { $0.keyPath == error.keyPath }) {
+            return error
+        }
         var atFault = overrides
         var index = 0
         while index < atFault.count, atFault.count > 1 {
