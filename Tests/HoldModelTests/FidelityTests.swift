@@ -249,6 +249,11 @@ struct SpeedPathTests {
                     // A search's start: never after the first frame, at most one before it.
                     let start = clock.frameNoLaterThanFirst(atOrAfter: instant)
                     #expect(start <= fast && start >= fast - 1, "\(refresh) \(phase) \(instant)")
+                    // The answer itself when the frame before is shown 3 ns or more before the instant (2 ns and the
+                    // half nanosecond of rounding), below the fast path's limit.
+                    if fast > 0, instant < FrameClock.fastPathLimit, instant - clock.time(ofFrame: fast - 1) >= 3 {
+                        #expect(start == fast, "\(refresh) \(phase) \(instant)")
+                    }
                 }
             }
         }

@@ -99,15 +99,21 @@ public struct FrameClock: Sendable, Hashable {
         return index
     }
 
-    /// A frame no later than `firstFrame(atOrAfter:)` and usually the one before it, without its checks: the whole
-    /// part of the instant's position in frames, p = instant / interval − phase. Rounding moves a frame's instant and
-    /// p by far less than a frame, so no frame before ⌈p − 10⁻⁶⌉ is at or after the instant, and ⌊p⌋ is at most
-    /// that. Where a search checks every frame from its start anyway, this start costs one frame less to compute.
+    /// A frame no later than `firstFrame(atOrAfter:)`, usually that frame, without its checks: from the whole part
+    /// of the instant's position in frames, p = instant / interval − phase. Rounding moves a frame's instant and p by
+    /// far less than a frame, so no frame before ⌈p − 10⁻⁶⌉ is at or after the instant, and ⌊p⌋ is at most that. When
+    /// frame ⌊p⌋ is shown at least `fastPathMargin` before the instant (below `fastPathLimit`, as `firstFrame`'s
+    /// fast path reasons), it is not at or after it either, and ⌊p⌋ + 1 is the start: a search that checks every
+    /// frame from its start then checks the frame before the answer only for an instant within 2 ns of a frame.
     @inline(__always)
     public func frameNoLaterThanFirst(atOrAfter instant: Int64) -> Int {
         let position = Double(instant) * framesPerNanosecond - phase
         if position <= 0 { return 0 }
-        if position < Self.indexLimit { return Int(position) }
+        if position < Self.indexLimit {
+            let whole = Int(position)
+            let before = (position - Double(whole)) * intervalNanoseconds
+            return instant < Self.fastPathLimit && before >= Self.fastPathMargin ? whole + 1 : whole
+        }
         return firstFrame(atOrAfter: instant)
     }
 
