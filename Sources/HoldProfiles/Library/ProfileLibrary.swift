@@ -156,7 +156,8 @@ public struct ProfileLibrary: Sendable {
 
     /// Loads several profiles by name or path with the same overrides, with their texts (`loadProfileWithText`).
     /// With more than one, a `--set` that one of them cannot take is said of that profile: the message alone names
-    /// the `--set` and the key, which another of the profiles may take as is.
+    /// the `--set` and the key, which another of the profiles may take as is. One that every profile refuses alike
+    /// is said as it is (naming one would suggest the others take it).
     public func loadProfilesWithText(_ namesOrPaths: [String],
                                      overrides: [Override] = []) throws(ProfileError) -> [(profile: Profile, text: String)] {
         var loaded: [(profile: Profile, text: String)] = []
@@ -164,7 +165,16 @@ public struct ProfileLibrary: Sendable {
             do {
                 loaded.append(try loadProfileWithText(nameOrPath, overrides: overrides))
             } catch where namesOrPaths.count > 1 && error.origin.isOverride {
-                throw error.said(ofProfile: nameOrPath, among: namesOrPaths.count)
+                let refusal = error
+                let alike = namesOrPaths.allSatisfy { other in
+                    do throws(ProfileError) {
+                        _ = try loadProfileWithText(other, overrides: overrides)
+                        return false
+                    } catch {
+                        return error.description == refusal.description
+                    }
+                }
+                throw alike ? refusal : refusal.said(ofProfile: nameOrPath, among: namesOrPaths.count)
             }
         }
         return loaded

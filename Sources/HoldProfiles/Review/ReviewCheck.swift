@@ -36,20 +36,27 @@ extension ProfileLibrary {
             written.first { $0.text == text && $0.keyPath.hasPrefix(keyPath + ".") }
                 ?? review.setsLocated.first { $0.text == text } ?? written.first { $0.text == text }
         }
+        // Where an entry is written: `set` or `variants.LABEL` (its key path less its key).
+        func place(_ written: ReviewFile.Located) -> Substring? {
+            let key = "." + written.text.prefix { $0 != "=" }
+            return written.keyPath.hasSuffix(key) ? written.keyPath.dropLast(key.count) : nil
+        }
+        // A value at fault with another, as a message names it: with where it is written, unless that is `same`.
+        func named(_ text: String, near keyPath: String, unless same: Substring? = nil) -> String {
+            guard let other = located(text, near: keyPath), let at = place(other), at != same else { return text }
+            return "\(at) \(text)"
+        }
+        // The earlier in the file of two entries.
+        func precedes(_ a: ReviewFile.Located, _ b: ReviewFile.Located) -> Bool {
+            guard case let .file(_, lineA, columnA) = a.origin, case let .file(_, lineB, columnB) = b.origin else { return false }
+            return (lineA, columnA) < (lineB, columnB)
+        }
         func problem(_ keyPath: String, _ error: Error) {
-            // Reported at the first entry at fault; a check across keys names its key and the other entries, each
-            // with where it is written (`set`, `variants.LABEL`).
+            // Reported at the entry at fault that comes first in the file; a check across keys names its key and the
+            // other entries, each with where it is written (`set`, `variants.LABEL`).
             if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
-               let entry = texts.lazy.compactMap({ located($0, near: keyPath) }).first {
-                // Where an entry is written: `set` or `variants.LABEL` (its key path less its key).
-                func place(_ written: ReviewFile.Located) -> Substring? {
-                    let key = "." + written.text.prefix { $0 != "=" }
-                    return written.keyPath.hasSuffix(key) ? written.keyPath.dropLast(key.count) : nil
-                }
-                let others = error.overrides(besides: [entry.text]).map { text in
-                    guard let other = located(text, near: keyPath), let at = place(other), at != place(entry) else { return text }
-                    return "\(at) \(text)"
-                }
+               let entry = texts.compactMap({ located($0, near: keyPath) }).min(by: precedes) {
+                let others = error.overrides(besides: [entry.text]).map { named($0, near: keyPath, unless: place(entry)) }
                 let with = others.isEmpty ? "" : "with \(others.joined(separator: ", ")): "
                 let direct = entry.keyPath.hasSuffix("." + error.keyPath)
                 let message = with + (direct ? error.message : error.keyedMessage)
@@ -230,7 +237,7 @@ extension ProfileLibrary {
                 } catch {
                     // The value as the sweep writes it, then what is wrong with it by key path.
                     if error.origin.overrideTexts.contains(point) {
-                        let others = error.overrides(besides: [point])
+                        let others = error.overrides(besides: [point]).map { named($0, near: "variants.\(baselineLabel ?? "")") }
                         let with = others.isEmpty ? "" : " with \(others.joined(separator: ", "))"
                         refuse("\(point)\(with): " + error.keyedMessage)
                     } else {

@@ -78,9 +78,13 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
     /// (`place`: "profile hig-linear-bar", "Profiles/a.yaml") that has it: the message alone names the value and
     /// the key, which the others may take.
     public func said(in place: String, appliesTo inputs: String, by setting: String = "--set") -> ProfileError {
+        said(in: place, note: "the \(setting) applies to \(inputs)")
+    }
+
+    /// This problem said of the input `place` that has it, with a note: "… (in `place`; `note`)".
+    public func said(in place: String, note: String) -> ProfileError {
         var error = ProfileError(
-            origin: origin, keyPath: keyPath, message: message + " (in \(place); the \(setting) applies to \(inputs))",
-            cannotOpen: cannotOpen)
+            origin: origin, keyPath: keyPath, message: message + " (in \(place); \(note))", cannotOpen: cannotOpen)
         error.setAside = setAside
         error.withoutEffect = withoutEffect
         return error

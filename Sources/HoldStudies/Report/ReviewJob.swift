@@ -127,10 +127,15 @@ public enum ReviewJob {
                     throw SweepError("\(error)")
                 }
                 let path = plan.paths[plan.baseline]
-                let sweep = SweepRequest(
+                var sweep = SweepRequest(
                     profileText: try plan.profileText(of: plan.baseline), profilePath: path, baseOverrides: baseOverrides,
                     population: plan.populations[0], plan: sweepPlan, users: cap, seed: seed, rng: plan.rng,
                     threads: threads)
+                // A variant baseline's own values (every design has the first's `--set`s) are named as its.
+                let label = plan.designs[plan.baseline].label
+                for text in plan.sets[plan.baseline] where !plan.sets[0].contains(text) {
+                    sweep.overrideNames[text] = "--variant \(label) \(text)"
+                }
                 return (text, parameter, sweepPlan, sweep, try Sweep.profiles(sweep))
             } catch let error as SweepError {
                 // Named as the user gave it: --sweep, not sweep's --vary.

@@ -10,6 +10,9 @@ public struct SweepRequest: Sendable {
     public var profilePath: String
     /// `--set` overrides applied to every point before the point's own values.
     public var baseOverrides: [Override]
+    /// How a point's error names a base override the user did not give as `--set` (by its text: `--variant fast
+    /// fill.duration=0.6` for a report's variant baseline); any other is `--set TEXT`.
+    public var overrideNames: [String: String] = [:]
     /// The populations, in order, `--set population.…` values applied: every point is simulated against each
     /// (rows population by population), with the point's own population values (`--vary population.…`) applied.
     public var populations: [Population]
@@ -75,7 +78,7 @@ public enum Sweep {
                     overrides: request.baseOverrides + overrides.filter { !$0.reachesPopulation }).withoutSource())
                 if request.plan.variesPopulation { _ = try Population.applying(overrides, to: request.populations) }
             } catch {
-                throw pointError(index, assignments, error)
+                throw pointError(index, assignments, error, names: request.overrideNames)
             }
         }
         return profiles
@@ -89,18 +92,19 @@ public enum Sweep {
         do {
             return try Population.applying(overrides, to: request.populations)
         } catch {
-            throw pointError(index, assignments, error)
+            throw pointError(index, assignments, error, names: request.overrideNames)
         }
     }
 
     /// The error of point `index` (0-based): the point and its values, then what is wrong, named by the key path
     /// the sweep varies rather than as a `--set` the user never typed (a `--set` the user did type that is at fault
     /// with the point's values is named as such).
-    static func pointError(_ index: Int, _ assignments: [String], _ error: Error) -> SweepError {
+    static func pointError(_ index: Int, _ assignments: [String], _ error: Error,
+                           names: [String: String] = [:]) -> SweepError {
         var message = "\(error)"
         if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
            texts.contains(where: assignments.contains) {
-            message = error.overrides(besides: assignments).map { "--set \($0): " }.joined() + error.keyedMessage
+            message = error.overrides(besides: assignments).map { "\(names[$0] ?? "--set \($0)"): " }.joined() + error.keyedMessage
         }
         return SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(message)")
     }
@@ -111,7 +115,7 @@ public enum Sweep {
         do {
             return (assignments, try assignments.map { text throws(ProfileError) in try Override(parsing: text) })
         } catch {
-            throw pointError(index, assignments, error)
+            throw pointError(index, assignments, error, names: request.overrideNames)
         }
     }
 

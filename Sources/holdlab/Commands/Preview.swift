@@ -109,8 +109,7 @@ struct Preview: ParsableCommand {
             let names = profile.isEmpty ? ["hig-linear-bar"] : profile
             var designs: [Design] = []
             var firstText = ""
-            for name in names {
-                let (loaded, text) = try library.loadProfileWithText(name, overrides: overrides)
+            for (loaded, text) in try library.loadProfilesWithText(names, overrides: overrides) {
                 if designs.isEmpty { firstText = text }
                 designs.append(Design(label: loaded.name, profile: loaded))
             }

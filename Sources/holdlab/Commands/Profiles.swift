@@ -103,14 +103,14 @@ struct Profiles: ParsableCommand {
                         try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
                     case .invalid(let path, let problems):
                         for problem in problems {
-                            printError(saidOfFile(problem, file))
+                            printError(saidOfFile(problem, file, overrides: overrides))
                             if problem.origin.isOverride { throw ExitStatus.usage }
                         }
                         invalid += 1
                         if problems.count > 1 { printNote("\(path): \(problems.count) problems") }
                     }
                 } catch let error as ProfileError {
-                    printError(saidOfFile(error, file))
+                    printError(saidOfFile(error, file, overrides: overrides))
                     if error.origin.isOverride { throw ExitStatus.usage }
                     if error.cannotOpen { missing += 1 } else { invalid += 1 }
                 }
@@ -120,11 +120,23 @@ struct Profiles: ParsableCommand {
             if invalid > 0 { throw ExitStatus.dataError }
         }
 
-        /// A problem as printed: a `--set`'s, with several files checked, says which file it is in (the `--set`
-        /// applies to each, and the others may take it).
-        private func saidOfFile(_ problem: ProfileError, _ file: String) -> String {
+        /// A problem as printed: a `--set`'s, with several files checked, says which file it is in (the others may
+        /// take it, or not read it: a profile key's `--set` is not read by a population or review file), unless
+        /// every file refuses it alike (naming one would suggest the others take it).
+        private func saidOfFile(_ problem: ProfileError, _ file: String, overrides: [Override]) -> String {
             guard files.count > 1, problem.origin.isOverride else { return problem.description }
-            return problem.said(in: file, appliesTo: "each of the \(files.count) files checked").description
+            let alike = files.allSatisfy { other in
+                let found: [ProfileError]
+                do throws(ProfileError) {
+                    guard case .invalid(_, let problems) = try source.library.check(
+                        other, overrides: overrides, reviewChecks: Self.reviewChecks) else { return false }
+                    found = problems
+                } catch {
+                    found = [error]
+                }
+                return found.contains { $0.description == problem.description }
+            }
+            return alike ? problem.description : problem.said(in: file, note: "one of the \(files.count) files checked").description
         }
 
         /// A review's values as `report` takes them: a sweep as `--sweep` runs it (the grid over one key), each

@@ -173,7 +173,8 @@ struct Report: ParsableCommand {
                 if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(review)): \(problems.count) problems") }
                 throw ExitStatus.dataError
             }
-            let expanded = try Self.expand(commandLine, review: ReviewFile.parse(text, path: ProfileLibrary.displayPath(review)))
+            let reviewFile = try ReviewFile.parse(text, path: ProfileLibrary.displayPath(review))
+            let expanded = try Self.expand(commandLine, review: reviewFile)
             let report: Report
             do {
                 report = try Report.parse(Array(expanded.dropFirst()))
@@ -186,7 +187,8 @@ struct Report: ParsableCommand {
                 printError(problem.description)
                 throw ExitStatus.dataError
             }
-            try report.write(arguments: Self.reproducibleArguments(expanded), reviewFile: review)
+            try report.write(arguments: Self.reproducibleArguments(expanded), reviewFile: review,
+                             written: Dictionary(reviewFile.variants.map { ($0.label, $0.located) }) { first, _ in first })
         }
     }
 
@@ -276,9 +278,10 @@ struct Report: ParsableCommand {
         return (library, try usage { try ReviewInputs.carry(entries) })
     }
 
-    private func write(arguments: [String], reviewFile: String?) throws {
+    /// - Parameter written: the review file's variants with where it writes their values (`ComparisonOptions.resolve`).
+    private func write(arguments: [String], reviewFile: String?, written: [String: [ReviewFile.Located]] = [:]) throws {
         let (library, inputs) = try carriedInputs(reviewFile: reviewFile)
-        let plan = try comparison.resolve(source, library: library)
+        let plan = try comparison.resolve(source, library: library, written: written)
         for text in sweep { _ = try usage { try SweepParameter(parsing: text) } }
         var request = ReviewRequest(
             plan: plan, users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads,

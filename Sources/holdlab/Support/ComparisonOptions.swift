@@ -59,13 +59,22 @@ struct ComparisonOptions: ParsableArguments {
     /// variant in any problem its values cause: `--variant fast: fill.duration=0: fill.duration: …` (a usage error,
     /// 64), with the `--set` values a check across keys blames with them, instead of calling the variant's values
     /// `--set`s the user never typed. A problem of the file itself, or of `--set` alone, is passed on as it is.
-    static func variantUsage<T>(_ label: String, sets: [String], _ body: () throws -> T) throws -> T {
+    ///
+    /// A variant a review file writes (`written`, its values with where they are) is named there instead:
+    /// `r.yaml:4:7: variants.fast.fill.model: with --set fill.delay=0.3: fill.delay: …`, since the user typed no
+    /// `--variant` (a `--set` of the command line is at fault with it, so still 64).
+    static func variantUsage<T>(_ label: String, sets: [String], written: [ReviewFile.Located] = [],
+                                _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as ProfileError where !error.cannotOpen {
             let own = error.origin.overrideTexts.filter(sets.contains)
             guard !own.isEmpty else { throw error }
             let others = error.overrides(besides: own).map { "--set \($0)" }
+            if let entry = written.first(where: { $0.text == own[0] }) {
+                let with = others.isEmpty ? "" : "with \(others.joined(separator: " ")): "
+                throw UsageError("\(entry.origin): \(entry.keyPath): \(with)\(error.keyedMessage)")
+            }
             let with = others.isEmpty ? "" : " with \(others.joined(separator: " "))"
             throw UsageError("--variant \(label): \(own.joined(separator: " "))\(with): \(error.keyedMessage)")
         }
@@ -76,9 +85,10 @@ struct ComparisonOptions: ParsableArguments {
     /// the design and the variant's own `--set` texts. A value that reaches the population (every design meets the
     /// same people) or a key `common` also sets is refused, and a problem the values cause names the variant
     /// (`variantUsage`). `compare`, `report` and `preview` load their variants here.
-    static func loadVariant(_ text: String, of path: String, profileText: String,
-                            common: [Override]) throws -> (design: Design, sets: [String]) {
+    static func loadVariant(_ text: String, of path: String, profileText: String, common: [Override],
+                            written: [String: [ReviewFile.Located]] = [:]) throws -> (design: Design, sets: [String]) {
         let (label, sets) = try parseVariant(text)
+        let written = written[label] ?? []
         let overrides = try variantUsage(label, sets: sets) {
             try sets.map { text throws(ProfileError) in try Override(userParsing: text) }
         }
@@ -88,9 +98,12 @@ struct ComparisonOptions: ParsableArguments {
         for key in overrides.map(\.keyPath) {
             guard let other = common.first(where: { KeyPaths.overlap($0.keyPath, key) }) else { continue }
             let set = other.keyPath == key ? "--set" : "--set \(other.keyPath)"
+            if let entry = written.first(where: { $0.keyPath.hasSuffix("." + key) }) {
+                throw UsageError("\(entry.origin): \(entry.keyPath): \(key) is also given by \(set); give it in one place")
+            }
             throw UsageError("--variant \(label) sets \(key), which \(set) also sets; give it in one place")
         }
-        let profile = try variantUsage(label, sets: overrides.map(\.text)) {
+        let profile = try variantUsage(label, sets: overrides.map(\.text), written: written) {
             try Profile.load(yaml: profileText, path: ProfileLibrary.displayPath(path), overrides: common + overrides)
         }
         return (Design(label: label, profile: profile), sets)
@@ -151,7 +164,10 @@ struct ComparisonOptions: ParsableArguments {
     /// and the populations.
     ///
     /// - Parameter library: where the profiles and populations are read (default: the source's library).
-    func resolve(_ source: ProfileSourceOptions, library: ProfileLibrary? = nil) throws -> ComparisonPlan {
+    /// - Parameter written: per variant label, its values as a review file writes them (`report --review`), so a
+    ///   problem of one is said where the file writes it.
+    func resolve(_ source: ProfileSourceOptions, library: ProfileLibrary? = nil,
+                 written: [String: [ReviewFile.Located]] = [:]) throws -> ComparisonPlan {
         let library = library ?? source.library
         let common = try source.profileOverrides()
         let names = profile.isEmpty ? ["hig-linear-bar"] : profile
@@ -166,7 +182,8 @@ struct ComparisonOptions: ParsableArguments {
             texts.append(text)
         }
         for text in variant {
-            let (design, variantSets) = try Self.loadVariant(text, of: paths[0], profileText: texts[0], common: common)
+            let (design, variantSets) = try Self.loadVariant(text, of: paths[0], profileText: texts[0], common: common,
+                                                             written: written)
             designs.append(design)
             sets.append(source.overrides + variantSets)
             paths.append(library.profilePath(names[0]))
