@@ -142,6 +142,23 @@ struct FirstHourTests {
         #expect(column.status == 65 && column.stderr.contains("(did you mean 'press_end_ms'?)"))
     }
 
+    @Test("profiles check: a --set two files refuse differently is said of each (64), the instant on the nanosecond clock")
+    func setRefusedByEach() throws {
+        let directory = try CLI.temporaryDirectory()
+        for (name, duration) in [("a", "0.5"), ("b", "0.6")] {
+            try "version: 1\nname: \(name)\ndescription: d\ngesture: {minimumDuration: \(duration)}\n"
+                .write(to: directory.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        let result = try CLI.run(["profiles", "check", "a.yaml", "b.yaml", "--set", "trigger.offset=-0.7"], in: directory)
+        #expect(result.status == 64)
+        let rule = "it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)"
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("holdlab: error: ") }
+        #expect(errors == [
+            "holdlab: error: --set trigger.offset=-0.7: trigger.offset: fires the action at minimumDuration + trigger.offset = -0.2 s; \(rule) (in a.yaml; one of the 2 files checked)",
+            "holdlab: error: --set trigger.offset=-0.7: trigger.offset: fires the action at minimumDuration + trigger.offset = -0.1 s; \(rule) (in b.yaml; one of the 2 files checked)",
+        ], "\(result.stderr)")
+    }
+
     @Test("profiles check reports every problem with file:line:column and key path, then exits 1")
     func everyProblem() throws {
         let directory = try CLI.temporaryDirectory()

@@ -90,10 +90,11 @@ struct ReviewFileTests {
                     .map(\.description) == ["r.yaml:3:36: variants.quick.gesture.minimumDuration: \(match)"])
         #expect(library.reviewProblems(yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0\n", path: "r.yaml")
                     .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: \(match)"])
-        // A set value and a variant's together: at the first, naming the other.
+        // A set value and a variant's together: at the entry of the key the problem is about, naming the other
+        // where it is written.
         #expect(library.reviewProblems(
             yaml: "profiles: [hig-linear-bar]\nset:\n  gesture.minimumDuration: 0.01\nvariants:\n  f: {trigger.offset: -0.02}\n", path: "r.yaml")
-                    .map(\.description) == ["r.yaml:3:28: set.gesture.minimumDuration: with variants.f trigger.offset=-0.02: trigger.offset: fires the action at minimumDuration + trigger.offset = -0.01 s; it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)"])
+                    .map(\.description) == ["r.yaml:5:23: variants.f.trigger.offset: with set gesture.minimumDuration=0.01: fires the action at minimumDuration + trigger.offset = -0.01 s; it must be after touch-down (minimumDuration + offset > 0, or trigger.source: fill)"])
     }
 
     static let oneDesign = "a review compares at least two designs, and this one has one; give a second profile in profiles, or a variant of the first in variants (or --variant beside a file without variants)"

@@ -156,7 +156,8 @@ public struct PreparedControl: Sendable {
         if control.trigger.source == .gesture {
             let fires = g.minimumDurationSeconds + control.trigger.offsetSeconds
             try require(fires > 0, control.trigger.offsetSeconds == 0 ? "gesture.minimumDuration" : "trigger.offset",
-                        "fires the action at minimumDuration + trigger.offset = \(fires) s; it must be after touch-down "
+                        "fires the action at minimumDuration + trigger.offset = \(Instant.seconds(Instant.nanoseconds(fires))) s; "
+                            + "it must be after touch-down "
                             + "(minimumDuration + offset > 0, or trigger.source: fill)")
         }
     }

@@ -52,10 +52,11 @@ extension ProfileLibrary {
             return (lineA, columnA) < (lineB, columnB)
         }
         func problem(_ keyPath: String, _ error: Error) {
-            // Reported at the entry at fault that comes first in the file; a check across keys names its key and the
-            // other entries, each with where it is written (`set`, `variants.LABEL`).
-            if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
-               let entry = texts.compactMap({ located($0, near: keyPath) }).min(by: precedes) {
+            // Reported at the entry of the key the problem is about when it is one of those at fault, else at the one
+            // written first; a check across keys names its key and the other entries, each with where it is written
+            // (`set`, `variants.LABEL`).
+            if let error = error as? ProfileError, case let entries = error.origin.overrideTexts.compactMap({ located($0, near: keyPath) }),
+               let entry = entries.first(where: { $0.keyPath.hasSuffix("." + error.keyPath) }) ?? entries.min(by: precedes) {
                 let others = error.overrides(besides: [entry.text]).map { named($0, near: keyPath, unless: place(entry)) }
                 let with = others.isEmpty ? "" : "with \(others.joined(separator: ", ")): "
                 let direct = entry.keyPath.hasSuffix("." + error.keyPath)

@@ -94,49 +94,61 @@ struct Profiles: ParsableCommand {
         func run() throws {
             let library = source.library
             let overrides = try reportingErrors { try source.allOverrides() }
+            // Every file is checked before anything is said: a problem of a `--set` is said of each file that has
+            // it (the others may take it, or not read it: a population or review file reads no profile key), or
+            // once as it is when every file has it alike (naming one would suggest the others take it).
+            var checks: [Result<ProfileFileCheck, ProfileError>] = []
+            for file in files {
+                do throws(ProfileError) {
+                    checks.append(.success(try library.check(file, overrides: overrides, reviewChecks: Self.reviewChecks)))
+                } catch {
+                    checks.append(.failure(error))
+                }
+            }
+            func problems(_ check: Result<ProfileFileCheck, ProfileError>) -> [ProfileError] {
+                switch check {
+                case .success(.invalid(_, let problems)): problems
+                case .success(.valid): []
+                case .failure(let error): [error]
+                }
+            }
+            let refusals = checks.map { problems($0).filter(\.origin.isOverride).map(\.description) }
+            let alike = files.count > 1 && refusals.allSatisfy { !$0.isEmpty } && Set(refusals.joined()).count == 1
             var invalid = 0
             var missing = 0
-            for file in files {
-                do {
-                    switch try library.check(file, overrides: overrides, reviewChecks: Self.reviewChecks) {
-                    case .valid(let path, let name, let kind):
-                        try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
-                    case .invalid(let path, let problems):
-                        for problem in problems {
-                            printError(saidOfFile(problem, file, overrides: overrides))
-                            if problem.origin.isOverride { throw ExitStatus.usage }
-                        }
-                        invalid += 1
-                        if problems.count > 1 { printNote("\(path): \(problems.count) problems") }
+            var usage = false
+            for (file, check) in zip(files, checks) {
+                for problem in problems(check) {
+                    guard problem.origin.isOverride else {
+                        printError(problem.description)
+                        continue
                     }
-                } catch let error as ProfileError {
-                    printError(saidOfFile(error, file, overrides: overrides))
-                    if error.origin.isOverride { throw ExitStatus.usage }
+                    usage = true
+                    if alike {
+                        if file == files[0] { printError(problem.description) }
+                    } else {
+                        printError(files.count > 1 ? problem.said(in: file, note: "one of the \(files.count) files checked").description
+                                                   : problem.description)
+                    }
+                }
+                switch check {
+                case .success(.valid(let path, let name, let kind)):
+                    try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
+                case .success(.invalid(let path, let found)):
+                    if !found.contains(where: \.origin.isOverride) {
+                        invalid += 1
+                        if found.count > 1 { printNote("\(path): \(found.count) problems") }
+                    }
+                case .failure(let error):
+                    if error.origin.isOverride { break }
                     if error.cannotOpen { missing += 1 } else { invalid += 1 }
                 }
             }
-            // The check ran: "no" is status 1; a file that cannot be opened is 66.
+            // A `--set` at fault is the command line's (64); then the check ran: "no" is status 1; a file that cannot
+            // be opened is 66.
+            if usage { throw ExitStatus.usage }
             if missing > 0 { throw ExitStatus.noInput }
             if invalid > 0 { throw ExitStatus.dataError }
-        }
-
-        /// A problem as printed: a `--set`'s, with several files checked, says which file it is in (the others may
-        /// take it, or not read it: a profile key's `--set` is not read by a population or review file), unless
-        /// every file refuses it alike (naming one would suggest the others take it).
-        private func saidOfFile(_ problem: ProfileError, _ file: String, overrides: [Override]) -> String {
-            guard files.count > 1, problem.origin.isOverride else { return problem.description }
-            let alike = files.allSatisfy { other in
-                let found: [ProfileError]
-                do throws(ProfileError) {
-                    guard case .invalid(_, let problems) = try source.library.check(
-                        other, overrides: overrides, reviewChecks: Self.reviewChecks) else { return false }
-                    found = problems
-                } catch {
-                    found = [error]
-                }
-                return found.contains { $0.description == problem.description }
-            }
-            return alike ? problem.description : problem.said(in: file, note: "one of the \(files.count) files checked").description
         }
 
         /// A review's values as `report` takes them: a sweep as `--sweep` runs it (the grid over one key), each

@@ -194,7 +194,7 @@ struct ComparisonOptions: ParsableArguments {
             throw UsageError("two designs are labelled '\(design.label)'; give each --profile or --variant once, or another label")
         }
         if designs.count < 2 {
-            throw UsageError("compare needs at least two designs: --profile A --profile B, or --variant LABEL=\"key=value …\"")
+            throw UsageError("a comparison needs at least two designs: --profile A --profile B, or --variant LABEL=\"key=value …\"")
         }
         var baselineIndex = 0
         if let baseline {
