@@ -102,6 +102,18 @@ enum HostileFixtures {
         .text("version: 1\nname: t\ndescription: x\ntrigger: {source: fill}\nfill:\n  model: timer\n" + lines)
     }
 
+    /// A fill-triggered action 0.2 s before a 1.0 s fill ends, after a 0.7 s gesture: valid until the fill is
+    /// shorter than the gesture by more than 0.2 s.
+    static let lateTrigger = Fixture.text("""
+        version: 1
+        name: late
+        description: x
+        gesture: {minimumDuration: 0.7, maximumDistance: 10}
+        trigger: {source: fill, offset: -0.2}
+        fill: {start: touchDown, model: animation, curve: linear, duration: 1.0}
+
+        """)
+
     static func profile(replacing old: String, with new: String) -> Fixture {
         .text(profile.replacingOccurrences(of: old, with: new))
     }
@@ -525,6 +537,40 @@ enum HostileCases {
         Hostile("--vary reversed range", ["sweep", "--vary", "fill.delay=1:0:0.1"], 64, "must not be below start"),
         Hostile("--vary value invalid at a point", ["sweep", "--vary", "display.refreshRate=60,0", "--users", "10"], 64, "point 2"),
         Hostile("--design lhs without --points", ["sweep", "--design", "lhs", "--vary", "fill.delay=0:1"], 64, "needs --points"),
+        // A study's base is invalid only through the studied keys (a --set valid only with the studied values, a file
+        // key every point replaces): no fault of the study; a point that is invalid is said as the point.
+        Hostile("sweep with a --set valid only with the varied values", ["sweep", "--profile", "late.yaml", "--set", "fill.duration=0.8",
+                                                                         "--vary", "gesture.minimumDuration=0.4,0.6", "--users", "50"], 0,
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("sweep with a --set invalid at a varied value", ["sweep", "--profile", "late.yaml", "--set", "fill.duration=0.8",
+                                                                 "--vary", "gesture.minimumDuration=0.4,0.8", "--users", "50"], 64,
+                "point 2 (gesture.minimumDuration=0.8): --set fill.duration=0.8: trigger.offset: fires the action at 600 ms",
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("sweep design with a --set invalid at its first row", ["sweep", "--profile", "late.yaml", "--set", "fill.duration=0.8",
+                                                                       "--design", "d.csv", "--users", "50"], 65,
+                "--design d.csv: point 1 (gesture.minimumDuration=0.9): --set fill.duration=0.8: trigger.offset: fires the action at 600 ms",
+                files: ["late.yaml": F.lateTrigger, "d.csv": .text("gesture.minimumDuration\n0.9\n0.4\n")]),
+        Hostile("sweep of a --set invalid at every varied value", ["sweep", "--profile", "late.yaml", "--set", "trigger.source=gesture",
+                                                                   "--vary", "gesture.minimumDuration=0.4,0.6", "--users", "50"], 64,
+                "point 1 (gesture.minimumDuration=0.4): --set trigger.source=gesture: trigger.offset: fires the action at 200 ms (minimumDuration + offset), before the gesture recognises at 400 ms",
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("sweep of a file problem the varied keys leave", ["sweep", "--profile", "early.yaml", "--vary", "gesture.minimumDuration=0.4,0.6",
+                                                                  "--users", "50"], 65,
+                "early.yaml:5:36: trigger.offset: fires the action at 500 ms (minimumDuration + offset), before the gesture recognises at 700 ms",
+                files: ["early.yaml": F.profile(replacing: "{minimumDuration: 1.0, maximumDistance: 10}\ntrigger: {source: gesture, offset: 0}",
+                                                with: "{minimumDuration: 0.7, maximumDistance: 10}\ntrigger: {source: gesture, offset: -0.2}")]),
+        Hostile("sweep of a file key every point replaces", ["sweep", "--profile", "still.yaml", "--vary", "fill.delay=0", "--users", "50"], 0,
+                files: ["still.yaml": .text("version: 1\nname: still\ndescription: x\nfill: {model: none, delay: 0.3}\n")]),
+        Hostile("sensitivity with a --set valid only with the varied values", ["sensitivity", "--profile", "late.yaml", "--set", "fill.duration=0.8",
+                                                                               "--vary", "gesture.minimumDuration=0.3:0.6", "--points", "4", "--users", "50"], 0,
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("tune with a --set valid in part of the range", ["tune", "--profile", "late.yaml", "--set", "fill.duration=0.8", "--param",
+                                                                 "gesture.minimumDuration=0.3:0.9", "--maximize", "completion_rate", "--users", "200"], 0,
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("tune with a --set valid nowhere in the range", ["tune", "--profile", "late.yaml", "--set", "fill.duration=0.8", "--param",
+                                                                 "gesture.minimumDuration=0.75:0.9", "--maximize", "completion_rate", "--users", "200"], 64,
+                "no candidate in the --param ranges is a valid profile; for example gesture.minimumDuration=0.75: --set fill.duration=0.8: trigger.offset: fires the action at 600 ms",
+                files: ["late.yaml": F.lateTrigger]),
         Hostile("tune unknown metric", ["tune", "--param", "gesture.minimumDuration=0.5:1", "--minimize", "joy"], 64, "'joy'"),
         Hostile("tune bad constraint", tuneArguments + ["--constraint", "nonsense"], 64, "nonsense"),
         Hostile("tune bad target", ["tune", "--param", "gesture.minimumDuration=0.5:1", "--target", "users=lots"], 64, "--target"),

@@ -58,11 +58,6 @@ public enum Sweep {
     /// Points simulated together; rows are reported after each batch.
     public static let batchSize = 4
 
-    /// The base profile (with the `--set` overrides, before any point's values).
-    public static func baseProfile(_ request: SweepRequest) throws(ProfileError) -> Profile {
-        try Profile.load(yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides)
-    }
-
     /// The profile of every point (or of the points in `range`: a shard's), validated before anything is simulated;
     /// a point's population values (`population.…` keys) are applied to the populations and checked too.
     public static func profiles(_ request: SweepRequest, points range: Range<Int>? = nil) throws -> [Profile] {
@@ -99,8 +94,8 @@ public enum Sweep {
     /// The error of point `index` (0-based): the point and its values, then what is wrong, named by the key path
     /// the sweep varies rather than as a `--set` the user never typed (a `--set` the user did type that is at fault
     /// with the point's values is named as such).
-    static func pointError(_ index: Int, _ assignments: [String], _ error: Error,
-                           names: [String: String] = [:]) -> SweepError {
+    public static func pointError(_ index: Int, _ assignments: [String], _ error: Error,
+                                  names: [String: String] = [:]) -> SweepError {
         var message = "\(error)"
         if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
            texts.contains(where: assignments.contains) {
@@ -111,11 +106,18 @@ public enum Sweep {
 
     /// A point's `key=value` texts and its overrides, profile and population keys alike.
     private static func pointOverrides(_ request: SweepRequest, point index: Int) throws(SweepError) -> ([String], [Override]) {
-        let assignments = zip(request.plan.parameters, request.plan.points[index]).map { "\($0.keyPath)=\($1)" }
+        try pointOverrides(request.plan, point: index, names: request.overrideNames)
+    }
+
+    /// Point `index`'s (0-based) `key=value` texts and its overrides, profile and population keys alike; a value
+    /// that is no override is the point's error.
+    public static func pointOverrides(_ plan: SweepPlan, point index: Int,
+                                      names: [String: String] = [:]) throws(SweepError) -> (assignments: [String], overrides: [Override]) {
+        let assignments = zip(plan.parameters, plan.points[index]).map { "\($0.keyPath)=\($1)" }
         do {
             return (assignments, try assignments.map { text throws(ProfileError) in try Override(parsing: text) })
         } catch {
-            throw pointError(index, assignments, error, names: request.overrideNames)
+            throw pointError(index, assignments, error, names: names)
         }
     }
 

@@ -272,6 +272,28 @@ public enum Tuner {
         return (max(0, centre - half), min(1, centre + half))
     }
 
+    /// The candidates the search starts from, in the order it evaluates them: one parameter's scan of its range
+    /// (`scanIntervals` cells, both ends), or a Sobol scan of the box (8 points per parameter, at least 16).
+    public static func scanCandidates(_ parameters: [TuneParameter]) throws -> [[Double]] {
+        if parameters.count == 1 {
+            let (lower, upper) = (parameters[0].lower, parameters[0].upper)
+            return (0...scanIntervals).map {
+                [$0 == scanIntervals ? upper : lower + (upper - lower) * Double($0) / Double(scanIntervals)]
+            }
+        }
+        let scan = try SobolSequence(dimensions: parameters.count)
+        return try (0..<max(16, 8 * parameters.count)).map { _ in
+            zip(try scan.next(), parameters).map { $1.lower + $0 * ($1.upper - $1.lower) }
+        }
+    }
+
+    /// The overrides of a candidate's values, as printed (`SweepParameter.format`), so a row can be reproduced.
+    public static func overrides(_ parameters: [TuneParameter], values: [Double]) throws(ProfileError) -> [Override] {
+        try zip(parameters, values).map { parameter, value throws(ProfileError) in
+            try Override(parsing: "\(parameter.keyPath)=\(SweepParameter.format(value))")
+        }
+    }
+
     public static func run(_ request: TuneRequest, onEvaluation: ((TuneEvaluation) -> Void)? = nil) throws -> TuneResult {
         guard request.confidence >= 0.5, request.confidence < 1 else {
             throw TuneError("--confidence \(request.confidence): expected a probability in [0.5, 1)")
@@ -286,10 +308,8 @@ public enum Tuner {
         var failure: Error?
 
         func profile(_ values: [Double]) throws -> Profile {
-            let assignments = zip(request.parameters, values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
-            let overrides = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
-            return try Profile.load(yaml: request.profileText, path: request.profilePath,
-                                    overrides: request.baseOverrides + overrides)
+            try Profile.load(yaml: request.profileText, path: request.profilePath,
+                             overrides: request.baseOverrides + overrides(request.parameters, values: values))
         }
 
         // A key without effect where it is tuned (fill.delay of no fill) is refused as a whole, as sweep and
@@ -387,9 +407,7 @@ public enum Tuner {
             let width = parameter.upper - parameter.lower
             let tolerance = width * relativeTolerance
             method = "brent"
-            let grid = (0...scanIntervals).map {
-                $0 == scanIntervals ? parameter.upper : parameter.lower + width * Double($0) / Double(scanIntervals)
-            }
+            let grid = try scanCandidates(request.parameters).map { $0[0] }
             let scanned = grid.map { simulate([$0]) }
             if let failure { throw failure }
             // Brent needs a valid point to start from: without one, say why the range has none.
@@ -481,8 +499,7 @@ public enum Tuner {
             let unit = { (u: [Double]) in zip(u, request.parameters).map { $1.lower + $0 * ($1.upper - $1.lower) } }
             let toUnit = { (values: [Double]) in zip(values, request.parameters).map { ($0 - $1.lower) / ($1.upper - $1.lower) } }
             let dimensions = request.parameters.count
-            let scan = try SobolSequence(dimensions: dimensions)
-            for _ in 0..<max(16, 8 * dimensions) { _ = simulate(unit(try scan.next())) }
+            for candidate in try scanCandidates(request.parameters) { _ = simulate(candidate) }
             calibrate()
             var finished = false
             // Without a defined objective anywhere there is nothing to minimise: the scan is the answer (no point).

@@ -140,14 +140,18 @@ struct SensitivityCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             // A clear error for a missing or invalid profile before the plan, with the --set values applied (as
-            // every point is).
-            _ = try source.library.loadProfile(profile, overrides: try source.profileOverrides())
-            for name in metrics { try SensitivityPlan.checkMetric(name) }
-            let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
-            let plan = try SensitivityPlan(
-                method: method, parameters: parameters,
-                points: points ?? (method == .sobol ? Self.defaultBaseRows : Self.defaultTrajectories),
-                levels: levels ?? SensitivityPlan.defaultLevels, secondOrder: secondOrder != nil, seed: simulation.seed)
+            // every point is); a base invalid only through the varied keys is no fault of the study (`studyBase`).
+            func makePlan() throws -> SensitivityPlan {
+                for name in metrics { try SensitivityPlan.checkMetric(name) }
+                let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
+                return try SensitivityPlan(
+                    method: method, parameters: parameters,
+                    points: points ?? (method == .sobol ? Self.defaultBaseRows : Self.defaultTrajectories),
+                    levels: levels ?? SensitivityPlan.defaultLevels, secondOrder: secondOrder != nil, seed: simulation.seed)
+            }
+            _ = try sweepBase(profile, library: source.library, overrides: try source.profileOverrides(),
+                              plan: { try makePlan().sweepPlan })
+            let plan = try makePlan()
             if let saltelli = plan.saltelli, !saltelli.baseRowsArePowerOfTwo {
                 var power = 2
                 while power < saltelli.baseRows { power *= 2 }

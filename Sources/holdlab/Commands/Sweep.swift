@@ -130,24 +130,32 @@ struct SweepCommand: ParsableCommand {
         try reportingErrors {
             let library = source.library
             let path = library.profilePath(profile)
+            var built: SweepPlan?
+            func makePlan() throws -> SweepPlan {
+                if let built { return built }
+                let plan: SweepPlan
+                if let namedDesign {
+                    let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
+                    plan = try SweepPlan(parameters: parameters, design: namedDesign, points: points, seed: simulation.seed)
+                } else {
+                    // 100,000 rows of a few keys: well under 64 MiB.
+                    plan = try SweepPlan(designFile: design, text: try ProfileLibrary.read(design, what: "design", limit: 64 << 20))
+                    try source.refuseRepeatedKeys(alsoVaried: plan.parameters.map(\.keyPath), by: "--design \(design)")
+                }
+                built = plan
+                return plan
+            }
             // A clear error for a missing or invalid profile before the plan, with the --set values applied (as
             // every point is): a --set that switches the model leaves the file's keys of the old one moot here too.
-            _ = try library.loadProfile(profile, overrides: try source.profileOverrides())
-            let plan: SweepPlan
-            if let namedDesign {
-                let parameters = try vary.map { text throws(SweepError) in try SweepParameter(parsing: text) }
-                plan = try SweepPlan(parameters: parameters, design: namedDesign, points: points, seed: simulation.seed)
-            } else {
-                // 100,000 rows of a few keys: well under 64 MiB.
-                plan = try SweepPlan(designFile: design, text: try ProfileLibrary.read(design, what: "design", limit: 64 << 20))
-                try source.refuseRepeatedKeys(alsoVaried: plan.parameters.map(\.keyPath), by: "--design \(design)")
-            }
+            // A base invalid only through the varied keys is no fault of the sweep: point 1 stands for it.
+            let baseOverrides = try source.profileOverrides()
+            let (base, text) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: makePlan,
+                                             blame: blamingDesign)
+            let plan = try makePlan()
             let out = OutputFile(argument: output.out)
             let shard = try sharding.parsedShard
             if let shard { try shard.check(units: plan.points.count, what: "points") }
             if let shards = sharding.shards { try ShardSpec.check(shards: shards, units: plan.points.count, what: "points") }
-            let baseOverrides = try source.profileOverrides()
-            let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
             var populations: [Population] = []
             if populationNames.isEmpty { try library.checkPopulation(of: base) }
             for name in populationNames.isEmpty ? [base.population] : populationNames {
@@ -218,9 +226,15 @@ struct SweepCommand: ParsableCommand {
     private func pointProfiles(_ request: SweepRequest, points: Range<Int>) throws -> [Profile] {
         do {
             return try Sweep.profiles(request, points: points)
-        } catch let error as SweepError where namedDesign == nil {
-            throw SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
+        } catch let error as SweepError {
+            throw blamingDesign(error)
         }
+    }
+
+    /// A point's error as the design file's (65), its point N being the file's N-th row; as is without one.
+    private func blamingDesign(_ error: SweepError) -> Error {
+        guard namedDesign == nil else { return error }
+        return SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
     }
 
     /// Simulates shard `shard`'s points and writes its shard file once, complete (`holdlab merge` refuses a shard

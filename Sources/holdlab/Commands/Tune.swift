@@ -110,7 +110,18 @@ struct Tune: ParsableCommand {
             let library = source.library
             let path = library.profilePath(profile)
             let baseOverrides = try source.profileOverrides()
-            let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
+            // A base invalid only through the tuned keys is no fault of the search: the first of its scan's
+            // candidates that loads stands for it (`studyBase`); when none does, the first candidate's problem.
+            var firstCandidate: [String] = []
+            let (base, text) = try studyBase(profile, library: library, overrides: baseOverrides, candidates: {
+                let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
+                let candidates = try Tuner.scanCandidates(parameters)
+                firstCandidate = candidates.first.map { zip(parameters, $0).map { "\($0.keyPath)=\(SweepParameter.format($1))" } } ?? []
+                return try candidates.map { values throws(ProfileError) in try Tuner.overrides(parameters, values: values) }
+            }, refusal: { error in
+                TuneError("no candidate in the --param ranges is a valid profile; for example \(firstCandidate.joined(separator: " ")): "
+                          + error.overrides(besides: firstCandidate).map { "--set \($0): " }.joined() + error.keyedMessage, kind: .usage)
+            })
             let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
             let objective: TuneObjective
             if let minimize {

@@ -88,15 +88,62 @@ func isRegularFile(_ path: String) -> Bool {
 /// The largest sweep file `--resume` reads: 100,000 points of about 700 bytes.
 let maximumResumeBytes = 256 << 20
 
-/// The request of a sweep over `plan`: the profile with `--set` applied (its file read once), the population it
-/// names or `--population`, and the run options; and the base profile, for provenance and `--resume`.
+/// The base profile of a study (`sweep`, `sensitivity`, `tune`): the profile with the `--set`s, with its text
+/// as read. Every point replaces the studied keys, so a base that is invalid only through them is no fault of the
+/// study (a file key every point replaces, a `--set` valid only with the studied values): then the first of
+/// `candidates` (each a point's own overrides, in the order the study runs them) that loads stands for the base,
+/// in provenance and for the population it names. When none loads, the base's problem is reported if the first
+/// candidate has it too (at the same place and key: the studied values do not make it, though its numbers may be
+/// theirs), else `refusal` of the first candidate's problem: the problem of the point the run stops at. `candidates` is not asked when the base loads; when it throws (an
+/// invalid plan), the base's problem comes first, as when the base is checked before the plan.
+func studyBase(
+    _ profile: String, library: ProfileLibrary, overrides: [Override],
+    candidates: () throws -> [[Override]], refusal: (ProfileError) -> Error
+) throws -> (profile: Profile, text: String) {
+    let problem: ProfileError
+    do {
+        return try library.loadProfileWithText(profile, overrides: overrides)
+    } catch {
+        problem = error
+    }
+    guard !problem.cannotOpen, let candidates = try? candidates(), !candidates.isEmpty else { throw problem }
+    var first: ProfileError?
+    for candidate in candidates {
+        do {
+            return try library.loadProfileWithText(profile, overrides: overrides + candidate.filter { !$0.reachesPopulation })
+        } catch {
+            first = first ?? error
+        }
+    }
+    guard let first, first.origin != problem.origin || first.keyPath != problem.keyPath else { throw problem }
+    throw refusal(first)
+}
+
+/// The base of a sweep over `plan` (`studyBase`, its first point standing in): point 1's problem is named as
+/// `Sweep.profiles` names it, then given to `blame` (a design file's row).
+func sweepBase(
+    _ profile: String, library: ProfileLibrary, overrides: [Override], plan: () throws -> SweepPlan,
+    blame: (SweepError) -> Error = { $0 }
+) throws -> (profile: Profile, text: String) {
+    var assignments: [String] = []
+    return try studyBase(profile, library: library, overrides: overrides, candidates: {
+        let plan = try plan()
+        guard !plan.points.isEmpty else { return [] }
+        let point = try Sweep.pointOverrides(plan, point: 0)
+        assignments = point.assignments
+        return [point.overrides]
+    }, refusal: { blame(Sweep.pointError(0, assignments, $0)) })
+}
+
+/// The request of a sweep over `plan`: the profile with `--set` applied (its file read once; `sweepBase`), the
+/// population it names or `--population`, and the run options; and the base profile, for provenance and `--resume`.
 func sweepRequest(
     plan: SweepPlan, profile: String, source: ProfileSourceOptions, simulation: RunOptions
 ) throws -> (request: SweepRequest, base: Profile) {
     let library = source.library
     let path = library.profilePath(profile)
     let baseOverrides = try source.profileOverrides()
-    let (base, text) = try library.loadProfileWithText(profile, overrides: baseOverrides)
+    let (base, text) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: { plan })
     let population = try source.applyingPopulationOverrides(
         to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0]
     let request = SweepRequest(
