@@ -179,6 +179,47 @@ struct FidelityTests {
 
 @Suite("Speed paths give the frame-by-frame answers")
 struct SpeedPathTests {
+    @Test("progress pulses found ahead for a block, its people's searches interleaved, equal each person's own",
+          arguments: [
+              TimingCurve.linear, .easeIn, .easeInOut,
+              .bezier(UnitBezier(x1: 0.05, y1: 0.9, x2: 0.1, y2: 1)), .bezier(UnitBezier(x1: 0.9, y1: 0, x2: 0.95, y2: 0.1)),
+          ], [0.9, 0.0043, 7.3, 1e-9])
+    func pulsesInterleaved(curve: TimingCurve, duration: Double) throws {
+        for (threshold, refresh) in [(0.01, 120.0), (0.05, 60), (0.2, 59.94), (0.003, 1000)] {
+            var control = Fixture.linearBar()
+            control.fill.model = .animation(curve: curve, durationSeconds: duration)
+            control.display.refreshRateHz = refresh
+            control.haptics = Haptics(threshold: threshold, minIntervalSeconds: 0, onComplete: false)
+            let batch = try Fixture.evaluator(control)
+            let single = try Fixture.evaluator(control)
+            #expect(batch.preparesPulses)
+            // 4k + 3 people (a last group of three lanes), a phase twice in a row, the ends of the phase's range.
+            var phases: [Double] = []
+            for person in 0..<39 {
+                let spread = Double((person * 7_919) % 1_000) / 1_000
+                phases.append(spread + 0.0001 * Double(person % 3))
+            }
+            phases += [0, 0, 0.999_999_999, 0.5]
+            phases.withUnsafeBufferPointer { batch.preparePulses(phases: $0) }
+            for phase in phases {
+                var ticks = OnTimeTicks()
+                batch.hold(framePhase: phase, latencies: &ticks)
+                single.hold(framePhase: phase, latencies: &ticks)
+                #expect(batch.pulseRequests.map(\.time) == single.pulseRequests.map(\.time), "\(curve) \(duration) \(threshold) \(phase)")
+            }
+            // Every hold took its prepared requests (the comparison above is of the interleaved path).
+            #expect(batch.preparedNext == phases.count)
+            // A hold out of order finds its own: the prepared ones are only ever a person's own.
+            phases.withUnsafeBufferPointer { batch.preparePulses(phases: $0) }
+            for phase in phases.reversed() {
+                var ticks = OnTimeTicks()
+                batch.hold(framePhase: phase, latencies: &ticks)
+                single.hold(framePhase: phase, latencies: &ticks)
+                #expect(batch.pulseRequests.map(\.time) == single.pulseRequests.map(\.time))
+            }
+        }
+    }
+
     @Test("progress pulses found by jumping through the fill's inverse, judged on table bounds, equal a frame-by-frame check",
           arguments: [
               TimingCurve.linear, .easeIn, .easeOut, .easeInOut, .ease,

@@ -184,6 +184,87 @@ final class BezierFill: PreparedFill {
         }
     }
 
+    /// People whose pulse searches `requestProgressPulses(start:clocks:…)` interleaves.
+    static let pulseLanes = 4
+
+    /// `requestProgressPulses` for several people at once who differ only in their display clock (the fill's start
+    /// and steps are the same: a Bézier fill draws no latencies): person i's requests are
+    /// `requests[ends[i − 1]..<ends[i]]` (from 0 for the first), the same requests, in the same order, as one call
+    /// per clock. Needs the tabulated inverse (`inverse`); nothing is written without it.
+    ///
+    /// Each search step of one person depends on the last (a level, its cell of the inverse, a frame, the frame's
+    /// bounds, the next level): a chain of latencies that leaves the core mostly idle. Here `pulseLanes` people take
+    /// their steps in turn, each lane running the same steps as the one-person loop (`firstFrameReaching`), so their
+    /// chains proceed together. A lane writes into a region of `requests` sized for every frame its search can
+    /// reach (one request a frame at most), and the regions are closed up when the lanes are done.
+    func requestProgressPulses(start: Int64, clocks: UnsafeBufferPointer<FrameClock>, threshold: Double,
+                               into requests: inout [Int64], ends: inout [Int]) {
+        requests.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        guard inverse != nil else { return }
+        let end = start + nominalNanoseconds
+        let tolerance = HapticSchedule.stepTolerance
+        struct Lane {
+            var clock: FrameClock
+            var reached: (lower: Double, upper: Double)
+            var reachedAt: Int64
+            var index: Int
+            var last: Int
+            var region: Int
+            var written: Int
+            var active: Bool
+        }
+        withUnsafeTemporaryAllocation(of: Lane.self, capacity: Self.pulseLanes) { lanes in
+            var group = 0
+            while group < clocks.count {
+                let count = min(Self.pulseLanes, clocks.count - group)
+                var size = requests.count
+                for lane in 0..<count {
+                    let clock = clocks[group + lane]
+                    let index = clock.firstFrame(atOrAfter: start)
+                    let last = clock.firstFrame(atOrAfter: end)
+                    (lanes.baseAddress! + lane).initialize(to: Lane(
+                        clock: clock, reached: (0, 0), reachedAt: start, index: index, last: last, region: size,
+                        written: 0, active: true))
+                    size += max(0, last - index + 1)
+                }
+                let base = requests.count
+                requests.append(contentsOf: repeatElement(0, count: size - base))
+                var active = count
+                requests.withUnsafeMutableBufferPointer { buffer in
+                    while active > 0 {
+                        for lane in 0..<count where lanes[lane].active {
+                            let state = lanes[lane]
+                            if let (frame, progress) = firstFrameReaching(
+                                after: state.reached, at: state.reachedAt, step: threshold, tolerance: tolerance,
+                                start: start, from: state.index, through: state.last, clock: state.clock), frame <= state.last {
+                                let time = state.clock.time(ofFrame: frame)
+                                buffer[state.region + state.written] = time
+                                lanes[lane].reached = progress
+                                lanes[lane].reachedAt = time
+                                lanes[lane].index = frame + 1
+                                lanes[lane].written = state.written + 1
+                            } else {
+                                lanes[lane].active = false
+                                active -= 1
+                            }
+                        }
+                    }
+                    // Close up the regions: each lane's requests follow the last's.
+                    var to = base
+                    for lane in 0..<count {
+                        let state = lanes[lane]
+                        for k in 0..<state.written { buffer[to + k] = buffer[state.region + k] }
+                        to += state.written
+                        ends.append(to)
+                    }
+                }
+                requests.removeLast(requests.count - (ends.last ?? 0))
+                group += count
+            }
+        }
+    }
+
     /// Bounds on the progress the fill shows on `frame`, without solving its curve and without placing the frame on the
     /// integer clock: the frame's normalised time from its real instant is within half a nanosecond (plus far less in
     /// rounding) of the exact one, which `boundsReach` covers (see `UnitBezierBounds`).

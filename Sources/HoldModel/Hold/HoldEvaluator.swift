@@ -34,6 +34,13 @@ public final class HoldEvaluator {
     let steps = FillSteps()
     // Progress steps reached while held (instant), before the throttle.
     @exclusivity(unchecked) var progressRequests = ReusedArray<Int64>()
+    /// Progress-pulse requests found ahead for the people of a block (`preparePulses`), taken in order by `hold`:
+    /// person i's are `preparedRequests[preparedEnds[i − 1]..<preparedEnds[i]]`, for the phase `preparedPhases[i]`.
+    @exclusivity(unchecked) var preparedRequests: [Int64] = []
+    @exclusivity(unchecked) var preparedEnds: [Int] = []
+    @exclusivity(unchecked) var preparedPhases: [UInt64] = []
+    @exclusivity(unchecked) var preparedClocks: [FrameClock] = []
+    @exclusivity(unchecked) var preparedNext = 0
     /// The haptic requests of the last `hold`, assuming the finger stays down.
     @exclusivity(unchecked) public private(set) var pulseRequests = ReusedArray<PulseRequest>()
 
@@ -158,7 +165,7 @@ public final class HoldEvaluator {
                                         offset: triggerOffset, fillComplete: timeline.fillComplete)
         if let start = timeline.fillStart {
             Self.setShownFrames(&timeline, fill.shownFrames(start: start, clock: clock, steps: steps))
-            if haptics.threshold > 0 {
+            if haptics.threshold > 0 && !takePreparedPulses(phase: framePhase) {
                 fill.requestProgressPulses(start: start, clock: clock, threshold: haptics.threshold, steps: steps,
                                            into: &progressRequests)
             }
@@ -169,6 +176,49 @@ public final class HoldEvaluator {
             timeline.firstPlayedPulse = pulseRequests.first { $0.kind == .progress && $0.status == .played }?.time
         }
         lastHeld = timeline
+    }
+
+    /// Whether `preparePulses` finds the progress pulses of a block's people ahead, interleaved: a Bézier fill with
+    /// its tabulated inverse, progress pulses, and a timeline that is the person's own (no Timer latencies).
+    public var preparesPulses: Bool {
+        guard phaseOnly == nil, fillStart != nil, haptics.threshold > 0, latencyDraws == 0,
+              case .bezier(let fill) = prepared.fill else { return false }
+        return fill.inverse != nil
+    }
+
+    /// Finds ahead the progress-pulse requests of people with these frame phases, in the order their holds will
+    /// come (`BezierFill.requestProgressPulses(start:clocks:…)`, which interleaves their searches); each `hold` of
+    /// the next of these phases takes its requests from here. A hold of any other phase (or out of order) finds its
+    /// own, so what is found is only ever a person's own requests. Nothing when `preparesPulses` is false.
+    public func preparePulses(phases: UnsafeBufferPointer<Double>) {
+        preparedNext = 0
+        preparedPhases.removeAll(keepingCapacity: true)
+        guard preparesPulses, let start = fillStart, case .bezier(let fill) = prepared.fill else {
+            preparedRequests.removeAll(keepingCapacity: true)
+            preparedEnds.removeAll(keepingCapacity: true)
+            return
+        }
+        preparedClocks.removeAll(keepingCapacity: true)
+        for phase in phases {
+            preparedClocks.append(display.clock(phase: phase))
+            preparedPhases.append(phase.bitPattern)
+        }
+        preparedClocks.withUnsafeBufferPointer { clocks in
+            fill.requestProgressPulses(start: start, clocks: clocks, threshold: haptics.threshold,
+                                       into: &preparedRequests, ends: &preparedEnds)
+        }
+    }
+
+    /// The next prepared person's progress requests into `progressRequests`, when `phase` is theirs.
+    @inline(__always)
+    private func takePreparedPulses(phase: Double) -> Bool {
+        let next = preparedNext
+        guard next < preparedPhases.count, preparedPhases[next] == phase.bitPattern else { return false }
+        for index in (next == 0 ? 0 : preparedEnds[next - 1])..<preparedEnds[next] {
+            progressRequests.append(preparedRequests[index])
+        }
+        preparedNext = next + 1
+        return true
     }
 
     /// The first frames on which the fill looks started and full, into a timeline (nil for never).

@@ -7,7 +7,8 @@ import HoldProfiles
 /// a time, in stages: the frames each person sees, when each lets go, the summaries of their holds, then what the
 /// caller counts. The same answers, in the same order, as `ControlUnderTest.run` person by person; each stage is a
 /// short loop over independent people. Any other control (a Timer fill, progress pulses) takes them person by
-/// person. One per thread.
+/// person, a block's pulse searches found ahead together where they can be (`HoldEvaluator.preparePulses`). One per
+/// thread.
 final class BlockRunner {
     /// People a block takes at a time: their frames, press ends and summaries stay in the core's first-level cache.
     static let blockSize = 256
@@ -47,13 +48,29 @@ final class BlockRunner {
              accidental: (Int, Bool) -> Void, person: (Int, CountedHold) -> Void) {
         guard control.evaluator.summarizes else {
             var latencies = latencies()
-            for offset in people.indices {
-                let user = people[offset]
-                if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
-                    accidental(offset, fired)
-                    continue
+            // A Bézier fill's progress pulses are found a block ahead, the people's searches interleaved
+            // (`HoldEvaluator.preparePulses`); each hold then takes its own.
+            let prepares = control.evaluator.preparesPulses
+            var first = 0
+            while first < people.count {
+                let last = min(people.count, first + Self.blockSize)
+                if prepares {
+                    var count = 0
+                    for offset in first..<last where control.accidentalFires(people[offset], traits: traits[people[offset].classIndex]) == nil {
+                        phases[count] = people[offset].framePhase
+                        count += 1
+                    }
+                    control.evaluator.preparePulses(phases: UnsafeBufferPointer(start: phases, count: count))
                 }
-                person(offset, CountedHold(control.run(user, traits: traits[user.classIndex], latencies: &latencies)))
+                for offset in first..<last {
+                    let user = people[offset]
+                    if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
+                        accidental(offset, fired)
+                        continue
+                    }
+                    person(offset, CountedHold(control.run(user, traits: traits[user.classIndex], latencies: &latencies)))
+                }
+                first = last
             }
             return
         }
