@@ -114,6 +114,16 @@ enum HostileFixtures {
 
         """)
 
+    /// A review of `late.yaml` and a variant whose 0.8 s fill fires the action before its 0.7 s gesture.
+    static let shortVariantReview = Fixture.text("""
+        question: does a shorter fill help?
+        profiles: [late.yaml]
+        variants:
+          short: {fill.duration: 0.8}
+        users: 300
+
+        """)
+
     static func profile(replacing old: String, with new: String) -> Fixture {
         .text(profile.replacingOccurrences(of: old, with: new))
     }
@@ -564,6 +574,20 @@ enum HostileCases {
         Hostile("sensitivity with a --set valid only with the varied values", ["sensitivity", "--profile", "late.yaml", "--set", "fill.duration=0.8",
                                                                                "--vary", "gesture.minimumDuration=0.3:0.6", "--points", "4", "--users", "50"], 0,
                 files: ["late.yaml": F.lateTrigger]),
+        // A review is checked with the command line's --set, as it will run: a problem the --set mends is none, one it
+        // is part of is the command line's (64, said at the file's line), one it leaves is the file's with the numbers
+        // the run uses.
+        Hostile("report --review with a --set that mends a variant", ["report", "--review", "rv.yaml", "--set", "gesture.minimumDuration=0.5",
+                                                                      "--out", "out"], 0,
+                files: ["late.yaml": F.lateTrigger, "rv.yaml": F.shortVariantReview], present: ["out/report.md"]),
+        Hostile("report --review with a --set at fault with a variant", ["report", "--review", "rv.yaml", "--set", "gesture.minimumDuration=0.75",
+                                                                         "--out", "out"], 64,
+                "rv.yaml:4:26: variants.short.fill.duration: with --set gesture.minimumDuration=0.75: trigger.offset: fires the action at 600 ms (the fill's completion + offset), before the gesture recognises at 750 ms",
+                files: ["late.yaml": F.lateTrigger, "rv.yaml": F.shortVariantReview], absent: ["out"]),
+        Hostile("report --review with a --set beside a variant's own problem", ["report", "--review", "rv.yaml", "--set", "fill.curve=easeIn",
+                                                                                "--out", "out"], 65,
+                "rv.yaml:4:26: variants.short.fill.duration: trigger.offset: fires the action at 600 ms (the fill's completion + offset), before the gesture recognises at 700 ms",
+                files: ["late.yaml": F.lateTrigger, "rv.yaml": F.shortVariantReview], absent: ["out"]),
         Hostile("tune with a --set valid in part of the range", ["tune", "--profile", "late.yaml", "--set", "fill.duration=0.8", "--param",
                                                                  "gesture.minimumDuration=0.3:0.9", "--maximize", "completion_rate", "--users", "200"], 0,
                 files: ["late.yaml": F.lateTrigger]),

@@ -8,9 +8,14 @@ extension ProfileLibrary {
     /// baseline design (or, for a `population.…` key, the populations) refuses. Each is reported where the review
     /// writes it, with the underlying error (which may name another file) as its message.
     ///
-    /// - Parameter sweepPoints: a sweep's `key=value` texts, one per point (throws what is wrong with its text).
+    /// - Parameters:
+    ///   - sweepPoints: a sweep's `key=value` texts, one per point (throws what is wrong with its text).
+    ///   - commandLineSets: the command line's `--set` texts (`report --review FILE --set …`, the file giving no
+    ///     `set`), applied with the file's as the run applies them, so the file is checked as it will run: a problem
+    ///     they mend is none, and one they leave quotes the values the run uses. A problem they are part of is not
+    ///     reported here: the command line is at fault with the file, and the run says so (64).
     public func reviewProblems(
-        yaml text: String, path: String, checks: ReviewValueChecks? = nil
+        yaml text: String, path: String, checks: ReviewValueChecks? = nil, commandLineSets: [String] = []
     ) -> [ProfileError] {
         let sweepPoints = checks?.sweepPoints
         // A key given twice is one problem each, its later value standing for the rest of the check.
@@ -51,7 +56,10 @@ extension ProfileLibrary {
             guard case let .file(_, lineA, columnA) = a.origin, case let .file(_, lineB, columnB) = b.origin else { return false }
             return (lineA, columnA) < (lineB, columnB)
         }
+        // The command line's `--set` texts, as its errors name them.
+        var givenTexts: [String] = []
         func problem(_ keyPath: String, _ error: Error) {
+            if let error = error as? ProfileError, error.origin.overrideTexts.contains(where: givenTexts.contains) { return }
             // Reported at the entry of the key the problem is about when it is one of those at fault, else at the one
             // written first; a check across keys names its key and the other entries, each with where it is written
             // (`set`, `variants.LABEL`).
@@ -74,7 +82,11 @@ extension ProfileLibrary {
                 return nil
             }
         }
-        guard let common = overrides(review.sets, at: "set") else { return problems }
+        guard let fileSets = overrides(review.sets, at: "set"),
+              let given = try? commandLineSets.map({ text throws(ProfileError) in try Override(userParsing: text) })
+        else { return problems }
+        givenTexts = given.map(\.text)
+        let common = fileSets + given
         let profileSets = common.filter { !$0.reachesPopulation }
         var labels: [String] = []
         // Where each label is written, in the same order: a profile's entry, or the variant's key.

@@ -167,7 +167,8 @@ struct Report: ParsableCommand {
             // anything runs: the same check as `holdlab profiles check`.
             let text = try ProfileLibrary.read(review, what: "review")
             let problems = source.library.reviewProblems(
-                yaml: text, path: ProfileLibrary.displayPath(review), checks: Profiles.Check.reviewChecks)
+                yaml: text, path: ProfileLibrary.displayPath(review), checks: Profiles.Check.reviewChecks,
+                commandLineSets: source.overrides)
             if !problems.isEmpty {
                 for problem in problems { printError(problem.description) }
                 if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(review)): \(problems.count) problems") }
