@@ -321,7 +321,9 @@ public enum Tuner {
                     _ = try Profile.load(yaml: request.profileText, path: request.profilePath,
                                          overrides: request.baseOverrides + [try Override(parsing: text)])
                 } catch where error.withoutEffect && error.keyPath == parameter.keyPath {
-                    throw TuneError("--param \(parameter.keyPath): \(error.keyedMessage)", kind: .usage)
+                    // A --set that makes the key moot is named with it, as sweep names it.
+                    let sets = error.overrides(besides: [text]).map { "--set \($0): " }.joined()
+                    throw TuneError("--param \(parameter.keyPath): \(sets)\(error.keyedMessage)", kind: .usage)
                 } catch {
                     // Another problem at this end is the search's to meet (an infeasible candidate), not a refusal.
                 }
