@@ -119,10 +119,10 @@ extension ProfileLibrary {
         }
         // The `set` applies to each profile: when some take it (or refuse it otherwise), which one refuses it is part
         // of the problem; one that every profile refuses alike is said once, as is.
-        let alike = refusals.count == names.count && Set(refusals.map(\.error.description)).count == 1
+        let alike = refusals.count == names.count && ProfileError.refusedAlike(refusals.map { [$0.error.description] })
         for (keyPath, name, error) in refusals {
             if names.count > 1, error.origin.isOverride, !alike {
-                problem(keyPath, error.said(in: "profile \(name)", appliesTo: "each of the \(names.count) profiles", by: "set"))
+                problem(keyPath, error.said(in: "profile \(name)", note: "the set applies to each of the \(names.count) profiles"))
             } else {
                 problem(keyPath, error)
             }

@@ -71,17 +71,19 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
 
     /// This problem of a `--set` that applies to each of `count` profiles, said of the profile `name` that has it.
     func said(ofProfile name: String, among count: Int) -> ProfileError {
-        said(in: "profile \(name)", appliesTo: "each of the \(count) profiles")
+        said(in: "profile \(name)", note: "the --set applies to each of the \(count) profiles")
     }
 
-    /// This problem of a `--set` (or a review's `set`, `by`) that applies to several inputs, said of the one
-    /// (`place`: "profile hig-linear-bar", "Profiles/a.yaml") that has it: the message alone names the value and
-    /// the key, which the others may take.
-    public func said(in place: String, appliesTo inputs: String, by setting: String = "--set") -> ProfileError {
-        said(in: place, note: "the \(setting) applies to \(inputs)")
+    /// Whether a `--set` (or a review's `set`) that applies to several inputs is refused by every one of them
+    /// alike: `refusals` holds each input's problems of it (as said), and they are all one problem. Such a problem
+    /// is said once, naming no input (naming one would suggest the others take it); any other is said of each
+    /// input that has it (`said(in:note:)`).
+    public static func refusedAlike(_ refusals: [[String]]) -> Bool {
+        refusals.count > 1 && refusals.allSatisfy { !$0.isEmpty } && Set(refusals.joined()).count == 1
     }
 
-    /// This problem said of the input `place` that has it, with a note: "… (in `place`; `note`)".
+    /// This problem said of the input `place` that has it ("profile hig-linear-bar", "Profiles/a.yaml"), with a
+    /// note: "… (in `place`; `note`)". The message alone names the value and the key, which the others may take.
     public func said(in place: String, note: String) -> ProfileError {
         var error = ProfileError(
             origin: origin, keyPath: keyPath, message: message + " (in \(place); \(note))", cannotOpen: cannotOpen)

@@ -113,7 +113,7 @@ struct Profiles: ParsableCommand {
                 }
             }
             let refusals = checks.map { problems($0).filter(\.origin.isOverride).map(\.description) }
-            let alike = files.count > 1 && refusals.allSatisfy { !$0.isEmpty } && Set(refusals.joined()).count == 1
+            let alike = ProfileError.refusedAlike(refusals)
             var invalid = 0
             var missing = 0
             var usage = false
