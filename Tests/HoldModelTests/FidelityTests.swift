@@ -185,7 +185,9 @@ struct SpeedPathTests {
               .bezier(UnitBezier(x1: 0.05, y1: 0.9, x2: 0.1, y2: 1)), .bezier(UnitBezier(x1: 0.9, y1: 0, x2: 0.95, y2: 0.1)),
           ], [0.9, 0.0043, 7.3, 1e-9])
     func pulsesInterleaved(curve: TimingCurve, duration: Double) throws {
-        for (threshold, refresh) in [(0.01, 120.0), (0.05, 60), (0.2, 59.94), (0.003, 1000)] {
+        // Down to a step of a thousandth at 1000 Hz (a request nearly every frame, as many as the steps allow: the
+        // bound each lane's region is sized by) and a step within the tolerance (a region of one a frame).
+        for (threshold, refresh) in [(0.01, 120.0), (0.05, 60), (0.2, 59.94), (0.003, 1000), (0.001, 1000), (1e-12, 120)] {
             var control = Fixture.linearBar()
             control.fill.model = .animation(curve: curve, durationSeconds: duration)
             control.display.refreshRateHz = refresh

@@ -195,8 +195,9 @@ final class BezierFill: PreparedFill {
     /// Each search step of one person depends on the last (a level, its cell of the inverse, a frame, the frame's
     /// bounds, the next level): a chain of latencies that leaves the core mostly idle. Here `pulseLanes` people take
     /// their steps in turn, each lane running the same steps as the one-person loop (`firstFrameReaching`), so their
-    /// chains proceed together. A lane writes into a region of `requests` sized for every frame its search can
-    /// reach (one request a frame at most), and the regions are closed up when the lanes are done.
+    /// chains proceed together. A lane writes into a region of `requests` sized for every request it can make (one
+    /// a frame at most, and no more than the steps fit in the fill), and the regions are closed up when the lanes
+    /// are done.
     func requestProgressPulses(start: Int64, clocks: UnsafeBufferPointer<FrameClock>, threshold: Double,
                                into requests: inout [Int64], ends: inout [Int]) {
         requests.removeAll(keepingCapacity: true)
@@ -204,6 +205,10 @@ final class BezierFill: PreparedFill {
         guard inverse != nil else { return }
         let end = start + nominalNanoseconds
         let tolerance = HapticSchedule.stepTolerance
+        // A request's progress is at least the last one's plus the step less the tolerance (and a few ulps of its
+        // sum), and at most 1: so no more requests than 1 / (step − 2·tolerance), plus one. Without that bound (a
+        // step within the tolerance), one a frame.
+        let perStep = threshold > 4 * tolerance ? Int(1 / (threshold - 2 * tolerance)) + 2 : Int.max
         struct Lane {
             var clock: FrameClock
             var reached: (lower: Double, upper: Double)
@@ -226,7 +231,7 @@ final class BezierFill: PreparedFill {
                     (lanes.baseAddress! + lane).initialize(to: Lane(
                         clock: clock, reached: (0, 0), reachedAt: start, index: index, last: last, region: size,
                         written: 0, active: true))
-                    size += max(0, last - index + 1)
+                    size += min(perStep, max(0, last - index + 1))
                 }
                 let base = requests.count
                 requests.append(contentsOf: repeatElement(0, count: size - base))
@@ -239,6 +244,7 @@ final class BezierFill: PreparedFill {
                                 after: state.reached, at: state.reachedAt, step: threshold, tolerance: tolerance,
                                 start: start, from: state.index, through: state.last, clock: state.clock), frame <= state.last {
                                 let time = state.clock.time(ofFrame: frame)
+                                assert(state.region + state.written < (lane + 1 < count ? lanes[lane + 1].region : buffer.count))
                                 buffer[state.region + state.written] = time
                                 lanes[lane].reached = progress
                                 lanes[lane].reachedAt = time

@@ -96,12 +96,17 @@ public enum Sweep {
     /// with the point's values is named as such).
     public static func pointError(_ index: Int, _ assignments: [String], _ error: Error,
                                   names: [String: String] = [:]) -> SweepError {
-        var message = "\(error)"
-        if let error = error as? ProfileError, case let texts = error.origin.overrideTexts,
-           texts.contains(where: assignments.contains) {
-            message = error.overrides(besides: assignments).map { "\(names[$0] ?? "--set \($0)"): " }.joined() + error.keyedMessage
+        SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(pointMessage(assignments, error, names: names))")
+    }
+
+    /// What is wrong with a point of `assignments` (a sweep's, a tune candidate's): a problem the point's values
+    /// are part of by its key path alone, each other `--set` at fault named (`names`, else `--set TEXT`); any
+    /// other as it is (a file's, with its place).
+    public static func pointMessage(_ assignments: [String], _ error: Error, names: [String: String] = [:]) -> String {
+        guard let error = error as? ProfileError, error.origin.overrideTexts.contains(where: assignments.contains) else {
+            return "\(error)"
         }
-        return SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(message)")
+        return error.overrides(besides: assignments).map { "\(names[$0] ?? "--set \($0)"): " }.joined() + error.keyedMessage
     }
 
     /// A point's `key=value` texts and its overrides, profile and population keys alike.

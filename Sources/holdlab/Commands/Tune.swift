@@ -120,7 +120,7 @@ struct Tune: ParsableCommand {
                 return try candidates.map { values throws(ProfileError) in try Tuner.overrides(parameters, values: values) }
             }, refusal: { error in
                 TuneError("no candidate in the --param ranges is a valid profile; for example \(firstCandidate.joined(separator: " ")): "
-                          + error.overrides(besides: firstCandidate).map { "--set \($0): " }.joined() + error.keyedMessage, kind: .usage)
+                          + Sweep.pointMessage(firstCandidate, error), kind: .usage)
             })
             let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
             let objective: TuneObjective

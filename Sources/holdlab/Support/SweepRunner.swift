@@ -94,8 +94,9 @@ let maximumResumeBytes = 256 << 20
 /// `candidates` (each a point's own overrides, in the order the study runs them) that loads stands for the base,
 /// in provenance and for the population it names. When none loads, the base's problem is reported if the first
 /// candidate has it too (at the same place and key: the studied values do not make it, though its numbers may be
-/// theirs), else `refusal` of the first candidate's problem: the problem of the point the run stops at. `candidates` is not asked when the base loads; when it throws (an
-/// invalid plan), the base's problem comes first, as when the base is checked before the plan.
+/// theirs), else `refusal` of the first candidate's problem: the problem of the point the run stops at.
+/// `candidates` is not asked when the base loads; when it throws (an invalid plan), the base's problem comes
+/// first, as when the base was checked before the plan.
 func studyBase(
     _ profile: String, library: ProfileLibrary, overrides: [Override],
     candidates: () throws -> [[Override]], refusal: (ProfileError) -> Error
