@@ -124,6 +124,23 @@ enum HostileFixtures {
 
         """)
 
+    /// An action 0.2 s before a 0.7 s gesture recognises: invalid whatever the fill.
+    static let earlyTrigger = Fixture.text("""
+        version: 1
+        name: early
+        description: x
+        gesture: {minimumDuration: 0.7, maximumDistance: 10}
+        trigger: {source: gesture, offset: -0.2}
+        fill: {start: touchDown, model: animation, curve: linear, duration: match}
+
+        """)
+
+    /// A profile invalid through its haptics.threshold alone, movement cancelling at `distance` points.
+    static func movementVaried(distance: Int) -> Fixture {
+        .text("version: 1\nname: mv\ndescription: x\ngesture: {minimumDuration: 0.8, maximumDistance: \(distance), movementCancels: always}\n"
+              + "fill: {start: touchDown, model: animation, curve: linear, duration: match}\nhaptics: {threshold: 2, onComplete: true}\n")
+    }
+
     static func profile(replacing old: String, with new: String) -> Fixture {
         .text(profile.replacingOccurrences(of: old, with: new))
     }
@@ -564,11 +581,45 @@ enum HostileCases {
                                                                    "--vary", "gesture.minimumDuration=0.4,0.6", "--users", "50"], 64,
                 "point 1 (gesture.minimumDuration=0.4): --set trigger.source=gesture: trigger.offset: fires the action at 200 ms (minimumDuration + offset), before the gesture recognises at 400 ms",
                 files: ["late.yaml": F.lateTrigger]),
-        Hostile("sweep of a file problem the varied keys leave", ["sweep", "--profile", "early.yaml", "--vary", "gesture.minimumDuration=0.4,0.6",
+        Hostile("sweep of a file problem the varied keys leave", ["sweep", "--profile", "early.yaml", "--vary", "fill.duration=0.5,0.8",
                                                                   "--users", "50"], 65,
                 "early.yaml:5:36: trigger.offset: fires the action at 500 ms (minimumDuration + offset), before the gesture recognises at 700 ms",
-                files: ["early.yaml": F.profile(replacing: "{minimumDuration: 1.0, maximumDistance: 10}\ntrigger: {source: gesture, offset: 0}",
-                                                with: "{minimumDuration: 0.7, maximumDistance: 10}\ntrigger: {source: gesture, offset: -0.2}")]),
+                files: ["early.yaml": F.earlyTrigger]),
+        // ... but one the varied values give their own numbers is said of point 1, with them, as point 2's would be.
+        Hostile("sweep of a file problem every varied value has", ["sweep", "--profile", "early.yaml", "--vary", "gesture.minimumDuration=0.4,0.6",
+                                                                   "--users", "50"], 64,
+                "point 1 (gesture.minimumDuration=0.4): early.yaml:5:36: trigger.offset: fires the action at 200 ms (minimumDuration + offset), before the gesture recognises at 400 ms",
+                files: ["early.yaml": F.earlyTrigger]),
+        Hostile("sweep of a profile valid at point 2 only", ["sweep", "--profile", "late.yaml", "--set", "gesture.minimumDuration=0.9",
+                                                             "--vary", "fill.duration=0.9,1.2", "--users", "50"], 64,
+                "point 1 (fill.duration=0.9): --set gesture.minimumDuration=0.9: trigger.offset: fires the action at 700 ms (the fill's completion + offset), before the gesture recognises at 900 ms",
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("sweep of a profile valid at point 1 only", ["sweep", "--profile", "late.yaml", "--set", "gesture.minimumDuration=0.9",
+                                                             "--vary", "fill.duration=1.2,0.9", "--users", "50"], 64,
+                "point 2 (fill.duration=0.9): --set gesture.minimumDuration=0.9: trigger.offset: fires the action at 700 ms (the fill's completion + offset), before the gesture recognises at 900 ms",
+                files: ["late.yaml": F.lateTrigger]),
+        // What is varied is checked before such a profile: mending it may mend the profile.
+        Hostile("sweep with a bad --vary over a profile it could mend", ["sweep", "--profile", "late.yaml", "--set", "gesture.minimumDuration=0.9",
+                                                                         "--vary", "fill.duration=1.2:0.9:0.1"], 64, "must not be below start",
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("sweep with a missing design over a profile it could mend", ["sweep", "--profile", "late.yaml", "--set", "gesture.minimumDuration=0.9",
+                                                                             "--design", "nodesign.csv"], 66, "nodesign.csv",
+                files: ["late.yaml": F.lateTrigger]),
+        Hostile("tune with a bad --param over a profile it could mend", ["tune", "--profile", "late.yaml", "--set", "gesture.minimumDuration=0.9",
+                                                                         "--param", "fill.duration=1.2:0.9", "--maximize", "completion_rate"], 64,
+                "--param", files: ["late.yaml": F.lateTrigger]),
+        Hostile("tune --emit-profile of a profile valid only with tuned values", ["tune", "--profile", "late.yaml", "--set", "fill.duration=0.8",
+                                                                                 "--param", "gesture.minimumDuration=0.3:0.9", "--maximize", "completion_rate",
+                                                                                 "--users", "200", "--out", "t.csv", "--emit-profile", "tuned.yaml"], 0,
+                files: ["late.yaml": F.lateTrigger], present: ["t.csv", "tuned.yaml"]),
+        // Such a sweep is identified by the file's text and --set: a point resolves without what its values make
+        // moot, which other points read (here maximumDistance, moot where movement never cancels).
+        Hostile("sweep --resume over another file of a profile valid only with the varied values",
+                ["sweep", "--profile", "b/mv.yaml", "--vary", "haptics.threshold=0,0.1", "--vary", "gesture.movementCancels=never,always",
+                 "--users", "50", "--out", "s.csv", "--resume"], 65, "came from a different profile",
+                files: ["a/mv.yaml": F.movementVaried(distance: 20), "b/mv.yaml": F.movementVaried(distance: 3)],
+                before: [["sweep", "--profile", "a/mv.yaml", "--vary", "haptics.threshold=0,0.1", "--vary", "gesture.movementCancels=never,always",
+                          "--users", "50", "--out", "s.csv"]]),
         Hostile("sweep of a file key every point replaces", ["sweep", "--profile", "still.yaml", "--vary", "fill.delay=0", "--users", "50"], 0,
                 files: ["still.yaml": .text("version: 1\nname: still\ndescription: x\nfill: {model: none, delay: 0.3}\n")]),
         Hostile("sensitivity with a --set valid only with the varied values", ["sensitivity", "--profile", "late.yaml", "--set", "fill.duration=0.8",

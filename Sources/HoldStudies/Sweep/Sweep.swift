@@ -25,6 +25,9 @@ public struct SweepRequest: Sendable {
     /// The GSL generator every point's people and Timer latencies are drawn from (`--rng`).
     public var rng: Generator.Kind
     public var threads: Int
+    /// Whether the base profile is a point's (the profile with the `--set`s is valid only with the varied values):
+    /// its identity is then the file's text and the `--set`s (`identity`), not a point's resolved profile.
+    public var baseStandsIn = false
     /// `--precision`: each point (against each population) stops on its own at the first chunk where it meets every
     /// target, so its row is the `simulate --precision` row of its values; `users` is then the cap.
     public var precision: Precision?
@@ -161,8 +164,13 @@ public enum Sweep {
         // A design file's points are identified by their hash (the file name may change; the points may not).
         let vary = request.plan.parameters.map(\.text).joined(separator: " ; ")
             + (request.plan.design == .file ? " ; points fnv1a64:\(request.plan.pointsHash)" : "")
+        // A point standing in for the base (`baseStandsIn`) resolves without what its own values make moot, keys
+        // that other points read: the file as read and the `--set`s identify the sweep instead.
+        let profile = request.baseStandsIn
+            ? "\(baseProfile.name) fnv1a64:\(fnv1a64Hex(([request.profileText] + request.baseOverrides.map(\.text)).joined(separator: "\n"))) (the file's text and --set: valid only with the varied values)"
+            : "\(baseProfile.name) fnv1a64:\(baseProfile.contentHash)"
         return [
-            ("sweep_profile", "\(baseProfile.name) fnv1a64:\(baseProfile.contentHash)"),
+            ("sweep_profile", profile),
             ("sweep_population", request.populations.map { "\($0.name) fnv1a64:\($0.contentHash)" }.joined(separator: " ; ")),
             ("sweep_design", "\(request.plan.design.rawValue), \(request.plan.points.count) points, vary \(vary)"),
             ("sweep_users", "\(request.users) per point, seed \(request.seed)"),

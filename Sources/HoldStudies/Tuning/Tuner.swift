@@ -553,11 +553,13 @@ public enum Tuner {
     ///   - name: the profile's name (the file's name without `.yaml`, so the library finds it by that name); nil:
     ///     `NAME-tuned`.
     ///   - commandLine: the tune command, recorded in `source` with the seeds, so the profile says how it was made.
-    public static func tunedProfile(_ request: TuneRequest, result: TuneResult, name: String? = nil,
+    ///   - base: the profile tuned (the command's, which may be a candidate standing in for a profile valid only
+    ///     with the tuned values: `studyBase`); nil: the request's profile with its `--set`s.
+    public static func tunedProfile(_ request: TuneRequest, result: TuneResult, base given: Profile? = nil, name: String? = nil,
                                     commandLine: String? = nil) throws -> Profile {
         let assignments = zip(request.parameters, result.best.values).map { "\($0.keyPath)=\(SweepParameter.format($1))" }
         var overrides = try assignments.map { text throws(ProfileError) in try Override(parsing: text) }
-        let base = try Profile.load(yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides)
+        let base = try given ?? Profile.load(yaml: request.profileText, path: request.profilePath, overrides: request.baseOverrides)
         overrides.append(try Override(parsing: "name=\(name ?? base.name + "-tuned")"))
         var profile = try Profile.load(yaml: request.profileText, path: request.profilePath,
                                        overrides: request.baseOverrides + overrides)

@@ -14,7 +14,8 @@ struct SensitivityCommand: ParsableCommand {
         discussion: """
             A sensitivity run is a sweep with a special design and an analysis: every point is a simulate run of the \
             profile with the point's values --set and the same seed (common random numbers), so each metric is a \
-            deterministic function of the parameters.
+            deterministic function of the parameters. A profile (with its --set values) need only be valid with the \
+            varied values, as in sweep.
 
             sobol: Saltelli's scheme from a GSL Sobol sequence of dimension 2d, N = --points base rows: N·(d+2) \
             simulations, N·(2d+2) with --second-order. Columns: metric, parameter, S1, S1_lo, S1_hi, ST, ST_lo, \

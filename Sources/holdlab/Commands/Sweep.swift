@@ -16,7 +16,8 @@ struct SweepCommand: ParsableCommand {
             curves are smooth, and rows depend on neither order nor --threads. The output file is rewritten \
             atomically as points finish, so an interrupted sweep keeps what it finished; --resume computes only the \
             missing points. --population a,b runs every point against each population, rows population by population (the \
-            population column says which).
+            population column says which). A profile (with its --set values) need only be valid with the varied values: \
+            every point is checked, and a point that is not valid is named.
 
             --precision METRIC=WIDTH runs each point (against each population) until its METRIC's 95 % interval has \
             a larger half of at most WIDTH (or WIDTH % of the value), in chunks of 4,096 users, at most --users: its \
@@ -147,10 +148,10 @@ struct SweepCommand: ParsableCommand {
             }
             // A clear error for a missing or invalid profile before the plan, with the --set values applied (as
             // every point is): a --set that switches the model leaves the file's keys of the old one moot here too.
-            // A base invalid only through the varied keys is no fault of the sweep: point 1 stands for it.
+            // A base invalid only through the varied keys is no fault of the sweep: a point stands for it.
             let baseOverrides = try source.profileOverrides()
-            let (base, text) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: makePlan,
-                                             blame: blamingDesign)
+            let (base, text, standsIn) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: makePlan,
+                                                       blame: blamingDesign)
             let plan = try makePlan()
             let out = OutputFile(argument: output.out)
             let shard = try sharding.parsedShard
@@ -173,6 +174,7 @@ struct SweepCommand: ParsableCommand {
                 profileText: text, profilePath: path,
                 baseOverrides: baseOverrides, populations: populations, plan: plan, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads)
+            request.baseStandsIn = standsIn
             request.precision = try precisionOption.parsed(allowed: Precision.summaryMetrics)
             // A dry run prints the points once every option is checked (--set, --population, --precision) and every
             // point's profile loads, as the run would check them before simulating.

@@ -10,7 +10,9 @@ struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find the parameter values that optimise a metric under constraints, by simulation.",
         discussion: """
-            Every evaluation simulates the profile with the same seed (common random numbers). Feasibility comes \
+            Every evaluation simulates the profile with the same seed (common random numbers); the profile (with \
+            its --set values) need only be valid with some tuned values, and a candidate that is not valid is \
+            infeasible. Feasibility comes \
             first: a point that meets every constraint beats one that does not; feasible points compare by the \
             objective, infeasible ones by their total violation. One --param: a 21-point scan of the range; a \
             constraint whose feasibility switches once along it has its boundary found by root finding, then GSL's \
@@ -113,7 +115,7 @@ struct Tune: ParsableCommand {
             // A base invalid only through the tuned keys is no fault of the search: the first of its scan's
             // candidates that loads stands for it (`studyBase`); when none does, the first candidate's problem.
             var firstCandidate: [String] = []
-            let (base, text) = try studyBase(profile, library: library, overrides: baseOverrides, candidates: {
+            let (base, text, _) = try studyBase(profile, library: library, overrides: baseOverrides, candidates: {
                 let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
                 let candidates = try Tuner.scanCandidates(parameters)
                 firstCandidate = candidates.first.map { zip(parameters, $0).map { "\($0.keyPath)=\(SweepParameter.format($1))" } } ?? []
@@ -165,7 +167,7 @@ struct Tune: ParsableCommand {
             let outputs = OutputGroup()
             try outputs.write(out, view.render(document, for: out))
             if result.feasible, let emitProfile {
-                let tuned = try Tuner.tunedProfile(request, result: result, name: LibraryName.ofFile(emitProfile),
+                let tuned = try Tuner.tunedProfile(request, result: result, base: base, name: LibraryName.ofFile(emitProfile),
                                                    commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
                 try outputs.write(OutputFile(argument: emitProfile), tuned.canonicalYAML)
             }

@@ -91,48 +91,55 @@ let maximumResumeBytes = 256 << 20
 /// The base profile of a study (`sweep`, `sensitivity`, `tune`): the profile with the `--set`s, with its text
 /// as read. Every point replaces the studied keys, so a base that is invalid only through them is no fault of the
 /// study (a file key every point replaces, a `--set` valid only with the studied values): then the first of
-/// `candidates` (each a point's own overrides, in the order the study runs them) that loads stands for the base,
-/// in provenance and for the population it names. When none loads, the base's problem is reported if the first
-/// candidate has it too (at the same place and key: the studied values do not make it, though its numbers may be
-/// theirs), else `refusal` of the first candidate's problem: the problem of the point the run stops at.
-/// `candidates` is not asked when the base loads; when it throws (an invalid plan), the base's problem comes
-/// first, as when the base was checked before the plan.
+/// `candidates` (each a point's own overrides, in the order the study runs them) that loads stands for the base
+/// (`standsIn`), for the population it names; the study then checks its points as ever, so a point that does not
+/// load is said as that point. When none loads, the base's problem is reported if the first candidate has it
+/// word for word (the studied values do not touch it), else `refusal` of the first candidate's problem. What the
+/// study varies is checked first (`candidates` throws it): a bad `--vary`, `--param` or design file is the
+/// command line's or that file's, and mending it may mend the profile too.
 func studyBase(
     _ profile: String, library: ProfileLibrary, overrides: [Override],
     candidates: () throws -> [[Override]], refusal: (ProfileError) -> Error
-) throws -> (profile: Profile, text: String) {
+) throws -> (profile: Profile, text: String, standsIn: Bool) {
     let problem: ProfileError
     do {
-        return try library.loadProfileWithText(profile, overrides: overrides)
+        let (base, text) = try library.loadProfileWithText(profile, overrides: overrides)
+        return (base, text, false)
     } catch {
         problem = error
     }
-    guard !problem.cannotOpen, let candidates = try? candidates(), !candidates.isEmpty else { throw problem }
+    guard !problem.cannotOpen else { throw problem }
+    let candidates = try candidates()
     var first: ProfileError?
     for candidate in candidates {
         do {
-            return try library.loadProfileWithText(profile, overrides: overrides + candidate.filter { !$0.reachesPopulation })
+            let (standIn, text) = try library.loadProfileWithText(profile, overrides: overrides + candidate.filter { !$0.reachesPopulation })
+            return (standIn, text, true)
         } catch {
             first = first ?? error
         }
     }
-    guard let first, first.origin != problem.origin || first.keyPath != problem.keyPath else { throw problem }
+    guard let first, first.description != problem.description else { throw problem }
     throw refusal(first)
 }
 
-/// The base of a sweep over `plan` (`studyBase`, its first point standing in): point 1's problem is named as
-/// `Sweep.profiles` names it, then given to `blame` (a design file's row).
+/// The base of a sweep over `plan` (`studyBase`, its points standing in, in order): when none loads, point 1's
+/// problem is named as `Sweep.profiles` names it, then given to `blame` (a design file's row).
 func sweepBase(
     _ profile: String, library: ProfileLibrary, overrides: [Override], plan: () throws -> SweepPlan,
     blame: (SweepError) -> Error = { $0 }
-) throws -> (profile: Profile, text: String) {
+) throws -> (profile: Profile, text: String, standsIn: Bool) {
     var assignments: [String] = []
     return try studyBase(profile, library: library, overrides: overrides, candidates: {
         let plan = try plan()
-        guard !plan.points.isEmpty else { return [] }
-        let point = try Sweep.pointOverrides(plan, point: 0)
-        assignments = point.assignments
-        return [point.overrides]
+        var candidates: [[Override]] = []
+        candidates.reserveCapacity(plan.points.count)
+        for index in plan.points.indices {
+            let point = try Sweep.pointOverrides(plan, point: index)
+            if index == 0 { assignments = point.assignments }
+            candidates.append(point.overrides)
+        }
+        return candidates
     }, refusal: { blame(Sweep.pointError(0, assignments, $0)) })
 }
 
@@ -144,12 +151,13 @@ func sweepRequest(
     let library = source.library
     let path = library.profilePath(profile)
     let baseOverrides = try source.profileOverrides()
-    let (base, text) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: { plan })
+    let (base, text, standsIn) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: { plan })
     let population = try source.applyingPopulationOverrides(
         to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0]
-    let request = SweepRequest(
+    var request = SweepRequest(
         profileText: text, profilePath: path,
         baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
         rng: simulation.rng, threads: simulation.workerThreads)
+    request.baseStandsIn = standsIn
     return (request, base)
 }
