@@ -20,6 +20,8 @@ final class BlockRunner {
     private let shown = UnsafeMutablePointer<ShownFrames>.allocate(capacity: BlockRunner.blockSize)
     private let ends = UnsafeMutablePointer<Int64>.allocate(capacity: BlockRunner.blockSize)
     private let summaries = UnsafeMutablePointer<HoldSummary>.allocate(capacity: BlockRunner.blockSize)
+    /// Per person of a block taken one by one: whether they hold accidentally, and then whether it fired.
+    private let accidents = UnsafeMutablePointer<Bool?>.allocate(capacity: BlockRunner.blockSize)
 
     init() {
         slots.initialize(repeating: (0, false, .held), count: Self.blockSize)
@@ -27,6 +29,7 @@ final class BlockRunner {
         shown.initialize(repeating: ShownFrames(visible: 0, full: 0), count: Self.blockSize)
         ends.initialize(repeating: 0, count: Self.blockSize)
         summaries.initialize(repeating: HoldSummary(), count: Self.blockSize)
+        accidents.initialize(repeating: nil, count: Self.blockSize)
     }
 
     deinit {
@@ -36,6 +39,7 @@ final class BlockRunner {
         shown.deallocate()
         ends.deallocate()
         summaries.deallocate()
+        accidents.deallocate()
     }
 
     /// Runs `people` through `control`: `accidental(offset, fired)` for each person of whom a tally keeps only
@@ -51,23 +55,29 @@ final class BlockRunner {
             // A Bézier fill's progress pulses are found a block ahead, the people's searches interleaved
             // (`HoldEvaluator.preparePulses`); each hold then takes its own.
             let prepares = control.evaluator.preparesPulses
+            let accidents = accidents, phases = phases
             var first = 0
             while first < people.count {
                 let last = min(people.count, first + Self.blockSize)
+                // Whether each person of the block is an accidental holder (and fired), asked once: before their
+                // pulses are prepared, and read when they are counted.
+                for offset in first..<last {
+                    accidents[offset - first] = control.accidentalFires(people[offset], traits: traits[people[offset].classIndex])
+                }
                 if prepares {
                     var count = 0
-                    for offset in first..<last where control.accidentalFires(people[offset], traits: traits[people[offset].classIndex]) == nil {
+                    for offset in first..<last where accidents[offset - first] == nil {
                         phases[count] = people[offset].framePhase
                         count += 1
                     }
                     control.evaluator.preparePulses(phases: UnsafeBufferPointer(start: phases, count: count))
                 }
                 for offset in first..<last {
-                    let user = people[offset]
-                    if let fired = control.accidentalFires(user, traits: traits[user.classIndex]) {
+                    if let fired = accidents[offset - first] {
                         accidental(offset, fired)
                         continue
                     }
+                    let user = people[offset]
                     person(offset, CountedHold(control.run(user, traits: traits[user.classIndex], latencies: &latencies)))
                 }
                 first = last
