@@ -43,7 +43,8 @@ extension ProfileLibrary {
     /// A profile gets the overrides that are not population keys; a population the population keys
     /// (`population.CLASS.key…`). A review is checked as `holdlab report --review` reads it, then against the
     /// library: the profiles and populations it names load, its `set` values and variants apply to them, its
-    /// baseline is one of its designs and each sweep's values apply (`reviewChecks`: each sweep's values and the decision rule).
+    /// baseline is one of its designs and each sweep's values apply (`reviewChecks`: each sweep's values and the decision rule),
+    /// with the overrides as `report --review FILE --set …` applies them (a problem they are part of is theirs).
     ///
     /// - Throws: `ProfileError` for a name the library does not have (with suggestions) or a file that cannot be
     ///   read (`cannotOpen`), and for a file that has no problem to list yet does not load.
@@ -93,7 +94,14 @@ extension ProfileLibrary {
             }
             return .valid(path: display, name: population.name, kind: .population)
         case .review:
-            let problems = reviewProblems(yaml: text, path: display, checks: reviewChecks)
+            // The `--set`s as `report --review FILE --set …` applies them, to a review that writes no `set` (report
+            // refuses them beside one).
+            if let given = overrides.first, ConfigNode.parseListingDuplicates(text, path: display).root?.keys.contains("set") == true {
+                return .invalid(path: display, problems: [ProfileError(
+                    origin: .override(given.text), keyPath: given.keyPath,
+                    message: "the review writes set, and report refuses --set beside it; give the values in one place")])
+            }
+            let problems = reviewProblems(yaml: text, path: display, checks: reviewChecks, commandLineSets: overrides.map(\.text))
             guard problems.isEmpty else { return .invalid(path: display, problems: problems) }
             let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             return .valid(path: display, name: path == Self.standardInput ? "review" : stem, kind: .review)

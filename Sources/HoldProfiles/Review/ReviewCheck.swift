@@ -12,8 +12,9 @@ extension ProfileLibrary {
     ///   - sweepPoints: a sweep's `key=value` texts, one per point (throws what is wrong with its text).
     ///   - commandLineSets: the command line's `--set` texts (`report --review FILE --set …`, the file giving no
     ///     `set`), applied with the file's as the run applies them, so the file is checked as it will run: a problem
-    ///     they mend is none, and one they leave quotes the values the run uses. A problem they are part of is not
-    ///     reported here: the command line is at fault with the file, and the run says so (64).
+    ///     they mend is none, and one they leave quotes the values the run uses. A problem they are part of is the
+    ///     command line's (`ProfileError.commandLineAtFault`, said at the file's entry with the `--set`s named; 64)
+    ///     unless the file alone has a problem at the same key of that design or sweep: then it is the file's.
     public func reviewProblems(
         yaml text: String, path: String, checks: ReviewValueChecks? = nil, commandLineSets: [String] = []
     ) -> [ProfileError] {
@@ -48,6 +49,7 @@ extension ProfileLibrary {
         }
         // A value at fault with another, as a message names it: with where it is written, unless that is `same`.
         func named(_ text: String, near keyPath: String, unless same: Substring? = nil) -> String {
+            if givenTexts.contains(text) { return "--set \(text)" }
             guard let other = located(text, near: keyPath), let at = place(other), at != same else { return text }
             return "\(at) \(text)"
         }
@@ -58,8 +60,36 @@ extension ProfileLibrary {
         }
         // The command line's `--set` texts, as its errors name them.
         var givenTexts: [String] = []
-        func problem(_ keyPath: String, _ error: Error) {
-            if let error = error as? ProfileError, error.origin.overrideTexts.contains(where: givenTexts.contains) { return }
+        // Whose a problem the command line's `--set`s are part of is: theirs (`commandLine`, 64), unless the file
+        // alone (`alone` loads the design or sweep point without them) has a problem at the same key; then the file's,
+        // blamed on its values alone, with the values the run uses: a trigger offset no gesture duration admits is the
+        // file's whatever the `--set` makes the duration.
+        func whose(_ error: ProfileError, alone: (() throws -> Void)?) -> (error: ProfileError, commandLine: Bool) {
+            guard error.origin.overrideTexts.contains(where: givenTexts.contains) else { return (error, false) }
+            do {
+                try alone?()
+            } catch let own as ProfileError where own.keyPath == error.keyPath {
+                let texts = error.origin.overrideTexts.filter { !givenTexts.contains($0) }
+                return (texts.isEmpty ? own : error.blamed(on: texts), false)
+            } catch {}
+            return (error, true)
+        }
+        func append(_ found: ProfileError, commandLine: Bool) {
+            var found = found
+            found.commandLineAtFault = commandLine
+            problems.append(found)
+        }
+        func problem(_ keyPath: String, _ error: Error, alone: (() throws -> Void)? = nil) {
+            var error = error
+            var commandLine = false
+            if let given = error as? ProfileError {
+                (error, commandLine) = whose(given, alone: alone)
+                // The command line's `--set`s alone: said as they are, as the run says them.
+                if commandLine, given.origin.overrideTexts.allSatisfy(givenTexts.contains) {
+                    problems.append(given)
+                    return
+                }
+            }
             // Reported at the entry of the key the problem is about when it is one of those at fault, else at the one
             // written first; a check across keys names its key and the other entries, each with where it is written
             // (`set`, `variants.LABEL`).
@@ -69,10 +99,10 @@ extension ProfileLibrary {
                 let with = others.isEmpty ? "" : "with \(others.joined(separator: ", ")): "
                 let direct = entry.keyPath.hasSuffix("." + error.keyPath)
                 let message = with + (direct ? error.message : error.keyedMessage)
-                problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath, message: message))
+                append(ProfileError(origin: entry.origin, keyPath: entry.keyPath, message: message), commandLine: commandLine)
                 return
             }
-            problems.append(ProfileError(origin: root.origin(ofReviewKey: keyPath), keyPath: keyPath, message: "\(error)"))
+            append(ProfileError(origin: root.origin(ofReviewKey: keyPath), keyPath: keyPath, message: "\(error)"), commandLine: commandLine)
         }
         func overrides(_ sets: [String], at keyPath: String) -> [Override]? {
             do {
@@ -88,6 +118,7 @@ extension ProfileLibrary {
         givenTexts = given.map(\.text)
         let common = fileSets + given
         let profileSets = common.filter { !$0.reachesPopulation }
+        let fileProfileSets = fileSets.filter { !$0.reachesPopulation }
         var labels: [String] = []
         // Where each label is written, in the same order: a profile's entry, or the variant's key.
         var labelPaths: [String] = []
@@ -121,10 +152,11 @@ extension ProfileLibrary {
         // of the problem; one that every profile refuses alike is said once, as is.
         let alike = refusals.count == names.count && ProfileError.refusedAlike(refusals.map { [$0.error.description] })
         for (keyPath, name, error) in refusals {
+            let alone = { _ = try self.loadProfile(name, overrides: fileProfileSets) }
             if names.count > 1, error.origin.isOverride, !alike {
-                problem(keyPath, error.said(in: "profile \(name)", note: "the set applies to each of the \(names.count) profiles"))
+                problem(keyPath, error.said(in: "profile \(name)", note: "the set applies to each of the \(names.count) profiles"), alone: alone)
             } else {
-                problem(keyPath, error)
+                problem(keyPath, error, alone: alone)
             }
         }
         var populations: [Population] = []
@@ -147,7 +179,10 @@ extension ProfileLibrary {
         }
         var populationsLoaded = !populationNames.isEmpty && populations.count == populationNames.count
         if populationsLoaded {
-            do { _ = try Population.applying(common, to: populations) } catch { problem("set", error); populationsLoaded = false }
+            do { _ = try Population.applying(common, to: populations) } catch {
+                problem("set", error, alone: { [populations] in _ = try Population.applying(fileSets, to: populations) })
+                populationsLoaded = false
+            }
         }
         for variant in review.variants {
             let keyPath = "variants.\(variant.label)"
@@ -160,11 +195,14 @@ extension ProfileLibrary {
                 continue
             }
             // A key both `set` and the variant give: which would win is not the file's to leave unsaid (report
-            // refuses the same as `--set` beside `--variant`). Reported at the variant's entry.
+            // refuses the same as `--set` beside `--variant`). Reported at the variant's entry; the command line's
+            // when its `--set` gives it.
             if let (index, key) = sets.enumerated().first(where: { _, key in common.contains { KeyPaths.overlap($0.keyPath, key.keyPath) } }) {
                 let entry = variant.located[index]
-                problems.append(ProfileError(origin: entry.origin, keyPath: entry.keyPath,
-                                             message: "\(key.keyPath) is also given by set; give it in one place"))
+                let given = !fileSets.contains { KeyPaths.overlap($0.keyPath, key.keyPath) }
+                append(ProfileError(origin: entry.origin, keyPath: entry.keyPath,
+                                    message: "\(key.keyPath) is also given by \(given ? "--set" : "set"); give it in one place"),
+                       commandLine: given)
                 continue
             }
             if firstProfile != nil {
@@ -172,7 +210,7 @@ extension ProfileLibrary {
                     _ = try loadProfile(names[0], overrides: profileSets + sets.filter { !$0.reachesPopulation })
                     loaded.insert(variant.label)
                 } catch {
-                    problem(keyPath, error)
+                    problem(keyPath, error, alone: { _ = try self.loadProfile(names[0], overrides: fileProfileSets + sets) })
                 }
             }
         }
@@ -227,8 +265,8 @@ extension ProfileLibrary {
         let designsLoaded = baselineLabel.map(loaded.contains) ?? false
         for sweep in review.sweeps {
             guard let sweepPoints else { continue }
-            func refuse(_ message: String) {
-                problems.append(ProfileError(origin: sweep.origin, keyPath: sweep.keyPath, message: message))
+            func refuse(_ message: String, commandLine: Bool = false) {
+                append(ProfileError(origin: sweep.origin, keyPath: sweep.keyPath, message: message), commandLine: commandLine)
             }
             let points: [String]
             do { points = try sweepPoints(sweep.text) } catch {
@@ -240,21 +278,26 @@ extension ProfileLibrary {
             }
             guard designsLoaded, let baseline else { continue }
             for point in points {
-                do {
+                // The point's value on the baseline, with the command line's `--set`s or (`fileAlone`) without.
+                func load(fileAlone: Bool) throws(ProfileError) {
                     let value = try Override(parsing: point)
                     if value.reachesPopulation {
-                        if populationsLoaded { _ = try Population.applying(common + [value], to: populations) }
+                        if populationsLoaded { _ = try Population.applying((fileAlone ? fileSets : common) + [value], to: populations) }
                     } else {
-                        _ = try loadProfile(baseline.profile, overrides: profileSets + baseline.sets + [value])
+                        _ = try loadProfile(baseline.profile, overrides: (fileAlone ? fileProfileSets : profileSets) + baseline.sets + [value])
                     }
+                }
+                do {
+                    try load(fileAlone: false)
                 } catch {
+                    let (error, commandLine) = whose(error, alone: { try load(fileAlone: true) })
                     // The value as the sweep writes it, then what is wrong with it by key path.
                     if error.origin.overrideTexts.contains(point) {
                         let others = error.overrides(besides: [point]).map { named($0, near: "variants.\(baselineLabel ?? "")") }
                         let with = others.isEmpty ? "" : " with \(others.joined(separator: ", "))"
-                        refuse("\(point)\(with): " + error.keyedMessage)
+                        refuse("\(point)\(with): " + error.keyedMessage, commandLine: commandLine)
                     } else {
-                        refuse("\(point): \(error)")
+                        refuse("\(point): \(error)", commandLine: commandLine)
                     }
                     break
                 }

@@ -50,6 +50,11 @@ public struct ProfileError: Error, Equatable, CustomStringConvertible {
     /// A key that has no effect where it is written (`MappingReader.refuseWithoutEffect`): a study that varies the
     /// key refuses it as a whole rather than skip the values where it is refused (`tune --param`).
     public internal(set) var withoutEffect = false
+    /// A problem of a file that the command line's `--set`s are part of (a review checked with them,
+    /// `reviewProblems(commandLineSets:)`): said at the file's entry, yet the command line's to mend (64).
+    public internal(set) var commandLineAtFault = false
+    /// Whether the command line is to mend it (64): a `--set`'s problem, or a file's that a `--set` is part of.
+    public var isCommandLines: Bool { origin.isOverride || commandLineAtFault }
 
     public init(origin: Origin, keyPath: String, message: String, cannotOpen: Bool = false) {
         self.origin = origin
@@ -139,12 +144,16 @@ extension ProfileError {
                 index += 1
             }
         }
-        let texts = atFault.map(\.text)
-        guard error.origin.overrideTexts != texts else { return error }
+        return error.blamed(on: atFault.map(\.text))
+    }
+
+    /// This problem blamed on the `--set` texts `texts` (non-empty) instead of those it names.
+    public func blamed(on texts: [String]) -> ProfileError {
+        guard origin.overrideTexts != texts, !texts.isEmpty else { return self }
         var blamed = ProfileError(
-            origin: texts.count == 1 ? .override(texts[0]) : .overrides(texts), keyPath: error.keyPath, message: error.message)
-        blamed.setAside = error.setAside
-        blamed.withoutEffect = error.withoutEffect
+            origin: texts.count == 1 ? .override(texts[0]) : .overrides(texts), keyPath: keyPath, message: message)
+        blamed.setAside = setAside
+        blamed.withoutEffect = withoutEffect
         return blamed
     }
 }

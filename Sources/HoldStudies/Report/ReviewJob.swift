@@ -20,6 +20,9 @@ public struct ReviewRequest: Sendable {
     public var question: String?
     /// `--sweep` texts (`key=values`, as `sweep --vary`): the baseline design over one key, against the first population.
     public var sweeps: [String]
+    /// Where a sweep is written when the user did not type it as `--sweep TEXT` (a review file's entry,
+    /// `r.yaml:8:5: sweeps[0]`), by its text: its problems are named there.
+    public var sweepPlaces: [String: String] = [:]
     public var notebooks: NotebookFolder
     /// The arguments that make this review (without `--out`, `--threads` and `--inputs`): what every CSV records
     /// and `reproduce.sh` runs.
@@ -138,10 +141,11 @@ public enum ReviewJob {
                 }
                 return (text, parameter, sweepPlan, sweep, try Sweep.profiles(sweep))
             } catch let error as SweepError {
-                // Named as the user gave it: --sweep, not sweep's --vary.
+                // Named as the user gave it (--sweep, or the review file's entry), not as sweep's --vary.
                 let message = error.description
                 let vary = "--vary \(text): "
-                throw SweepError("--sweep \(text): " + (message.hasPrefix(vary) ? String(message.dropFirst(vary.count)) : message), kind: error.kind)
+                let place = request.sweepPlaces[text] ?? "--sweep \(text)"
+                throw SweepError("\(place): " + (message.hasPrefix(vary) ? String(message.dropFirst(vary.count)) : message), kind: error.kind)
             }
         }
 

@@ -112,14 +112,14 @@ struct Profiles: ParsableCommand {
                 case .failure(let error): [error]
                 }
             }
-            let refusals = checks.map { problems($0).filter(\.origin.isOverride).map(\.description) }
+            let refusals = checks.map { problems($0).filter(\.isCommandLines).map(\.description) }
             let alike = ProfileError.refusedAlike(refusals)
             var invalid = 0
             var missing = 0
             var usage = false
             for (file, check) in zip(files, checks) {
                 for problem in problems(check) {
-                    guard problem.origin.isOverride else {
+                    guard problem.isCommandLines else {
                         printError(problem.description)
                         continue
                     }
@@ -135,7 +135,7 @@ struct Profiles: ParsableCommand {
                 case .success(.valid(let path, let name, let kind)):
                     try emit("ok: \(path) (\(kind == .profile ? name : kind == .population ? "population \(name)" : "review"))\n")
                 case .success(.invalid(let path, let found)):
-                    if !found.contains(where: \.origin.isOverride) {
+                    if !found.contains(where: \.isCommandLines) {
                         invalid += 1
                         if found.count > 1 { printNote("\(path): \(found.count) problems") }
                     }

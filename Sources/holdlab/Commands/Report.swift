@@ -166,9 +166,10 @@ struct Report: ParsableCommand {
             // Everything the file gets wrong, where the file writes it (file:line:column, key path; 65), before
             // anything runs: the same check as `holdlab profiles check`.
             let text = try ProfileLibrary.read(review, what: "review")
+            // A problem the command line's `--set` is part of is the run's to say (64), as it says a `--set`'s own.
             let problems = source.library.reviewProblems(
                 yaml: text, path: ProfileLibrary.displayPath(review), checks: Profiles.Check.reviewChecks,
-                commandLineSets: source.overrides)
+                commandLineSets: source.overrides).filter { !$0.commandLineAtFault }
             if !problems.isEmpty {
                 for problem in problems { printError(problem.description) }
                 if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(review)): \(problems.count) problems") }
@@ -189,7 +190,8 @@ struct Report: ParsableCommand {
                 throw ExitStatus.dataError
             }
             try report.write(arguments: Self.reproducibleArguments(expanded), reviewFile: review,
-                             written: Dictionary(reviewFile.variants.map { ($0.label, $0.located) }) { first, _ in first })
+                             written: Dictionary(reviewFile.variants.map { ($0.label, $0.located) }) { first, _ in first },
+                             sweepPlaces: Dictionary(reviewFile.sweeps.map { ($0.text, "\($0.origin): \($0.keyPath)") }) { first, _ in first })
         }
     }
 
@@ -279,8 +281,11 @@ struct Report: ParsableCommand {
         return (library, try usage { try ReviewInputs.carry(entries) })
     }
 
-    /// - Parameter written: the review file's variants with where it writes their values (`ComparisonOptions.resolve`).
-    private func write(arguments: [String], reviewFile: String?, written: [String: [ReviewFile.Located]] = [:]) throws {
+    /// - Parameters:
+    ///   - written: the review file's variants with where it writes their values (`ComparisonOptions.resolve`).
+    ///   - sweepPlaces: the review file's sweeps with where it writes them (`ReviewRequest.sweepPlaces`).
+    private func write(arguments: [String], reviewFile: String?, written: [String: [ReviewFile.Located]] = [:],
+                       sweepPlaces: [String: String] = [:]) throws {
         let (library, inputs) = try carriedInputs(reviewFile: reviewFile)
         let plan = try comparison.resolve(source, library: library, written: written)
         for text in sweep { _ = try usage { try SweepParameter(parsing: text) } }
@@ -293,6 +298,7 @@ struct Report: ParsableCommand {
             rule: try decisionRule(), robustnessUsers: robustnessUsers ?? comparison.users, robustnessPoints: robustnessPoints)
         let bar = ProgressBar(label: "compare", total: comparison.users * plan.populations.count, unit: "users")
         request.precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
+        request.sweepPlaces = sweepPlaces
         // The page's destination is checked before anything runs: a page that cannot be written leaves no folder either.
         let page = html.map(OutputFile.init(argument:))
         try page?.checkWritable()

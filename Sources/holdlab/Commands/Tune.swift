@@ -120,7 +120,7 @@ struct Tune: ParsableCommand {
                 let candidates = try Tuner.scanCandidates(parameters)
                 firstCandidate = candidates.first.map { zip(parameters, $0).map { "\($0.keyPath)=\(SweepParameter.format($1))" } } ?? []
                 return try candidates.map { values throws(ProfileError) in try Tuner.overrides(parameters, values: values) }
-            }, refusal: { error in
+            }, refusal: { _, error in
                 TuneError("no candidate in the --param ranges is a valid profile; for example \(firstCandidate.joined(separator: " ")): "
                           + Sweep.pointMessage(firstCandidate, error), kind: .usage)
             })

@@ -93,13 +93,15 @@ let maximumResumeBytes = 256 << 20
 /// study (a file key every point replaces, a `--set` valid only with the studied values): then the first of
 /// `candidates` (each a point's own overrides, in the order the study runs them) that loads stands for the base
 /// (`standsIn`), for the population it names; the study then checks its points as ever, so a point that does not
-/// load is said as that point. When none loads, the base's problem is reported if the first candidate has it
-/// word for word (the studied values do not touch it), else `refusal` of the first candidate's problem. What the
+/// load is said as that point. When none loads, a candidate whose problem is its own values alone (a value that is
+/// no value of its key, whatever the file) is said first, as `refusal` of its index and problem, wherever it stands;
+/// else the base's problem if the first candidate has it word for word (the studied values do not touch it), else
+/// `refusal` of the first candidate's problem. What the
 /// study varies is checked first (`candidates` throws it): a bad `--vary`, `--param` or design file is the
 /// command line's or that file's, and mending it may mend the profile too.
 func studyBase(
     _ profile: String, library: ProfileLibrary, overrides: [Override],
-    candidates: () throws -> [[Override]], refusal: (ProfileError) -> Error
+    candidates: () throws -> [[Override]], refusal: (_ index: Int, ProfileError) -> Error
 ) throws -> (profile: Profile, text: String, standsIn: Bool) {
     let problem: ProfileError
     do {
@@ -110,17 +112,24 @@ func studyBase(
     }
     guard !problem.cannotOpen else { throw problem }
     let candidates = try candidates()
-    var first: ProfileError?
+    var problems: [ProfileError] = []
+    problems.reserveCapacity(candidates.count)
     for candidate in candidates {
         do {
             let (standIn, text) = try library.loadProfileWithText(profile, overrides: overrides + candidate.filter { !$0.reachesPopulation })
             return (standIn, text, true)
         } catch {
-            first = first ?? error
+            problems.append(error)
         }
     }
-    guard let first, first.description != problem.description else { throw problem }
-    throw refusal(first)
+    if let own = problems.indices.first(where: { index in
+        problems[index].origin.isOverride
+            && problems[index].origin.overrideTexts.allSatisfy { text in candidates[index].contains { $0.text == text } }
+    }) {
+        throw refusal(own, problems[own])
+    }
+    guard let first = problems.first, first.description != problem.description else { throw problem }
+    throw refusal(0, first)
 }
 
 /// The base of a sweep over `plan` (`studyBase`, its points standing in, in order): when none loads, point 1's
@@ -129,18 +138,18 @@ func sweepBase(
     _ profile: String, library: ProfileLibrary, overrides: [Override], plan: () throws -> SweepPlan,
     blame: (SweepError) -> Error = { $0 }
 ) throws -> (profile: Profile, text: String, standsIn: Bool) {
-    var assignments: [String] = []
+    var assignments: [[String]] = []
     return try studyBase(profile, library: library, overrides: overrides, candidates: {
         let plan = try plan()
         var candidates: [[Override]] = []
         candidates.reserveCapacity(plan.points.count)
         for index in plan.points.indices {
             let point = try Sweep.pointOverrides(plan, point: index)
-            if index == 0 { assignments = point.assignments }
+            assignments.append(point.assignments)
             candidates.append(point.overrides)
         }
         return candidates
-    }, refusal: { blame(Sweep.pointError(0, assignments, $0)) })
+    }, refusal: { index, error in blame(Sweep.pointError(index, assignments[index], error)) })
 }
 
 /// The request of a sweep over `plan`: the profile with `--set` applied (its file read once; `sweepBase`), the
