@@ -165,9 +165,11 @@ public enum Sweep {
         let vary = request.plan.parameters.map(\.text).joined(separator: " ; ")
             + (request.plan.design == .file ? " ; points fnv1a64:\(request.plan.pointsHash)" : "")
         // A point standing in for the base (`baseStandsIn`) resolves without what its own values make moot, keys
-        // that other points read: the file as read and the `--set`s identify the sweep instead.
+        // that other points read: the file as read and the `--set`s identify the sweep instead, in the order of their
+        // texts (no key is given twice, so their order changes nothing).
+        let sets = request.baseOverrides.map(\.text).sorted()
         let profile = request.baseStandsIn
-            ? "\(baseProfile.name) fnv1a64:\(fnv1a64Hex(([request.profileText] + request.baseOverrides.map(\.text)).joined(separator: "\n"))) (the file's text and --set: valid only with the varied values)"
+            ? "\(baseProfile.name) fnv1a64:\(fnv1a64Hex(([request.profileText] + sets).joined(separator: "\n"))) (the file's text\(sets.isEmpty ? "" : " and --set"): valid only with the varied values)"
             : "\(baseProfile.name) fnv1a64:\(baseProfile.contentHash)"
         return [
             ("sweep_profile", profile),
