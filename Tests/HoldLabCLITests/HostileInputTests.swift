@@ -1453,6 +1453,14 @@ enum HostileCases {
                 ["profiles", "check", "u.yaml", "--set", "fill.duration=abc"], 64,
                 "error: --set fill.duration=abc: fill.duration: must be a number of seconds > 0 or match (got 'abc')",
                 files: ["u.yaml": .text("profiles: [hig-linear-bar]\nvariants:\n  a: {fill.curve: easeIn}\nusers: 100\n")]),
+        Hostile("report --review: a --set one of the file's two profiles refuses is the command line's (64)",
+                ["report", "--review", "two.yaml", "--set", "fill.delay=0.2", "--out", "o"], 64,
+                "error: --set fill.delay=0.2: fill.delay: has no effect: fill.model none draws no fill (in profile static-long-press; the --set applies to each of the 2 profiles)",
+                files: ["two.yaml": .text("profiles: [hig-linear-bar, static-long-press]\nusers: 100\n")], absent: ["o"]),
+        Hostile("report --review: a --set of a class the population lacks is the command line's (64)",
+                ["report", "--review", "two.yaml", "--set", "population.hurried.share=2", "--out", "o"], 64,
+                "error: --set population.hurried.share=2: no class 'hurried' in population default",
+                files: ["two.yaml": .text("profiles: [hig-linear-bar, static-long-press]\nusers: 100\n")], absent: ["o"]),
         // Over a profile invalid for another reason, a varied value its key does not take is said first, wherever it
         // stands in the list.
         Hostile("sweep over an invalid profile: a bad varied value second in the list is said",

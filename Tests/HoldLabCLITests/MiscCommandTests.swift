@@ -107,6 +107,25 @@ struct MiscCommandTests {
         #expect(try CLI.run(["benchmark", "--users", "100", "--set", "population.deliberate.reaction.mu=0.2"])
             .stderr.contains("benchmark simulates no population of your choosing"))
         #expect(try CLI.run(["benchmark", "--threads", "0"]).status == 64)
+        // --repeat: one row of medians per case and thread count, said in the provenance; the rate is the users over
+        // the median seconds.
+        let repeated = try CLI.run(["benchmark", "--users", "3000", "--threads", "1", "--case", "hold-only", "--fit-rows", "0",
+                                    "--no-numpy", "--repeat", "3"])
+        let rows = Self.benchmarkRows(repeated.stdout)
+        #expect(repeated.status == 0 && rows.count == 1, "\(repeated.stderr)")
+        #expect(Provenance.leadingEntries(of: repeated.stdout).first { $0.key == "repeat" }?.value.hasPrefix("3 runs of each") == true)
+        if let row = rows.first, let seconds = Double(row["seconds"] ?? ""), let rate = Double(row["users_per_second"] ?? ""),
+           let fraction = Double(row["fraction_of_rng_bound"] ?? "") {
+            // seconds is printed to 3 decimals: the rate from it agrees within that rounding.
+            #expect(abs(rate * seconds - 3000) <= rate * 0.0005 + 1, "\(row)")
+            #expect(fraction > 0 && fraction.isFinite, "\(row)")
+        } else {
+            Issue.record("no numbers in \(repeated.stdout)")
+        }
+        #expect(!Provenance.leadingEntries(of: one.stdout).contains { $0.key == "repeat" })
+        for bad in ["0", "100", "x"] {
+            #expect(try CLI.run(["benchmark", "--users", "100", "--repeat", bad]).status == 64)
+        }
     }
 
     static let benchmarkHeader = "case,profile,population,users,threads,seconds,users_per_second,ns_per_user,"

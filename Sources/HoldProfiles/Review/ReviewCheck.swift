@@ -154,7 +154,8 @@ extension ProfileLibrary {
         for (keyPath, name, error) in refusals {
             let alone = { _ = try self.loadProfile(name, overrides: fileProfileSets) }
             if names.count > 1, error.origin.isOverride, !alike {
-                problem(keyPath, error.said(in: "profile \(name)", note: "the set applies to each of the \(names.count) profiles"), alone: alone)
+                let set = error.origin.overrideTexts.contains(where: givenTexts.contains) ? "--set" : "set"
+                problem(keyPath, error.said(in: "profile \(name)", note: "the \(set) applies to each of the \(names.count) profiles"), alone: alone)
             } else {
                 problem(keyPath, error, alone: alone)
             }

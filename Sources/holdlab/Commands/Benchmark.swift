@@ -37,6 +37,7 @@ struct Benchmark: ParsableCommand {
               holdlab benchmark --case hold-only --users 1000000 --threads 1
               holdlab benchmark --case hold-only --users 4000000 --threads 1 --fit-rows 0
               holdlab benchmark --case spring --threads 1 --threads 2 --no-numpy > bench.csv
+              holdlab benchmark --case default --threads 1 --fit-rows 0 --repeat 5   # medians of 5 paired runs
             """)
 
     @OptionGroup var source: ProfileSourceOptions
@@ -68,8 +69,14 @@ struct Benchmark: ParsableCommand {
     @Flag(name: .customLong("no-numpy"), help: "Do not run the NumPy yardstick: its three columns are NaN.")
     var noNumpy = false
 
+    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+        "Measure each simulation case and thread count n times, each run right after its own bound; the row gives the medians (seconds and the rates from the median seconds, the median bound, the median of the n paired fractions). For a machine whose speed drifts.",
+        valueName: "n"))
+    var repeats: Int = 1
+
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users)).") }
+        guard (1...99).contains(repeats) else { throw ValidationError("--repeat must be from 1 to 99 (got \(repeats)).") }
         if fitRows.contains(where: { !(0...100_000_000).contains($0) || (1..<10).contains($0) }) {
             throw ValidationError("--fit-rows must be 0 (no fit case) or from 10 to 100,000,000.")
         }
@@ -135,6 +142,9 @@ struct Benchmark: ParsableCommand {
         lines.append("rng", "\(rng.rawValue) (the simulation cases' users; a fit case's sample is mt19937's)")
         lines.append("seed", "1 (every case)")
         lines.append("cores", String(ProcessInfo.processInfo.activeProcessorCount))
+        if repeats > 1 {
+            lines.append("repeat", "\(repeats) runs of each simulation case and thread count, each right after its own bound: medians (the fraction is the median of the paired fractions)")
+        }
         return lines
     }
 
@@ -205,30 +215,38 @@ struct Benchmark: ParsableCommand {
         for (simulation, profile, population) in resolved {
             let count = simulation.users(users)
             for threadCount in counts {
-                // The bound right before its run: this machine's speed drifts within seconds, and a fraction
-                // of a bound measured earlier would carry the drift.
-                let bound = try DrawBound.measure(
-                    SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, rng: rng,
-                                      threads: 1))
-                let rngPerUser = bound.seconds / Double(count) * 1e9
+                // Each run right after its own bound: this machine's speed drifts within seconds, and a fraction
+                // of a bound measured earlier would carry the drift. With --repeat, the medians.
+                var runs: [(seconds: Double, rngPerUser: Double, fraction: Double)] = []
+                var drawsPerUser = 0.0
                 FitBenchmark.resetPeakMemory()
-                let request = SimulationRequest(
-                    profiles: [profile], population: population, users: count, seed: 1, rng: rng, threads: threadCount)
-                var bytes = 0
-                let start = DispatchTime.now().uptimeNanoseconds
-                if simulation == .perUser {
-                    _ = try Simulator.run(request, perUser: { bytes += $0.utf8.count })
-                } else {
-                    _ = try Simulator.run(request)
+                for _ in 0..<repeats {
+                    let bound = try DrawBound.measure(
+                        SimulationRequest(profiles: [profile], population: population, users: count, seed: 1, rng: rng,
+                                          threads: 1))
+                    drawsPerUser = bound.drawsPerUser
+                    let rngPerUser = bound.seconds / Double(count) * 1e9
+                    let request = SimulationRequest(
+                        profiles: [profile], population: population, users: count, seed: 1, rng: rng, threads: threadCount)
+                    var bytes = 0
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    if simulation == .perUser {
+                        _ = try Simulator.run(request, perUser: { bytes += $0.utf8.count })
+                    } else {
+                        _ = try Simulator.run(request)
+                    }
+                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    runs.append((seconds, rngPerUser, Double(count) / seconds / (Double(threadCount) * 1e9 / rngPerUser)))
                 }
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                let seconds = Self.median(runs.map(\.seconds))
+                let rngPerUser = Self.median(runs.map(\.rngPerUser))
+                let fraction = Self.median(runs.map(\.fraction))
                 let rate = Double(count) / seconds
-                let fraction = rate / (Double(threadCount) * 1e9 / rngPerUser)
                 try add([
                     .text(simulation.rawValue), .text(profile.name), .text(population.name), .integer(count),
                     .integer(threadCount), .number(seconds, decimals: 3), .number(rate, decimals: 0),
                     .number(seconds / Double(count) * 1e9 * Double(threadCount), decimals: 1),
-                    .number(bound.drawsPerUser, decimals: 2), .number(rngPerUser, decimals: 1),
+                    .number(drawsPerUser, decimals: 2), .number(rngPerUser, decimals: 1),
                     .number(fraction, decimals: 3), .number(Self.peakMemoryMiB(), decimals: 1),
                 ] + numpyCells(simulation, users: count, threads: threadCount, rate: rate, noted: &numpyNoted))
             }
@@ -247,6 +265,13 @@ struct Benchmark: ParsableCommand {
             }
         }
         return table
+    }
+
+    /// The median of `values` (not empty): the middle one, or the mean of the two middle ones.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// This process's peak resident memory since the last `FitBenchmark.resetPeakMemory()`, in MiB.
