@@ -1461,6 +1461,11 @@ enum HostileCases {
                 ["report", "--review", "two.yaml", "--set", "population.hurried.share=2", "--out", "o"], 64,
                 "error: --set population.hurried.share=2: no class 'hurried' in population default",
                 files: ["two.yaml": .text("profiles: [hig-linear-bar, static-long-press]\nusers: 100\n")], absent: ["o"]),
+        Hostile("report --review: a file that writes set is checked without the --set report refuses beside it",
+                ["report", "--review", "t2.yaml", "--set", "gesture.minimumDuration=0.6", "--out", "o"], 65,
+                "error: t2.yaml:5:25: variants.neg.trigger.offset: fires the action at 700 ms (minimumDuration + offset), before the gesture recognises at 1000 ms",
+                files: ["t2.yaml": .text("profiles: [hig-linear-bar]\nset:\n  fill.delay: 0.1\nvariants:\n  neg: {trigger.offset: -0.3}\nusers: 100\n")],
+                absent: ["o"]),
         // Over a profile invalid for another reason, a varied value its key does not take is said first, wherever it
         // stands in the list.
         Hostile("sweep over an invalid profile: a bad varied value second in the list is said",

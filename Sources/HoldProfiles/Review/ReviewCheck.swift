@@ -10,8 +10,8 @@ extension ProfileLibrary {
     ///
     /// - Parameters:
     ///   - sweepPoints: a sweep's `key=value` texts, one per point (throws what is wrong with its text).
-    ///   - commandLineSets: the command line's `--set` texts (`report --review FILE --set …`, the file giving no
-    ///     `set`), applied with the file's as the run applies them, so the file is checked as it will run: a problem
+    ///   - commandLineSets: the command line's `--set` texts (`report --review FILE --set …`; none when the file
+    ///     writes `set`, beside which report refuses them), applied with the file's as the run applies them, so the file is checked as it will run: a problem
     ///     they mend is none, and one they leave quotes the values the run uses. A problem they are part of is the
     ///     command line's (`ProfileError.commandLineAtFault`, said at the file's entry with the `--set`s named; 64)
     ///     unless the file alone has a problem at the same key of that design or sweep: then it is the file's.
@@ -112,6 +112,8 @@ extension ProfileLibrary {
                 return nil
             }
         }
+        // A file that writes `set` takes no `--set` (report refuses them beside it): the file is checked as written.
+        let commandLineSets = root.keys.contains("set") ? [] : commandLineSets
         guard let fileSets = overrides(review.sets, at: "set"),
               let given = try? commandLineSets.map({ text throws(ProfileError) in try Override(userParsing: text) })
         else { return problems }
