@@ -280,6 +280,9 @@ extension ProfileLibrary {
                 continue
             }
             guard designsLoaded, let baseline else { continue }
+            // The first value that does not load, unless a later one is a value its key never takes (said wherever
+            // it stands, so what is said does not depend on the values' order).
+            var first: (message: String, commandLine: Bool)?
             for point in points {
                 // The point's value on the baseline, with the command line's `--set`s or (`fileAlone`) without.
                 func load(fileAlone: Bool) throws(ProfileError) {
@@ -294,17 +297,25 @@ extension ProfileLibrary {
                     try load(fileAlone: false)
                 } catch {
                     let (error, commandLine) = whose(error, alone: { try load(fileAlone: true) })
-                    // The value as the sweep writes it, then what is wrong with it by key path.
-                    if error.origin.overrideTexts.contains(point) {
+                    // The value as the sweep writes it, then what is wrong with it by key path, the other values at
+                    // fault named where they are written (a variant baseline's, the command line's).
+                    let message: String
+                    if error.origin.isOverride {
                         let others = error.overrides(besides: [point]).map { named($0, near: "variants.\(baselineLabel ?? "")") }
                         let with = others.isEmpty ? "" : " with \(others.joined(separator: ", "))"
-                        refuse("\(point)\(with): " + error.keyedMessage, commandLine: commandLine)
+                        message = "\(point)\(with): " + error.keyedMessage
                     } else {
-                        refuse("\(point): \(error)", commandLine: commandLine)
+                        message = "\(point): \(error)"
                     }
-                    break
+                    if error.isOwnValue(among: [point]) {
+                        first = nil
+                        refuse(message, commandLine: commandLine)
+                        break
+                    }
+                    first = first ?? (message, commandLine)
                 }
             }
+            if let first { refuse(first.message, commandLine: first.commandLine) }
         }
         // A `set:` every profile refuses alike is one problem, not one per profile.
         var seen: [ProfileError] = []

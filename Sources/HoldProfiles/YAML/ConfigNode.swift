@@ -130,8 +130,9 @@ extension ProfileError {
                 return error
             }
         }
-        if problem([])?.keyPath == error.keyPath || everyProblem().contains(where: { $0.keyPath == error.keyPath }) {
-            return error
+        if let own = problem([]).flatMap({ $0.keyPath == error.keyPath ? $0 : nil })
+            ?? everyProblem().first(where: { $0.keyPath == error.keyPath }) {
+            return error.filesOwn(like: own)
         }
         var atFault = overrides
         var index = 0
@@ -145,6 +146,29 @@ extension ProfileError {
             }
         }
         return error.blamed(on: atFault.map(\.text))
+    }
+
+    /// This problem, found with overrides, when the document alone has `own` at the same key: the file's, said at
+    /// the file's place with the numbers the run uses (an override that mends the file's first problem, or sets a
+    /// key to the value the file already has, changes nothing about it). It stays an override's own when one gives
+    /// this very key a value the file does not have.
+    func filesOwn(like own: ProfileError) -> ProfileError {
+        guard origin.isOverride, !own.origin.isOverride else { return self }
+        let setsKey = origin.overrideTexts.contains { $0.prefix { $0 != "=" } == keyPath }
+        if setsKey && own.message != message { return self }
+        var placed = ProfileError(origin: own.origin, keyPath: keyPath, message: message)
+        placed.setAside = setAside
+        placed.withoutEffect = withoutEffect
+        return placed
+    }
+
+    /// Whether this problem is one of `texts` (the command line's `key=value`s: a sweep's point, a `--set`) by
+    /// itself: it names none but them and is about one of their keys, a value its key never takes
+    /// (`haptics.threshold=abc`), not a check across keys that found it at fault with another value.
+    public func isOwnValue(among texts: [String]) -> Bool {
+        let named = origin.overrideTexts
+        guard !named.isEmpty, named.allSatisfy(texts.contains) else { return false }
+        return named.contains { $0.prefix { $0 != "=" } == keyPath }
     }
 
     /// This problem blamed on the `--set` texts `texts` (non-empty) instead of those it names.
@@ -167,6 +191,16 @@ indirect enum ConfigNode: Sendable {
     var origin: Origin {
         switch self {
         case .scalar(_, _, let origin), .mapping(_, let origin), .sequence(_, let origin): origin
+        }
+    }
+
+    /// The origin of the first value at or inside this node that came from the command line (`--set`), if any.
+    var firstOverrideOrigin: Origin? {
+        if origin.isOverride { return origin }
+        switch self {
+        case .scalar: return nil
+        case .mapping(let pairs, _): return pairs.lazy.compactMap(\.value.firstOverrideOrigin).first
+        case .sequence(let items, _): return items.lazy.compactMap(\.firstOverrideOrigin).first
         }
     }
 

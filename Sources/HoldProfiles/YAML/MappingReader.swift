@@ -58,8 +58,11 @@ struct MappingReader {
     /// `refuseWithoutEffect(_:besides:_:)` for a cause written elsewhere (another mapping's key), at `causeOrigin`
     /// (nil: not written, the default).
     func refuseWithoutEffect(_ key: String, causeOrigin: Origin?, _ why: String) throws(ProfileError) {
-        guard !(causeOrigin?.isOverride ?? false) || origin(of: key).isOverride else { return }
-        var refusal = error(key, why)
+        // A value the command line gives at the key or inside it (`--set fill.timer.tick=…` under a file's timer
+        // section) is the command line's, and refused even when the cause is too.
+        let given = pairs.first { $0.key == key }?.value.firstOverrideOrigin
+        guard !(causeOrigin?.isOverride ?? false) || given != nil else { return }
+        var refusal = ProfileError(origin: given ?? origin(of: key), keyPath: path(key), message: why)
         refusal.withoutEffect = true
         throw refusal
     }

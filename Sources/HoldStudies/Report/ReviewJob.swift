@@ -23,6 +23,9 @@ public struct ReviewRequest: Sendable {
     /// Where a sweep is written when the user did not type it as `--sweep TEXT` (a review file's entry,
     /// `r.yaml:8:5: sweeps[0]`), by its text: its problems are named there.
     public var sweepPlaces: [String: String] = [:]
+    /// Where a variant's values are written when the user did not type them as `--variant LABEL=…` (a review file's
+    /// `variants.LABEL`), by label: a sweep's problem names them there.
+    public var variantPlaces: [String: String] = [:]
     public var notebooks: NotebookFolder
     /// The arguments that make this review (without `--out`, `--threads` and `--inputs`): what every CSV records
     /// and `reproduce.sh` runs.
@@ -137,7 +140,7 @@ public enum ReviewJob {
                 // A variant baseline's own values (every design has the first's `--set`s) are named as its.
                 let label = plan.designs[plan.baseline].label
                 for text in plan.sets[plan.baseline] where !plan.sets[0].contains(text) {
-                    sweep.overrideNames[text] = "--variant \(label) \(text)"
+                    sweep.overrideNames[text] = "\(request.variantPlaces[label] ?? "--variant \(label)") \(text)"
                 }
                 return (text, parameter, sweepPlan, sweep, try Sweep.profiles(sweep))
             } catch let error as SweepError {

@@ -67,6 +67,9 @@ public enum Sweep {
         let range = range ?? request.plan.points.indices
         var profiles: [Profile] = []
         profiles.reserveCapacity(range.count)
+        // The first point that does not load, unless a later one's problem is its own values alone (a value its key
+        // never takes): that is said wherever it stands, so what is said does not depend on the values' order.
+        var first: SweepError?
         for index in range {
             let (assignments, overrides) = try pointOverrides(request, point: index)
             do {
@@ -76,9 +79,12 @@ public enum Sweep {
                     overrides: request.baseOverrides + overrides.filter { !$0.reachesPopulation }).withoutSource())
                 if request.plan.variesPopulation { _ = try Population.applying(overrides, to: request.populations) }
             } catch {
-                throw pointError(index, assignments, error, names: request.overrideNames)
+                let said = pointError(index, assignments, error, names: request.overrideNames)
+                if error.isOwnValue(among: assignments) { throw said }
+                first = first ?? said
             }
         }
+        if let first { throw first }
         return profiles
     }
 
@@ -102,13 +108,12 @@ public enum Sweep {
         SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(pointMessage(assignments, error, names: names))")
     }
 
-    /// What is wrong with a point of `assignments` (a sweep's, a tune candidate's): a problem the point's values
-    /// are part of by its key path alone, each other `--set` at fault named (`names`, else `--set TEXT`); any
-    /// other as it is (a file's, with its place).
+    /// What is wrong with a point of `assignments` (a sweep's, a tune candidate's): a problem of the command
+    /// line's values by its key path, each value at fault other than the point's own named (`names`: a variant's
+    /// value as `--variant LABEL TEXT` or where a review file writes it; else `--set TEXT`); any other as it is (a
+    /// file's, with its place).
     public static func pointMessage(_ assignments: [String], _ error: Error, names: [String: String] = [:]) -> String {
-        guard let error = error as? ProfileError, error.origin.overrideTexts.contains(where: assignments.contains) else {
-            return "\(error)"
-        }
+        guard let error = error as? ProfileError, error.origin.isOverride else { return "\(error)" }
         return error.overrides(besides: assignments).map { "\(names[$0] ?? "--set \($0)"): " }.joined() + error.keyedMessage
     }
 

@@ -191,7 +191,8 @@ struct Report: ParsableCommand {
             }
             try report.write(arguments: Self.reproducibleArguments(expanded), reviewFile: review,
                              written: Dictionary(reviewFile.variants.map { ($0.label, $0.located) }) { first, _ in first },
-                             sweepPlaces: Dictionary(reviewFile.sweeps.map { ($0.text, "\($0.origin): \($0.keyPath)") }) { first, _ in first })
+                             sweepPlaces: Dictionary(reviewFile.sweeps.map { ($0.text, "\($0.origin): \($0.keyPath)") }) { first, _ in first },
+                             variantPlaces: Dictionary(reviewFile.variants.map { ($0.label, "variants.\($0.label)") }) { first, _ in first })
         }
     }
 
@@ -283,9 +284,10 @@ struct Report: ParsableCommand {
 
     /// - Parameters:
     ///   - written: the review file's variants with where it writes their values (`ComparisonOptions.resolve`).
-    ///   - sweepPlaces: the review file's sweeps with where it writes them (`ReviewRequest.sweepPlaces`).
+    ///   - sweepPlaces: the review file's sweeps with where it writes them (`ReviewRequest.sweepPlaces`), and
+    ///     `variantPlaces` its variants (`ReviewRequest.variantPlaces`).
     private func write(arguments: [String], reviewFile: String?, written: [String: [ReviewFile.Located]] = [:],
-                       sweepPlaces: [String: String] = [:]) throws {
+                       sweepPlaces: [String: String] = [:], variantPlaces: [String: String] = [:]) throws {
         let (library, inputs) = try carriedInputs(reviewFile: reviewFile)
         let plan = try comparison.resolve(source, library: library, written: written)
         for text in sweep { _ = try usage { try SweepParameter(parsing: text) } }
@@ -299,6 +301,7 @@ struct Report: ParsableCommand {
         let bar = ProgressBar(label: "compare", total: comparison.users * plan.populations.count, unit: "users")
         request.precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
         request.sweepPlaces = sweepPlaces
+        request.variantPlaces = variantPlaces
         // The page's destination is checked before anything runs: a page that cannot be written leaves no folder either.
         let page = html.map(OutputFile.init(argument:))
         try page?.checkWritable()

@@ -17,7 +17,8 @@ struct SweepCommand: ParsableCommand {
             atomically as points finish, so an interrupted sweep keeps what it finished; --resume computes only the \
             missing points. --population a,b runs every point against each population, rows population by population (the \
             population column says which). A profile (with its --set values) need only be valid with the varied values: \
-            every point is checked, and a point that is not valid is named.
+            every point is checked, and a point that is not valid is named (a value its key never takes first, \
+            wherever it stands; a problem the file has at every point is the file's, 65, at its line).
 
             --precision METRIC=WIDTH runs each point (against each population) until its METRIC's 95 % interval has \
             a larger half of at most WIDTH (or WIDTH % of the value), in chunks of 4,096 users, at most --users: its \

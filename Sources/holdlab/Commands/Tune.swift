@@ -113,16 +113,18 @@ struct Tune: ParsableCommand {
             let path = library.profilePath(profile)
             let baseOverrides = try source.profileOverrides()
             // A base invalid only through the tuned keys is no fault of the search: the first of its scan's
-            // candidates that loads stands for it (`studyBase`); when none does, the first candidate's problem.
-            var firstCandidate: [String] = []
-            let (base, text, _) = try studyBase(profile, library: library, overrides: baseOverrides, candidates: {
+            // candidates that loads stands for it (`studyBase`); when none does, a candidate whose values are at
+            // fault with the file or the --sets, or the base's problem (a candidate a key does not take is
+            // infeasible, as in the search).
+            var candidateTexts: [[String]] = []
+            let (base, text, _) = try studyBase(profile, library: library, overrides: baseOverrides, ownValuesFirst: false, candidates: {
                 let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
                 let candidates = try Tuner.scanCandidates(parameters)
-                firstCandidate = candidates.first.map { zip(parameters, $0).map { "\($0.keyPath)=\(SweepParameter.format($1))" } } ?? []
+                candidateTexts = candidates.map { zip(parameters, $0).map { "\($0.keyPath)=\(SweepParameter.format($1))" } }
                 return try candidates.map { values throws(ProfileError) in try Tuner.overrides(parameters, values: values) }
-            }, refusal: { _, error in
-                TuneError("no candidate in the --param ranges is a valid profile; for example \(firstCandidate.joined(separator: " ")): "
-                          + Sweep.pointMessage(firstCandidate, error), kind: .usage)
+            }, refusal: { index, error in
+                TuneError("no candidate in the --param ranges is a valid profile; for example \(candidateTexts[index].joined(separator: " ")): "
+                          + Sweep.pointMessage(candidateTexts[index], error), kind: .usage)
             })
             let parameters = try usage { try param.map { text throws(TuneError) in try TuneParameter(parsing: text) } }
             let objective: TuneObjective

@@ -93,14 +93,16 @@ let maximumResumeBytes = 256 << 20
 /// study (a file key every point replaces, a `--set` valid only with the studied values): then the first of
 /// `candidates` (each a point's own overrides, in the order the study runs them) that loads stands for the base
 /// (`standsIn`), for the population it names; the study then checks its points as ever, so a point that does not
-/// load is said as that point. When none loads, a candidate whose problem is its own values alone (a value that is
+/// load is said as that point. When none loads, what is said does not depend on the candidates' order: with
+/// `ownValuesFirst` (a sweep's points, each to run) a candidate whose problem is its own values alone (a value that is
 /// no value of its key, whatever the file) is said first, as `refusal` of its index and problem, wherever it stands;
-/// else the base's problem if the first candidate has it word for word (the studied values do not touch it), else
-/// `refusal` of the first candidate's problem. What the
+/// then, when every candidate's problem is the file's (or the `--set`s' alone: the studied values play no part), the
+/// base's problem; else `refusal` of the first candidate whose values are at fault with the file or the `--set`s.
+/// (Tune's candidates a key does not take are infeasible, not errors: tune says the base's problem over them.) What the
 /// study varies is checked first (`candidates` throws it): a bad `--vary`, `--param` or design file is the
 /// command line's or that file's, and mending it may mend the profile too.
 func studyBase(
-    _ profile: String, library: ProfileLibrary, overrides: [Override],
+    _ profile: String, library: ProfileLibrary, overrides: [Override], ownValuesFirst: Bool = true,
     candidates: () throws -> [[Override]], refusal: (_ index: Int, ProfileError) -> Error
 ) throws -> (profile: Profile, text: String, standsIn: Bool) {
     let problem: ProfileError
@@ -122,14 +124,18 @@ func studyBase(
             problems.append(error)
         }
     }
-    if let own = problems.indices.first(where: { index in
-        problems[index].origin.isOverride
-            && problems[index].origin.overrideTexts.allSatisfy { text in candidates[index].contains { $0.text == text } }
-    }) {
+    // Whether a candidate's problem is a value of its own by itself, and whether its values are part of it.
+    func named(_ index: Int) -> (own: Bool, part: Bool) {
+        let mine = candidates[index].map(\.text)
+        return (problems[index].isOwnValue(among: mine), problems[index].origin.overrideTexts.contains(where: mine.contains))
+    }
+    if ownValuesFirst, let own = problems.indices.first(where: { named($0).own }) {
         throw refusal(own, problems[own])
     }
-    guard let first = problems.first, first.description != problem.description else { throw problem }
-    throw refusal(0, first)
+    guard let first = problems.indices.first(where: { named($0).part && !(named($0).own && !ownValuesFirst) }) else {
+        throw problem
+    }
+    throw refusal(first, problems[first])
 }
 
 /// The base of a sweep over `plan` (`studyBase`, its points standing in, in order): when none loads, point 1's
