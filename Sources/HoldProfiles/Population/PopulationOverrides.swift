@@ -47,6 +47,14 @@ extension Population {
         if populations.count == 1 { return (0, parts) }
         let first = parts.first ?? ""
         let rest = parts.dropFirst().joined(separator: ".")
+        // A first part that is neither a running population nor a class of one: said as that, not as a class to be
+        // named after a population (population.hurried.deliberate.… with hurried not running).
+        let classes = populations.flatMap { $0.classes.map(\.name) }
+        if !classes.contains(first) {
+            throw ProfileError(origin: .override(override.text), keyPath: "", message:
+                "'\(first)' is neither a population that runs here (\(names.joined(separator: ", "))) nor a class of one"
+                + Suggestions.didYouMean(first, among: names + classes))
+        }
         let message = populations.isEmpty
             ? "no population runs here"
             : "several populations run (\(names.joined(separator: ", "))): name one, population.NAME.\(parts.joined(separator: "."))"

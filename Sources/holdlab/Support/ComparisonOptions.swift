@@ -208,7 +208,7 @@ struct ComparisonOptions: ParsableArguments {
             let named = Set(designs.map(\.profile.population))
             guard named.count == 1, let only = named.first else {
                 let list = designs.map { "\($0.label): \($0.profile.population)" }.joined(separator: ", ")
-                throw UsageError("the designs name different populations (\(list)); choose with --population")
+                throw UsageError("the designs name different populations (\(list)); choose with --population (a review file: populations)")
             }
             populationNames = [only]
             try library.checkPopulation(of: designs[0].profile)
