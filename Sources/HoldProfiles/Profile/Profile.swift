@@ -77,7 +77,8 @@ extension Profile {
             profile.sourceTree = tree
             return profile
         } catch {
-            throw ProfileError.blaming(error, among: overrides, everyProblem: { problems(yaml: text, path: path) }) {
+            throw ProfileError.blaming(error, among: overrides, everyProblem: { problems(yaml: text, path: path) },
+                                       written: { ConfigNode.writtenScalar(text, path: path, at: $0) }) {
                 subset throws(ProfileError) in
                 _ = try validated(try parse(yaml: text, path: path, overrides: subset))
             }

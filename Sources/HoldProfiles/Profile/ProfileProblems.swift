@@ -21,7 +21,12 @@ extension Profile {
         let (parsed, duplicates) = ConfigNode.parseListingDuplicates(text, path: path)
         guard var root = parsed else { return duplicates }
         do {
-            for override in overrides { root = try root.applying(override) }
+            // An override of the value the file writes changes nothing: the file's problem there stays at its line.
+            for override in overrides {
+                if case .scalar(let written, _, let origin)? = root.node(atKeyPath: override.keyPath), !origin.isOverride,
+                   ConfigNode.sameValue(written, override.value) { continue }
+                root = try root.applying(override)
+            }
         } catch {
             return ProfileError.inLineOrder(duplicates + [error])
         }

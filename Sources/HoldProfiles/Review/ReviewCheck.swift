@@ -11,9 +11,9 @@ extension ProfileLibrary {
     /// - Parameters:
     ///   - sweepPoints: a sweep's `key=value` texts, one per point (throws what is wrong with its text).
     ///   - commandLineSets: the command line's `--set` texts (`report --review FILE --set …`; none when the file
-    ///     writes `set`, beside which report refuses them), applied with the file's as the run applies them, so the file is checked as it will run: a problem
-    ///     they mend is none, and one they leave quotes the values the run uses. A problem they are part of is the
-    ///     command line's (`ProfileError.commandLineAtFault`, said at the file's entry with the `--set`s named; 64)
+    ///     writes `set`, beside which report refuses them), applied with the file's as the run applies them, so the
+    ///     file is checked as it will run: a problem they mend is none, and one they leave quotes the values the run
+    ///     uses. A problem they are part of is the command line's (`ProfileError.commandLineAtFault`, said at the file's entry with the `--set`s named; 64)
     ///     unless the file alone has a problem at the same key of that design or sweep: then it is the file's.
     public func reviewProblems(
         yaml text: String, path: String, checks: ReviewValueChecks? = nil, commandLineSets: [String] = []
@@ -65,7 +65,10 @@ extension ProfileLibrary {
         // blamed on its values alone, with the values the run uses: a trigger offset no gesture duration admits is the
         // file's whatever the `--set` makes the duration.
         func whose(_ error: ProfileError, alone: (() throws -> Void)?) -> (error: ProfileError, commandLine: Bool) {
-            guard error.origin.overrideTexts.contains(where: givenTexts.contains) else { return (error, false) }
+            let given = error.origin.overrideTexts.filter(givenTexts.contains)
+            guard !given.isEmpty else { return (error, false) }
+            // A `--set` of the very key at fault replaces the file's value there: its problem is the command line's.
+            if given.contains(where: { $0.prefix { $0 != "=" } == error.keyPath }) { return (error, true) }
             do {
                 try alone?()
             } catch let own as ProfileError where own.keyPath == error.keyPath {

@@ -119,7 +119,7 @@ extension ProfileError {
     /// override, on failure only.
     static func blaming(
         _ error: ProfileError, among overrides: [Override], everyProblem: () -> [ProfileError] = { [] },
-        validate: ([Override]) throws(ProfileError) -> Void
+        written: (String) -> String? = { _ in nil }, validate: ([Override]) throws(ProfileError) -> Void
     ) -> ProfileError {
         guard !overrides.isEmpty, !error.cannotOpen else { return error }
         func problem(_ subset: [Override]) -> ProfileError? {
@@ -132,7 +132,7 @@ extension ProfileError {
         }
         if let own = problem([]).flatMap({ $0.keyPath == error.keyPath ? $0 : nil })
             ?? everyProblem().first(where: { $0.keyPath == error.keyPath }) {
-            return error.filesOwn(like: own)
+            return error.filesOwn(like: own, written: written)
         }
         var atFault = overrides
         var index = 0
@@ -149,13 +149,16 @@ extension ProfileError {
     }
 
     /// This problem, found with overrides, when the document alone has `own` at the same key: the file's, said at
-    /// the file's place with the numbers the run uses (an override that mends the file's first problem, or sets a
-    /// key to the value the file already has, changes nothing about it). It stays an override's own when one gives
-    /// this very key a value the file does not have.
-    func filesOwn(like own: ProfileError) -> ProfileError {
+    /// the file's place with the numbers the run uses (an override that mends the file's first problem, or gives
+    /// this key the value the file writes there, however spelt, changes nothing about it: `written` says what the
+    /// file writes at a key path). It stays an override's own when one gives this very key another value.
+    func filesOwn(like own: ProfileError, written: (String) -> String?) -> ProfileError {
         guard origin.isOverride, !own.origin.isOverride else { return self }
-        let setsKey = origin.overrideTexts.contains { $0.prefix { $0 != "=" } == keyPath }
-        if setsKey && own.message != message { return self }
+        if let setting = origin.overrideTexts.first(where: { $0.prefix { $0 != "=" } == keyPath }) {
+            guard let value = written(keyPath), ConfigNode.sameValue(value, String(setting.drop { $0 != "=" }.dropFirst())) else {
+                return self
+            }
+        }
         var placed = ProfileError(origin: own.origin, keyPath: keyPath, message: message)
         placed.setAside = setAside
         placed.withoutEffect = withoutEffect
@@ -677,7 +680,8 @@ indirect enum ConfigNode: Sendable {
     /// leaves it at, however spelt (`spring(0.3, 0)` for `spring(0.3,0)`), changes nothing and switches nothing:
     /// it is not applied, so the file's keys without effect stay refused at their lines (`--set fill.model=none` on
     /// a file of `model: none, delay: 0.3`). Any other key takes the `--set`'s origin whatever its value, so a key
-    /// without effect given on the command line is refused as the command line's.
+    /// without effect given on the command line is refused as the command line's (a problem the file has at that
+    /// key with the same value stays the file's: `ProfileError.filesOwn`).
     func applying(_ override: Override) throws(ProfileError) -> ConfigNode {
         let value = try ConfigNode.parseOverrideValue(override.value, override: override.text, keyPath: override.keyPath)
         if let fallback = Self.switches[override.keyPath], case .scalar(let new, _, _) = value {
@@ -686,15 +690,24 @@ indirect enum ConfigNode: Sendable {
                 current = nil
                 if case .scalar(let text, _, let origin) = written, !origin.isOverride { current = text }
             }
-            if let current, Self.sameSwitchValue(current, new) { return self }
+            if let current, Self.sameValue(current, new) { return self }
         }
         return try setting(override.keyPath.split(separator: ".").map(String.init)[...], to: value, override: override.text)
     }
 
-    /// Whether two texts of a deciding key say the same: equal, or the same timing curve however spelt.
-    static func sameSwitchValue(_ a: String, _ b: String) -> Bool {
+    /// The scalar a document's text writes at a key path (nil: none, or not a scalar, or no document).
+    static func writtenScalar(_ text: String, path: String, at keyPath: String) -> String? {
+        guard let root = try? parse(text, path: path), case .scalar(let value, _, _)? = root.node(atKeyPath: keyPath) else {
+            return nil
+        }
+        return value
+    }
+
+    /// Whether two texts of a key say the same: equal, the same number, or the same timing curve however spelt.
+    static func sameValue(_ a: String, _ b: String) -> Bool {
         let (a, b) = (a.trimmingWhitespace(), b.trimmingWhitespace())
         if a == b { return true }
+        if let x = Double(a), let y = Double(b) { return x == y }
         guard let x = try? TimingCurve(parsing: a), let y = try? TimingCurve(parsing: b) else { return false }
         return x == y
     }

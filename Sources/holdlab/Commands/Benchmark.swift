@@ -36,8 +36,8 @@ struct Benchmark: ParsableCommand {
             Examples:
               holdlab benchmark --case hold-only --users 1000000 --threads 1
               holdlab benchmark --case hold-only --users 4000000 --threads 1 --fit-rows 0
+              holdlab benchmark --case default --threads 1 --fit-rows 0 --repeat 5
               holdlab benchmark --case spring --threads 1 --threads 2 --no-numpy > bench.csv
-              holdlab benchmark --case default --threads 1 --fit-rows 0 --repeat 5   # medians of 5 paired runs
             """)
 
     @OptionGroup var source: ProfileSourceOptions
