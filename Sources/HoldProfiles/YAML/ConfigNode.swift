@@ -111,9 +111,10 @@ extension ProfileError {
     /// changed, yet the value at fault is the command line's (exit 64, not the file's 65).
     ///
     /// `validate` checks the document with a subset of the overrides, throwing its first problem. The problem is the
-    /// file's, and `error` is returned unchanged, when the document alone fails at the same key path: its first
-    /// problem, or any of `everyProblem` (the document alone's, all of them: an override may mend the first problem
-    /// of a file that has two, and the second is still the file's). Otherwise each
+    /// file's when the document alone fails at the same key path: its first problem, or any of `everyProblem` (the
+    /// document alone's, all of them: an override may mend the first problem of a file that has two, and the second
+    /// is still the file's); it is then said at the file's place with the numbers the run uses (`filesOwn`), unless
+    /// an override gives that key a value other than the one the file writes (`written`). Otherwise each
     /// override is left out in turn, and stays out when the rest still give the same problem (key path and message,
     /// whose values show what it depends on): what remains is named, in the order given. Costs one validation per
     /// override, on failure only.

@@ -132,9 +132,8 @@ func studyBase(
     if ownValuesFirst, let own = problems.indices.first(where: { named($0).own }) {
         throw refusal(own, problems[own])
     }
-    guard let first = problems.indices.first(where: { named($0).part && !(named($0).own && !ownValuesFirst) }) else {
-        throw problem
-    }
+    // (With `ownValuesFirst` no candidate's own value is left here; without, one is infeasible, not the reason.)
+    guard let first = problems.indices.first(where: { named($0).part && !named($0).own }) else { throw problem }
     throw refusal(first, problems[first])
 }
 
