@@ -68,7 +68,7 @@ extension ProfileLibrary {
             let given = error.origin.overrideTexts.filter(givenTexts.contains)
             guard !given.isEmpty else { return (error, false) }
             // A `--set` of the very key at fault replaces the file's value there: its problem is the command line's.
-            if given.contains(where: { $0.prefix { $0 != "=" } == error.keyPath }) { return (error, true) }
+            if given.contains(where: { Override.keyPath(of: $0) == error.keyPath }) { return (error, true) }
             do {
                 try alone?()
             } catch let own as ProfileError where own.keyPath == error.keyPath {

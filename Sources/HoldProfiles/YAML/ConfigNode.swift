@@ -155,10 +155,9 @@ extension ProfileError {
     /// file writes at a key path). It stays an override's own when one gives this very key another value.
     func filesOwn(like own: ProfileError, written: (String) -> String?) -> ProfileError {
         guard origin.isOverride, !own.origin.isOverride else { return self }
-        if let setting = origin.overrideTexts.first(where: { $0.prefix { $0 != "=" } == keyPath }) {
-            guard let value = written(keyPath), ConfigNode.sameValue(value, String(setting.drop { $0 != "=" }.dropFirst())) else {
-                return self
-            }
+        if let setting = origin.overrideTexts.first(where: { Override.keyPath(of: $0) == keyPath }) {
+            guard let value = written(keyPath), let given = try? Override(parsing: setting),
+                  ConfigNode.sameValue(value, given.value) else { return self }
         }
         var placed = ProfileError(origin: own.origin, keyPath: keyPath, message: message)
         placed.setAside = setAside
@@ -172,7 +171,7 @@ extension ProfileError {
     public func isOwnValue(among texts: [String]) -> Bool {
         let named = origin.overrideTexts
         guard !named.isEmpty, named.allSatisfy(texts.contains) else { return false }
-        return named.contains { $0.prefix { $0 != "=" } == keyPath }
+        return named.contains { Override.keyPath(of: $0) == keyPath }
     }
 
     /// This problem blamed on the `--set` texts `texts` (non-empty) instead of those it names.
@@ -746,6 +745,12 @@ public struct Override: Sendable, Equatable {
     public let value: String
     /// The text as typed, for error messages.
     public let text: String
+
+    /// The key path of a `key.path=value` text as `init(parsing:)` reads it (what precedes the first `=`, trimmed),
+    /// without checking it: to tell which key a `--set`, `--vary` or `--param` text names.
+    public static func keyPath(of text: String) -> String {
+        String(text.prefix { $0 != "=" }).trimmingWhitespace()
+    }
 
     /// Parses `key.path=value`.
     public init(parsing text: String) throws(ProfileError) {

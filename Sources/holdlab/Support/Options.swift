@@ -169,11 +169,8 @@ struct SampleOptions: ParsableArguments {
     var workerThreads: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
 }
 
-/// The key path of `key.path=value` (what precedes the first `=`, trimmed).
-func keyPath(of assignment: String) -> String {
-    let key = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-    return key.trimmingCharacters(in: .whitespaces)
-}
+/// The key path of `key.path=value` (what precedes the first `=`, trimmed: `Override.keyPath(of:)`).
+func keyPath(of assignment: String) -> String { Override.keyPath(of: assignment) }
 
 /// Refuses an option with key=value arguments that names a key twice (`--param x=… --param x=…`): the last would
 /// win silently.
