@@ -105,7 +105,8 @@ public enum Sweep {
     /// with the point's values is named as such).
     public static func pointError(_ index: Int, _ assignments: [String], _ error: Error,
                                   names: [String: String] = [:]) -> SweepError {
-        SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(pointMessage(assignments, error, names: names))")
+        SweepError("point \(index + 1) (\(assignments.joined(separator: ", "))): \(pointMessage(assignments, error, names: names))",
+                   point: index)
     }
 
     /// What is wrong with a point of `assignments` (a sweep's, a tune candidate's): a problem of the command

@@ -10,9 +10,12 @@ public struct SweepError: Error, Equatable, CustomStringConvertible {
 
     public let message: String
     public let kind: Kind
-    public init(_ message: String, kind: Kind = .usage) {
+    /// The point (0-based) whose values the error is about (`Sweep.pointError`); nil for any other.
+    public var point: Int?
+    public init(_ message: String, kind: Kind = .usage, point: Int? = nil) {
         self.message = message
         self.kind = kind
+        self.point = point
     }
     public var description: String { message }
 }
@@ -172,6 +175,9 @@ public struct SweepPlan: Sendable, Equatable {
     public let parameters: [SweepParameter]
     public let design: SweepDesign
     public let points: [[String]]
+    /// A design file's line of each point (`init(designFile:text:)`), where its errors are said; empty for a
+    /// generated design.
+    public private(set) var pointLines: [Int] = []
 
     /// Whether a parameter is a population's (`population.…`): each point then has its own population.
     public var variesPopulation: Bool { parameters.contains(where: \.reachesPopulation) }
@@ -289,6 +295,7 @@ extension SweepPlan {
         self.parameters = parameters
         self.design = .file
         self.points = table.rows.map { row in row.fields.map { $0.trimmingCharacters() } }
+        self.pointLines = table.rows.map(\.line)
     }
 
     /// What identifies a design file's points: FNV-1a 64 of every value in order (what `--resume` and shards check).

@@ -152,7 +152,7 @@ struct SweepCommand: ParsableCommand {
             // A base invalid only through the varied keys is no fault of the sweep: a point stands for it.
             let baseOverrides = try source.profileOverrides()
             let (base, text, standsIn) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: makePlan,
-                                                       blame: blamingDesign)
+                                                       blame: { blamingDesign($0, plan: built) })
             let plan = try makePlan()
             let out = OutputFile(argument: output.out)
             let shard = try sharding.parsedShard
@@ -225,19 +225,21 @@ struct SweepCommand: ParsableCommand {
     }
 
     /// The profiles of `points`, every one validated; with a design file, a value the profile refuses is the file's
-    /// fault (65), its point N being the file's N-th row.
+    /// fault (65), said at the point's line.
     private func pointProfiles(_ request: SweepRequest, points: Range<Int>) throws -> [Profile] {
         do {
             return try Sweep.profiles(request, points: points)
         } catch let error as SweepError {
-            throw blamingDesign(error)
+            throw blamingDesign(error, plan: request.plan)
         }
     }
 
-    /// A point's error as the design file's (65), its point N being the file's N-th row; as is without one.
-    private func blamingDesign(_ error: SweepError) -> Error {
+    /// A point's error as the design file's (65), at the line of `plan`'s file that writes the point
+    /// (`--design d.csv:5: point 2 (…): …`); as is without a design file.
+    private func blamingDesign(_ error: SweepError, plan: SweepPlan?) -> Error {
         guard namedDesign == nil else { return error }
-        return SweepError("--design \(design): \(error.message) (point N is the file's N-th row)", kind: .data)
+        let line = error.point.flatMap { point in plan.flatMap { $0.pointLines.indices.contains(point) ? $0.pointLines[point] : nil } }
+        return SweepError("--design \(design)\(line.map { ":\($0)" } ?? ""): \(error.message)", kind: .data)
     }
 
     /// Simulates shard `shard`'s points and writes its shard file once, complete (`holdlab merge` refuses a shard
