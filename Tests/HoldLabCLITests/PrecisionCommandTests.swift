@@ -182,6 +182,45 @@ struct PrecisionCommandTests {
                                  "--users", "40000", "--out", out, "--resume"])
         #expect(again.status == 65, "\(again.stderr)")
         #expect(again.stderr.contains("came from a different precision"), "\(again.stderr)")
+        // The same precision written otherwise is the same precision.
+        for written in ["completion_rate=6e-3", "completion_rate=0.0060", " completion_rate = 0.006 "] {
+            let same = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.6,2.0", "--precision", written,
+                                    "--users", "40000", "--out", out, "--resume"])
+            #expect(same.status == 0, "\(written): \(same.stderr)")
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == text, "\(written)")
+        }
+    }
+
+    /// The larger half of a `simulate` row's printed interval of `metric`, in units of its last printed decimal (the
+    /// digits as written: no rounding of its own).
+    static func printedHalf(_ text: String, metric: String) throws -> (units: Int, text: String) {
+        let row = try #require(CSVRecords.records(text).first)
+        let fields = try [metric, metric + "_lo", metric + "_hi"].map { try #require(row[$0]) }
+        let decimals = fields[0].split(separator: ".").last?.count ?? 0
+        let units = try fields.map { try #require(Int($0.filter { $0 != "." })) }
+        let half = max(units[2] - units[0], units[0] - units[1])
+        var digits = String(half)
+        while digits.count <= decimals { digits = "0" + digits }
+        return (half, String(digits.dropLast(decimals)) + "." + String(digits.suffix(decimals)))
+    }
+
+    @Test("the stop is read from the printed columns: a target equal to a printed half-width is met where it is printed, not a chunk before")
+    func printedIntervalDecides() throws {
+        let base = ["simulate", "--profile", "hig-linear-bar", "--population", "hold-only"]
+        for users in [28_672, 40_960] {
+            let fixed = try CLI.run(base + ["--users", "\(users)"])
+            #expect(fixed.status == 0, "\(fixed.stderr)")
+            let target = try Self.printedHalf(fixed.stdout, metric: "completion_rate")
+            let run = try CLI.run(base + ["--users", "200000", "--precision", "completion_rate=\(target.text)"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let stop = try Self.users(run.stdout)
+            #expect(stop <= users, "a target of \(target.text), printed at \(users) users, stopped at \(stop)")
+            #expect(try Self.printedHalf(run.stdout, metric: "completion_rate").units <= target.units, "at \(stop)")
+            guard stop > Self.chunk else { continue }
+            let before = try CLI.run(base + ["--users", "\(stop - Self.chunk)"])
+            #expect(try Self.printedHalf(before.stdout, metric: "completion_rate").units > target.units,
+                    "a chunk before \(stop) the printed interval met \(target.text)")
+        }
     }
 
     @Test("sweep --resume warns of the rows an earlier run capped, as the whole run does")

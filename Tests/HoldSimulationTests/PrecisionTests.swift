@@ -21,6 +21,12 @@ struct PrecisionTests {
                     "completion_rate=100%", "completion_rate", "completion_time_p50_ms=1", "nope=1"] {
             #expect(throws: PrecisionError.self, "\(bad)") { try Precision(parsing: [bad], allowed: Precision.summaryMetrics) }
         }
+        // One spelling and one order for one meaning: what the provenance says and --resume compares.
+        let written = try Precision(parsing: ["mismatch_mean_ms=2.0%,completion_rate=5e-3"], allowed: Precision.summaryMetrics)
+        #expect(written.description == "completion_rate=0.005,mismatch_mean_ms=2%")
+        #expect(try Precision(parsing: ["completion_rate=0.0050", "mismatch_mean_ms=2%"], allowed: Precision.summaryMetrics) == written)
+        #expect(try Precision(parsing: ["completion_rate=.5"], allowed: Precision.summaryMetrics).description == "completion_rate=0.5")
+        #expect(try Precision(parsing: ["completion_rate=1e-7"], allowed: Precision.summaryMetrics).description == "completion_rate=0.0000001")
         #expect(Precision.summaryMetrics.contains("false_activation_rate"))
         #expect(!Precision.summaryMetrics.contains("premature_release_rate"))
         #expect(Precision.differenceMetrics.contains("premature_release_rate"))
@@ -35,6 +41,37 @@ struct PrecisionTests {
         let relative = PrecisionTarget(metric: "m", width: .relative(10), widthText: "10%")
         #expect(relative.isMet(estimate: -2, lower: -2.18, upper: -1.9))
         #expect(!relative.isMet(estimate: -2, lower: -2.3, upper: -1.9))
+    }
+
+    @Test("the interval is read as printed: each bound rounded to the column's decimals decides, either way")
+    func printedInterval() throws {
+        let target = try #require(try Precision(parsing: ["completion_rate=0.00414"], allowed: Precision.summaryMetrics).targets.first)
+        #expect(target.decimals == 6)
+        // Unrounded 0.0041402 (above the target), printed 0.880252 / 0.876112 / 0.884392: a half of 0.004140, met.
+        #expect(target.isMet(estimate: 0.8802521, lower: 0.8761119, upper: 0.8843921))
+        #expect(target.halfWidth(estimate: 0.8802521, lower: 0.8761119, upper: 0.8843921) == 0.00414)
+        // Unrounded 0.0041395 (below a target of 0.0041397), printed 0.880252 / 0.876113 / 0.884392: 0.004140, not met.
+        let finer = try #require(try Precision(parsing: ["completion_rate=0.0041397"], allowed: Precision.summaryMetrics).targets.first)
+        #expect(!finer.isMet(estimate: 0.8802524, lower: 0.8761129, upper: 0.8843919))
+        // A relative target of a mean printed with 3 decimals: 1 % of the printed 100.000.
+        let mean = try #require(try Precision(parsing: ["completion_time_mean_ms=1%"], allowed: Precision.summaryMetrics).targets.first)
+        #expect(mean.isMet(estimate: 100.0004, lower: 99.0004, upper: 101.0004))
+        #expect(!mean.isMet(estimate: 99.9996, lower: 98.9991, upper: 100.9996))
+    }
+
+    @Test("a shortfall's advice fits it: no interval, a percentage of an estimate of 0, an interval too wide")
+    func shortfallAdvice() throws {
+        let precision = try Precision(parsing: ["false_activation_rate=10%,mismatch_mean_ms=1,completion_rate=0.001"],
+                                      allowed: Precision.summaryMetrics)
+        let byMetric = Dictionary(uniqueKeysWithValues: precision.targets.map { ($0.metric, $0) })
+        let zero = PrecisionOutcome.Shortfall(target: byMetric["false_activation_rate"]!, halfWidth: 0.00207, estimate: 0, row: "p, q")
+        let none = PrecisionOutcome.Shortfall(target: byMetric["mismatch_mean_ms"]!, halfWidth: nil, estimate: nil, row: "p, q")
+        let wide = PrecisionOutcome.Shortfall(target: byMetric["completion_rate"]!, halfWidth: 0.0031, estimate: 0.8, row: "p, q")
+        #expect(zero.description == "false_activation_rate half-width 0.00207 (of an estimate of 0) (p, q), wanted 10%")
+        let outcome = PrecisionOutcome(precision: precision, users: 12288, cap: 12288, shortfalls: [zero, none, wide, wide])
+        let warning = try #require(outcome.warning())
+        #expect(warning.hasSuffix("; give false_activation_rate a width in its unit: a percentage of an estimate of 0 is never met"
+            + "; mismatch_mean_ms needs holds that have it (with none, no --users meets it); raise --users or widen the target"), "\(warning)")
     }
 
     @Test("simulate stops at the same chunk for 1 and 3 threads, with the fixed run's summaries")

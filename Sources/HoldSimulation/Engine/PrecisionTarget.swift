@@ -3,12 +3,15 @@ import HoldLabIO
 
 /// `--precision METRIC=HALFWIDTH`: how narrow a metric's printed 95 % interval must be for a run to stop early.
 ///
-/// The half-width is the larger half of the interval the command prints, max(hi − est, est − lo): for `simulate` (and
-/// `sweep`, `tune`, `sensitivity`) the column's own `_lo`/`_hi` (Wilson for a rate, Student t for a mean), for
-/// `compare` and `report` the paired difference's interval against the baseline (every other design must meet it).
-/// The target is absolute, in the column's unit (`completion_rate=0.002`), or relative with `%`
-/// (`completion_time_mean_ms=1%`: at most 1 % of |estimate|). An interval that is undefined (nobody in its
-/// denominator, a mean of fewer than two values) never meets a target.
+/// The half-width is the larger half of the interval the command prints, max(hi − est, est − lo), read as printed: the
+/// estimate and both bounds rounded to the column's decimals as the CSV writes them, so whether a row met its target
+/// can be checked from the row itself. For `simulate` (and `sweep`, `tune`, `sensitivity`) the interval is the
+/// column's own `_lo`/`_hi` (Wilson for a rate, Student t for a mean), for `compare` and `report` the paired
+/// difference's interval against the baseline (every other design must meet it). The target is absolute, in the
+/// column's unit (`completion_rate=0.002`), or relative with `%` (`completion_time_mean_ms=1%`: at most 1 % of the
+/// printed |estimate|). An interval that is undefined (nobody in its denominator, a mean of fewer than two values)
+/// never meets a target. (0.3.10 and before compared the unrounded interval: a target equal to a printed half-width
+/// could stop a chunk earlier or later than the printed columns say.)
 public struct PrecisionTarget: Sendable, Equatable, CustomStringConvertible {
     public enum Width: Sendable, Equatable {
         /// In the column's unit.
@@ -21,28 +24,50 @@ public struct PrecisionTarget: Sendable, Equatable, CustomStringConvertible {
     public let width: Width
     /// The width as the user wrote it (`0.002`, `1%`): the provenance and the warnings quote it.
     public let widthText: String
+    /// The decimals the metric's columns print (`Metric.decimals`; a difference prints its metric's).
+    public let decimals: Int
 
-    public init(metric: String, width: Width, widthText: String) {
+    public init(metric: String, width: Width, widthText: String, decimals: Int? = nil) {
         self.metric = metric
         self.width = width
         self.widthText = widthText
+        self.decimals = decimals ?? Metric.named(metric)?.decimals ?? 9
     }
 
     public var description: String { "\(metric)=\(widthText)" }
 
-    /// Whether an interval around `estimate` meets the target.
+    /// Whether an interval around `estimate`, as printed, meets the target.
     public func isMet(estimate: Double?, lower: Double?, upper: Double?) -> Bool {
-        guard let half = Self.halfWidth(estimate: estimate, lower: lower, upper: upper), let estimate else { return false }
+        guard let printed = printed(estimate: estimate, lower: lower, upper: upper) else { return false }
+        // A width written with no more decimals than the column's is a whole number of its units, which the product
+        // may miss by an ulp: the slack keeps `completion_rate=0.00414` met by a printed half of 0.004140.
+        let slack = 1 + 1e-12
         switch width {
-        case .absolute(let limit): return half <= limit
-        case .relative(let percent): return half <= percent / 100 * abs(estimate)
+        case .absolute(let limit): return printed.half <= limit * printed.scale * slack
+        case .relative(let percent): return printed.half <= percent / 100 * abs(printed.estimate) * slack
         }
     }
 
-    /// max(upper − estimate, estimate − lower); nil when any is undefined.
-    public static func halfWidth(estimate: Double?, lower: Double?, upper: Double?) -> Double? {
+    /// The printed interval's larger half, in the column's unit; nil when any of the three is undefined.
+    public func halfWidth(estimate: Double?, lower: Double?, upper: Double?) -> Double? {
+        printed(estimate: estimate, lower: lower, upper: upper).map { $0.half / $0.scale }
+    }
+
+    /// The estimate and the larger half as the CSV prints them, in units of the last printed decimal (whole numbers,
+    /// exact in a Double), with the units per column unit; the unrounded values (scale 1) where a printed value would
+    /// not fit 15 digits.
+    private func printed(estimate: Double?, lower: Double?, upper: Double?) -> (estimate: Double, half: Double, scale: Double)? {
         guard let estimate, let lower, let upper, estimate.isFinite, lower.isFinite, upper.isFinite else { return nil }
-        return max(upper - estimate, estimate - lower)
+        func units(_ value: Double) -> Double? {
+            let text = CSV.number(value, decimals: decimals).filter { $0 != "." }
+            return text.count <= 16 ? Int64(text).map(Double.init) : nil
+        }
+        guard let e = units(estimate), let l = units(lower), let u = units(upper) else {
+            return (estimate, max(upper - estimate, estimate - lower), 1)
+        }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (e, max(u - e, e - l), scale)
     }
 }
 
@@ -89,13 +114,15 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
                 targets.append(target)
             }
         }
-        self.targets = targets
+        // One order and one spelling for one meaning (`description`): the provenance says the same targets alike
+        // however they were written, so `--resume` and `merge` take a file of the same precision.
+        self.targets = targets.sorted { allowed.firstIndex(of: $0.metric)! < allowed.firstIndex(of: $1.metric)! }
     }
 
     private static func target(_ text: String, allowed: [String]) throws(PrecisionError) -> PrecisionTarget {
         let example = "e.g. --precision completion_rate=0.002 or --precision completion_time_mean_ms=1%"
         guard let equals = text.firstIndex(of: "=") else {
-            throw PrecisionError(message: "--precision '\(text)': write METRIC=HALFWIDTH, \(example)")
+            throw PrecisionError(message: "--precision '\(text)': write METRIC=HALFWIDTH (a comma separates targets), \(example)")
         }
         let name = text[..<equals].trimmingCharacters(in: .whitespaces)
         var value = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
@@ -113,7 +140,21 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
             throw PrecisionError(message: "--precision \(name)=\(text[text.index(after: equals)...]): the half-width must be a positive finite number in the column's unit, or a percentage of the estimate above 0 and below 100 with one '%', \(example)")
         }
         return PrecisionTarget(metric: name, width: relative ? .relative(number) : .absolute(number),
-                               widthText: value + (relative ? "%" : ""))
+                               widthText: Self.canonical(number) + (relative ? "%" : ""))
+    }
+
+    /// A width in one spelling: the shortest decimal that reads back as the number, without exponent where it is
+    /// short (`0.005` for `5e-3` or `0.0050`, `2` for `2.0`).
+    static func canonical(_ number: Double) -> String {
+        if number == number.rounded(), number < 1e15 { return String(Int64(number)) }
+        let shortest = "\(number)"
+        guard shortest.contains("e") else { return shortest }
+        // 1e-05 and the like: the fewest fixed decimals that read back as the number.
+        for digits in 1...340 {
+            let fixed = String(format: "%.\(digits)f", number)
+            if Double(fixed) == number { return fixed }
+        }
+        return shortest
     }
 
     /// `completion_rate=0.002,completion_time_mean_ms=1%`.
@@ -162,7 +203,7 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
             for summary in summaries {
                 let (estimate, lower, upper) = Self.interval(target.metric, summary.tally)
                 guard !target.isMet(estimate: estimate, lower: lower, upper: upper) else { continue }
-                let half = PrecisionTarget.halfWidth(estimate: estimate, lower: lower, upper: upper)
+                let half = target.halfWidth(estimate: estimate, lower: lower, upper: upper)
                 let found = PrecisionOutcome.Shortfall(target: target, halfWidth: half, estimate: estimate,
                                                        row: "\(summary.profile), \(summary.population)")
                 if worst == nil || found.isWorse(than: worst!) { worst = found }
@@ -183,7 +224,7 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
                 guard !target.isMet(estimate: difference.diff, lower: difference.lower, upper: difference.upper) else { continue }
                 let found = PrecisionOutcome.Shortfall(
                     target: target,
-                    halfWidth: PrecisionTarget.halfWidth(estimate: difference.diff, lower: difference.lower, upper: difference.upper),
+                    halfWidth: target.halfWidth(estimate: difference.diff, lower: difference.lower, upper: difference.upper),
                     estimate: difference.diff, row: "\(row.design) − \(row.baseline), \(row.population)")
                 if worst == nil || found.isWorse(than: worst!) { worst = found }
             }
@@ -230,9 +271,25 @@ public struct PrecisionOutcome: Sendable, Equatable {
                 text += Self.number(halfWidth)
                 if let estimate, estimate != 0 {
                     text += " (\(Self.number(100 * halfWidth / abs(estimate), above: percent))% of \(Self.number(estimate)))"
+                } else if neverMet {
+                    text += " (of an estimate of 0)"
                 }
             }
             return text + " (\(row)), wanted \(target.widthText)"
+        }
+
+        /// A relative target of an estimate that prints as 0: no interval is narrower than 0 % of it.
+        var neverMet: Bool {
+            guard case .relative = target.width, let halfWidth, halfWidth > 0, let estimate else { return false }
+            return Double(CSV.number(estimate, decimals: target.decimals)) == 0
+        }
+
+        /// What can be done about it: more users or a wider target for an interval that is too wide; for an estimate
+        /// of 0 under a percentage, an absolute width; for no interval, holds that have the value.
+        var advice: String {
+            if halfWidth == nil { return "\(target.metric) needs holds that have it (with none, no --users meets it)" }
+            if neverMet { return "give \(target.metric) a width in its unit: a percentage of an estimate of 0 is never met" }
+            return "raise --users or widen the target"
         }
 
         static func number(_ value: Double) -> String {
@@ -273,6 +330,13 @@ public struct PrecisionOutcome: Sendable, Equatable {
     public func warning(_ what: String = "") -> String? {
         guard !met else { return nil }
         return "warning: --precision not met\(what.isEmpty ? "" : " (\(what))") at the cap of \(users) users (--users \(cap)): "
-            + shortfalls.map(\.description).joined(separator: "; ") + "; raise --users or widen the target"
+            + shortfalls.map(\.description).joined(separator: "; ") + "; " + Self.advice(shortfalls)
+    }
+
+    /// The advice for `shortfalls`, each kind once, in their order.
+    public static func advice(_ shortfalls: [Shortfall]) -> String {
+        var said: [String] = []
+        for advice in shortfalls.map(\.advice) where !said.contains(advice) { said.append(advice) }
+        return said.joined(separator: "; ")
     }
 }

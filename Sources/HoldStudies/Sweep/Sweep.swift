@@ -212,7 +212,7 @@ public enum Sweep {
         let short = precision.targets.compactMap { target -> PrecisionOutcome.Shortfall? in
             let (estimate, lower, upper) = (value(target.metric), value(target.metric + "_lo"), value(target.metric + "_hi"))
             guard !target.isMet(estimate: estimate, lower: lower, upper: upper) else { return nil }
-            return PrecisionOutcome.Shortfall(target: target, halfWidth: PrecisionTarget.halfWidth(estimate: estimate, lower: lower, upper: upper),
+            return PrecisionOutcome.Shortfall(target: target, halfWidth: target.halfWidth(estimate: estimate, lower: lower, upper: upper),
                                               estimate: estimate, row: row)
         }
         guard !short.isEmpty else { return nil }
