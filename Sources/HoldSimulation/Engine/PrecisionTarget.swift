@@ -22,7 +22,7 @@ public struct PrecisionTarget: Sendable, Equatable, CustomStringConvertible {
 
     public let metric: String
     public let width: Width
-    /// The width as the user wrote it (`0.002`, `1%`): the provenance and the warnings quote it.
+    /// The width in one spelling (`0.002`, `1%`; `Precision.canonical`): the provenance and the warnings quote it.
     public let widthText: String
     /// The decimals the metric's columns print (`Metric.decimals`; a difference prints its metric's).
     public let decimals: Int
@@ -54,8 +54,8 @@ public struct PrecisionTarget: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The estimate and the larger half as the CSV prints them, in units of the last printed decimal (whole numbers,
-    /// exact in a Double), with the units per column unit; the unrounded values (scale 1) where a printed value would
-    /// not fit 15 digits.
+    /// exact in a Double), with the units per column unit; the unrounded values (scale 1) where a printed value takes
+    /// more than 16 characters without its point (no column holds such a value).
     private func printed(estimate: Double?, lower: Double?, upper: Double?) -> (estimate: Double, half: Double, scale: Double)? {
         guard let estimate, let lower, let upper, estimate.isFinite, lower.isFinite, upper.isFinite else { return nil }
         func units(_ value: Double) -> Double? {
