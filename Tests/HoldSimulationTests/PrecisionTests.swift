@@ -70,7 +70,7 @@ struct PrecisionTests {
         #expect(zero.description == "false_activation_rate half-width 0.00207 (of an estimate of 0) (p, q), wanted 10%")
         let outcome = PrecisionOutcome(precision: precision, users: 12288, cap: 12288, shortfalls: [zero, none, wide, wide])
         let warning = try #require(outcome.warning())
-        #expect(warning.hasSuffix("; give false_activation_rate a width in its unit: a percentage of an estimate of 0 is never met"
+        #expect(warning.hasSuffix("; give false_activation_rate a width in its unit: a percentage of an estimate of 0 is met only by an interval of no width"
             + "; mismatch_mean_ms needs holds that have it (with none, no --users meets it); raise --users or widen the target"), "\(warning)")
     }
 

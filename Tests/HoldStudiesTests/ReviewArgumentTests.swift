@@ -274,6 +274,35 @@ import Testing
         #expect(undecided.recommended == nil && undecided.reasons.contains { $0.contains("within the interval") })
     }
 
+    /// A margin in ms and one in points are never compared: preferring a mean under a rate guardrail, the verdict's
+    /// margin is the preferred metric's near end in ms and the guardrail's slack is said apart, in points (the rule
+    /// took the smaller number of the two and printed it in the preferred metric's unit: "holds with 1 ms to spare"
+    /// for a guardrail 0.54 points from breaking).
+    @Test func marginsInOneUnitEach() throws {
+        let (_, result) = try Self.slowAgainstQuick()
+        let labels = ["slow", "quick"]
+        func difference(_ metric: String) throws -> PairedStatistics.Difference {
+            try #require(result.rows.first { $0.design == "quick" && $0.metric.name == metric }?.difference)
+        }
+        // quick fires 300 ms sooner (every completion at its trigger) and on more accidental touches.
+        let time = try difference("completion_time_mean_ms")
+        let near = -(try #require(time.upper))
+        #expect(near > 250)
+        let falseActivation = try #require(Metric.named("false_activation_rate"))
+        let upper = try #require(result.summaries[1].proportion(falseActivation)?.wilson95?.upper)
+        let shipped = try DecisionRule(prefer: "completion_time_mean_ms", guards: ["false_activation_rate<=50%"])
+            .decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
+        #expect(shipped.recommended == 1 && !shipped.keepsBaseline)
+        #expect(abs((shipped.margin ?? -1) - near) < 1e-9, "margin \(shipped.margin ?? -1) ms, near end \(near) ms")
+        #expect(abs((shipped.guardMargin ?? -1) - (0.5 - upper) * 100) < 1e-9 && shipped.guardMarginMetric == "false_activation_rate")
+        // Kept out by a relative guardrail in points only: no margin in ms, the guardrail's break in points.
+        let upperDifference = try #require(try difference("false_activation_rate").upper)
+        let kept = try DecisionRule(prefer: "completion_time_mean_ms", guards: ["false_activation_rate<=+0.5pt"])
+            .decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
+        #expect(kept.keepsBaseline && kept.margin == nil)
+        #expect(abs((kept.guardMargin ?? -1) - (upperDifference - 0.005) * 100) < 1e-9)
+    }
+
     /// A guardrail whose metric no design has in a population (a false-activation rate where nobody touches by
     /// accident) cannot be broken there, and the decision says so rather than let it pass as held unremarked; a
     /// population that has the metric is not named.

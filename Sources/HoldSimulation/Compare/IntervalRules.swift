@@ -39,6 +39,14 @@ public enum IntervalRules: String, Sendable, CaseIterable {
         }
     }
 
+    /// The knob shares' interval in words, as report.md names it.
+    public var contrastWords: String {
+        switch self {
+        case .v0_1, .v0_2: return "Wald, on each person's contrast"
+        case .v0_3: return "Bonett and Price's adjustment carried to each person's contrast"
+        }
+    }
+
     /// The `# method:` provenance line of `knob-shares.csv`.
     public var contrastProvenance: String {
         switch self {

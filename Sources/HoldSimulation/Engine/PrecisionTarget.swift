@@ -288,7 +288,7 @@ public struct PrecisionOutcome: Sendable, Equatable {
         /// of 0 under a percentage, an absolute width; for no interval, holds that have the value.
         var advice: String {
             if halfWidth == nil { return "\(target.metric) needs holds that have it (with none, no --users meets it)" }
-            if neverMet { return "give \(target.metric) a width in its unit: a percentage of an estimate of 0 is never met" }
+            if neverMet { return "give \(target.metric) a width in its unit: a percentage of an estimate of 0 is met only by an interval of no width" }
             return "raise --users or widen the target"
         }
 

@@ -129,9 +129,26 @@ public struct Decision: Sendable, Equatable {
     public var keepsBaseline: Bool
     /// Why: each design's standing, and for an undecided review what stands in the way.
     public var reasons: [String]
-    /// How far the deciding interval end is from changing the decision, in points (rates) or ms (means), the
-    /// smallest over designs, populations and conditions; nil when undecided.
+    /// How far the deciding interval end is from changing the decision, in the preferred metric's unit (points for
+    /// a rate, ms for a mean): the smallest over designs, populations and the conditions in that unit (the preferred
+    /// metric's ends, guardrails on metrics of its unit); nil when undecided or when no condition in that unit
+    /// decides (every other design kept out by a guardrail of the other unit).
     public var margin: Double?
+    /// The same for the guardrails in the other unit (ms under a preferred rate, points under a preferred mean),
+    /// in the unit of `guardMarginMetric`: a margin in points and one in ms are not compared. Nil when none decides.
+    public var guardMargin: Double?
+    /// A metric of `guardMargin`'s unit (the first such guardrail's), for saying it.
+    public var guardMarginMetric: String?
+
+    public init(recommended: Int?, keepsBaseline: Bool, reasons: [String], margin: Double?,
+                guardMargin: Double? = nil, guardMarginMetric: String? = nil) {
+        self.recommended = recommended
+        self.keepsBaseline = keepsBaseline
+        self.reasons = reasons
+        self.margin = margin
+        self.guardMargin = guardMargin
+        self.guardMarginMetric = guardMarginMetric
+    }
 
     /// The verdict alone, for asking whether it changed: the design's index, or −1 for undecided.
     public var verdict: Int { recommended ?? -1 }
@@ -170,8 +187,12 @@ extension DecisionRule {
         let metric = prefer.metric
         let scale = Self.scale(metric)
         var reasons: [String] = []
-        // Guardrails: the smallest slack per design over guardrails and populations.
+        // Guardrails: the smallest slack per design over guardrails and populations, in the preferred metric's unit
+        // (`same`) and in the other (`other`): points and ms are never compared. `holds` is the smaller, for its sign.
+        var same: [Double] = Array(repeating: .infinity, count: labels.count)
+        var other: [Double] = Array(repeating: .infinity, count: labels.count)
         var holds: [Double] = Array(repeating: .infinity, count: labels.count)
+        let otherMetric = guards.first { Self.isRate($0.metric) != Self.isRate(metric) }?.metric
         // Per guardrail and population, the designs it could not be checked for (no data: a false-activation rate
         // where nobody touches by accident, a completion time of a design that never completes). A guardrail
         // constrains nothing where a design has no data, and the reasons say so rather than let it pass as held.
@@ -193,6 +214,11 @@ extension DecisionRule {
                     }
                     if slack < 0 { broken.append("`\(population)` users by \(Self.amount(-slack, metric: guardrail.metric))") }
                     holds[index] = min(holds[index], slack)
+                    if Self.isRate(guardrail.metric) == Self.isRate(metric) {
+                        same[index] = min(same[index], slack)
+                    } else {
+                        other[index] = min(other[index], slack)
+                    }
                 }
                 if !broken.isEmpty {
                     reasons.append("**\(labels[index])** breaks the guardrail `\(guardrail.text)` at the far end of its interval, for "
@@ -263,10 +289,15 @@ extension DecisionRule {
                 reasons.append("**\(labels[index])** against **\(labels[baseline])** on `\(metric)`: " + where_.joined(separator: ", "))
             }
         }
+        // A recommendation of `index` holds while its preferred ends (`preferred`) and its guardrails do.
+        func recommending(_ index: Int, preferred: Double) -> Decision {
+            Decision(recommended: index, keepsBaseline: false, reasons: reasons, margin: min(preferred, same[index]),
+                     guardMargin: other[index].isFinite ? other[index] : nil, guardMarginMetric: otherMetric)
+        }
         if beats.count == 1, let winner = beats.first {
             // The one design that beats the baseline; others that neither beat nor lose do not stand in its way.
             let near = results.compactMap { better(winner, $0)?.near }.min() ?? 0
-            return Decision(recommended: winner, keepsBaseline: false, reasons: reasons, margin: min(near, holds[winner]))
+            return recommending(winner, preferred: near)
         }
         if beats.count > 1 {
             // Several beat the baseline: one must lie beyond every other in every population.
@@ -278,9 +309,7 @@ extension DecisionRule {
                         gap = min(gap, mine.near - theirs.far)
                     }
                 }
-                if gap > 0 {
-                    return Decision(recommended: candidate, keepsBaseline: false, reasons: reasons, margin: min(gap, holds[candidate]))
-                }
+                if gap > 0 { return recommending(candidate, preferred: gap) }
             }
             reasons.append(beats.map { "**\(labels[$0])**" }.joined(separator: " and ") + (beats.count == 2 ? " both beat **" : " all beat **") + "\(labels[baseline])**, "
                 + "but their intervals on `\(metric)` overlap")
@@ -295,12 +324,17 @@ extension DecisionRule {
             }
             return Decision(recommended: nil, keepsBaseline: false, reasons: reasons, margin: nil)
         }
-        var margin = Double.infinity
+        var margin = Double.infinity, guardMargin = Double.infinity
         for index in others {
-            // Excluded by losing, or by a guardrail: whichever holds by more.
-            margin = min(margin, max(loses[index] ?? lossMargin(index) ?? -.infinity, -holds[index]))
+            // Excluded by losing or by a guardrail of the preferred metric's unit (whichever holds by more), or by a
+            // guardrail of the other unit; excluded in both units, no change in one unit alone lets it in.
+            let inUnit = max(loses[index] ?? lossMargin(index) ?? -.infinity, -same[index])
+            let broken = -other[index]
+            if inUnit > 0 && broken > 0 { continue }
+            if inUnit > 0 { margin = min(margin, inUnit) } else { guardMargin = min(guardMargin, broken) }
         }
-        return Decision(recommended: baseline, keepsBaseline: true, reasons: reasons, margin: margin.isFinite ? margin : nil)
+        return Decision(recommended: baseline, keepsBaseline: true, reasons: reasons, margin: margin.isFinite ? margin : nil,
+                        guardMargin: guardMargin.isFinite ? guardMargin : nil, guardMarginMetric: otherMetric)
     }
 
     /// `0.4 points` or `12 ms`.

@@ -16,9 +16,12 @@ public struct ReviewArgument: Sendable {
     public var gridPoints: Int
     /// The robustness figure's stem, when drawn.
     public var robustnessFigure: String?
+    /// The interval rules the knob shares were computed with (`--intervals`), which their paragraph names.
+    public var intervals: IntervalRules
 
     public init(rule: DecisionRule, decision: Decision, decompositions: [KnobDecomposition], robustness: [RobustnessFinding],
-                robustnessUsers: Int, gridPoints: Int, robustnessFigure: String?) {
+                robustnessUsers: Int, gridPoints: Int, robustnessFigure: String?, intervals: IntervalRules = .current) {
+        self.intervals = intervals
         self.rule = rule
         self.decision = decision
         self.decompositions = decompositions
@@ -177,12 +180,23 @@ public enum ReviewArgumentText {
             var trade: [String] = []
             for guardMetric in Array(Set(tradeOffs)).sorted() { trade += lines(metric: guardMetric) }
             if !trade.isEmpty { text += "On the guarded metrics: " + trade.joined(separator: "; ") + ".\n\n" }
+            // A margin in the preferred metric's unit and one in the other unit's guardrails, each said in its own
+            // unit (points and ms are not compared).
+            var spare: [String] = []
             if let margin = decision.margin {
+                spare.append("\(DecisionRule.amount(margin, metric: metric)) to spare at the deciding end of its interval")
+            }
+            if let margin = decision.guardMargin, let guardMetric = decision.guardMarginMetric {
+                let which = argument.rule.guards.filter { DecisionRule.isRate($0.metric) == DecisionRule.isRate(guardMetric) }
+                    .map { "`\($0.text)`" }
+                let named = which.count > 1 ? which.dropLast().joined(separator: ", ") + " and " + which.last! : which.joined()
+                spare.append("\(DecisionRule.amount(margin, metric: guardMetric)) on the guardrail\(which.count > 1 ? "s" : "") \(named)")
+            }
+            if !spare.isEmpty {
                 // The robustness section exists only when it ran (`--robustness-users 0` leaves it out).
                 let see = argument.robustnessUsers > 0
                     ? " (see *How far the answer rests on the assumed people* for how the assumptions move it)" : ""
-                text += "The verdict holds with \(DecisionRule.amount(margin, metric: metric)) to spare at the deciding end of "
-                    + "its interval\(see).\n\n"
+                text += "The verdict holds with " + spare.joined(separator: ", and with ") + "\(see).\n\n"
             }
         } else {
             text += undecidedLead + " " + capitalised(decision.reasons.joined(separator: "; ")) + ".\n\n"
@@ -262,7 +276,7 @@ public enum ReviewArgumentText {
         text += "A variant that sets several keys is one effect only in sum. Each key was set alone on the design it varies, "
             + "removed alone from the variant, and (up to \(KnobShares.maximumShapleyKeys) keys) given its Shapley value, the "
             + "average of its effect over every order of adding the keys, which sums to the whole effect. All on the same "
-            + "people, with paired 95 % intervals (Wald, on each person's contrast). In points.\n\n"
+            + "people, with paired 95 % intervals (\(argument.intervals.contrastWords)). In points.\n\n"
         let groups = Dictionary(grouping: argument.decompositions) { "\($0.variant)\u{0}\($0.metric)" }
         var order: [String] = []
         for d in argument.decompositions where !order.contains("\(d.variant)\u{0}\(d.metric)") { order.append("\(d.variant)\u{0}\(d.metric)") }
@@ -334,7 +348,9 @@ public enum ReviewArgumentText {
             func bare(_ v: Double) -> String { a.isShare ? number(v * 100, 1) : v.shortText }
             func show(_ v: Double) -> String { bare(v) + (a.isShare ? " %" : unit) }
             func span(_ lo: Double, _ hi: Double) -> String { bare(lo) + "–" + show(hi) }
-            var said = "holds for \(span(finding.holdsFrom, finding.holdsTo))"
+            // A verdict that holds at the assumed value alone is said so, not as a range from a value to itself.
+            var said = finding.holdsFrom == finding.holdsTo ? "holds only at \(show(finding.holdsFrom))"
+                : "holds for \(span(finding.holdsFrom, finding.holdsTo))"
             for flip in [finding.below, finding.above].compactMap({ $0 }) {
                 let side = flip.flipsAt < finding.assumedValue ? "below" : "above"
                 said += "; flips to \(verdict(flip.verdict)) \(side) \(show(flip.holdsAt)) (at \(show(flip.flipsAt)))"

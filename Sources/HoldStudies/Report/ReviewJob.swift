@@ -349,7 +349,8 @@ public enum ReviewJob {
         files.insert(contentsOf: argumentFiles, at: files.firstIndex { $0.0 == "reproduce.sh" } ?? files.count)
         let argument = ReviewArgument(
             rule: request.rule, decision: decision, decompositions: decompositions, robustness: findings,
-            robustnessUsers: robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure)
+            robustnessUsers: robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure,
+            intervals: plan.intervals)
         let input = ReviewInput(
             question: request.question ?? defaultQuestion, designs: designs, baseline: plan.baseline,
             populations: plan.populations, users: users, seed: seed, results: results,

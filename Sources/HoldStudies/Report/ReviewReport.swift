@@ -244,8 +244,11 @@ public enum ReviewReport {
                 guard index < checks.count else { text += " – |"; continue }
                 let result = checks[index]
                 let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
-                let fix = result.fix.isEmpty ? "" : result.fix.hasPrefix("--set ") ? " Fix: `\(cell(result.fix))`." : " \(cell(result.fix))."
-                text += " \(mark): \(cell(result.detail))\(fix) |"
+                // The detail and the fix are sentences of their own.
+                let detail = cell(result.detail)
+                let fix = result.fix.isEmpty ? "" : result.fix.hasPrefix("--set ") ? " Fix: `\(cell(result.fix))`."
+                    : " \(ReviewArgumentText.capitalised(cell(result.fix)))."
+                text += " \(mark): \(detail)\(fix.isEmpty || detail.hasSuffix(".") ? "" : ".")\(fix) |"
             }
             text += "\n"
         }

@@ -158,7 +158,8 @@ public enum Robustness {
             ResultColumn("range_lo", .number), ResultColumn("range_hi", .number),
             ResultColumn("verdict", .text, definition: "the design the decision rule recommends, or undecided"),
             ResultColumn("holds", .boolean, definition: "the verdict is the one at the assumed value"),
-            ResultColumn("margin", .number, unit: "points or ms", definition: "how far the deciding interval end is from changing the verdict"),
+            ResultColumn("margin", .number, unit: "the preferred metric's: points or ms",
+                         definition: "how far the deciding interval end is from changing the verdict, in the preferred metric's unit; NaN when undecided, or when only guardrails in the other unit decide"),
         ]
         var rows: [[ResultCell]] = []
         let panels = panelNumbers(findings)
