@@ -53,11 +53,14 @@ limits(p) = system("awk -F, 'function lo(a, b) { return a < b ? a : b } function
 cols = panels <= 3 ? panels : (panels <= 4 ? 2 : 3)
 rows = int((panels + cols - 1) / cols)
 # Screen margins leave the bottom 5 % to the provenance footer (multiplot ignores footer.gpi's origin and size).
-set multiplot layout rows, cols title "The verdict's margin against each assumption about people (points; × where the verdict changes, ○ the assumed value)" margins 0.05, 0.98, 0.08, 0.91 spacing 0.06, 0.11
+# The margin's unit, the preferred metric's, from the file's `# margin_unit:` line (points before 0.3.11's files said).
+_unit = system("awk '/^# margin_unit: / { print $3; exit }' '" . data . "' 2>/dev/null")
+if (_unit eq '') _unit = 'points'
+set multiplot layout rows, cols title sprintf("The verdict's margin against each assumption about people (%s; × where the verdict changes, ○ the assumed value)", _unit) margins 0.05, 0.98, 0.08, 0.91 spacing 0.06, 0.11
 set grid ytics xtics
 set xzeroaxis lt -1 lw 1
 set key bottom right font ',12' opaque
-set ylabel 'margin'
+set ylabel sprintf('margin (%s)', _unit)
 do for [p = 1:panels] {
     set title title(p)
     _l = limits(p)

@@ -366,7 +366,8 @@ public enum ReviewArgumentText {
         text += "\n"
         text += flips.isEmpty ? "The verdict holds across every plausible range.\n\n" : flips.joined(separator: "\n") + "\n\n"
         if let figure = argument.robustnessFigure {
-            let caption = "The decision's margin against each assumption (points; where a value changes the verdict the point sits at 0)"
+            let unit = DecisionRule.isRate(argument.rule.prefer.metric) ? "points" : "ms"
+            let caption = "The decision's margin against each assumption (\(unit); where a value changes the verdict the point sits at 0)"
             text += "![\(caption)](\(figure).svg)\n\n*\(caption).* ([PNG](\(figure).png))\n\n"
         }
         text += "Sources of the ranges (M: measured, U: assumption, as DOMAIN §7):\n\n"

@@ -334,6 +334,8 @@ public enum ReviewJob {
             findings = try Robustness.run(robustnessRequest, assumed: reusable ? results : nil)
             var provenance = head
             provenance.append("robustness", "\(robustnessUsers) users per comparison, \(request.robustnessPoints) values per assumption")
+            // The margin column's unit, the preferred metric's (the notebook titles its figure with it).
+            provenance.append("margin_unit", DecisionRule.isRate(request.rule.prefer.metric) ? "points" : "ms")
             try write("robustness.csv", Robustness.table(findings, labels: labelList, provenance: provenance))
             argumentFiles.append(("robustness.csv", "each behaviour assumption's values, the verdict and its margin at each"))
             if !findings.isEmpty {
