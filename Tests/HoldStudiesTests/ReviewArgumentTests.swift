@@ -301,6 +301,19 @@ import Testing
             .decide(labels: labels, baseline: 0, populations: ["q"], results: [result])
         #expect(kept.keepsBaseline && kept.margin == nil)
         #expect(abs((kept.guardMargin ?? -1) - (upperDifference - 0.005) * 100) < 1e-9)
+        // quick kept against slow, which loses by 300 ms and breaks a completion guardrail by points: each exclusion
+        // is said in its own unit (the first version of this rule said neither).
+        let (population, _) = try Self.slowAgainstQuick()
+        let designs = [try Self.design("slow", []), try Self.design("quick", ["gesture.minimumDuration=0.7"])]
+        let againstQuick = try PairedComparison.run(ComparisonRequest(designs: designs, baseline: 1, population: population,
+                                                                      users: 20_000, seed: 4, threads: 2))
+        let slow = try #require(againstQuick.rows.first { $0.design == "slow" && $0.metric.name == "completion_time_mean_ms" }?.difference)
+        let completion = try #require(againstQuick.rows.first { $0.design == "slow" && $0.metric.name == "completion_rate" }?.difference)
+        let both = try DecisionRule(prefer: "completion_time_mean_ms", guards: ["completion_rate>=-1pt"])
+            .decide(labels: labels, baseline: 1, populations: ["q"], results: [againstQuick])
+        #expect(both.recommended == 1 && both.keepsBaseline)
+        #expect(abs((both.margin ?? -1) - (try #require(slow.lower))) < 1e-9, "margin \(both.margin ?? -1) ms")
+        #expect(abs((both.guardMargin ?? -1) - (-0.01 - (try #require(completion.lower))) * 100) < 1e-9)
     }
 
     /// A guardrail whose metric no design has in a population (a false-activation rate where nobody touches by

@@ -326,12 +326,12 @@ extension DecisionRule {
         }
         var margin = Double.infinity, guardMargin = Double.infinity
         for index in others {
-            // Excluded by losing or by a guardrail of the preferred metric's unit (whichever holds by more), or by a
-            // guardrail of the other unit; excluded in both units, no change in one unit alone lets it in.
+            // Excluded by losing or by a guardrail of the preferred metric's unit (whichever holds by more), and by a
+            // guardrail of the other unit: each exclusion counts in its own unit.
             let inUnit = max(loses[index] ?? lossMargin(index) ?? -.infinity, -same[index])
             let broken = -other[index]
-            if inUnit > 0 && broken > 0 { continue }
-            if inUnit > 0 { margin = min(margin, inUnit) } else { guardMargin = min(guardMargin, broken) }
+            if inUnit > 0 { margin = min(margin, inUnit) }
+            if broken > 0 { guardMargin = min(guardMargin, broken) }
         }
         return Decision(recommended: baseline, keepsBaseline: true, reasons: reasons, margin: margin.isFinite ? margin : nil,
                         guardMargin: guardMargin.isFinite ? guardMargin : nil, guardMarginMetric: otherMetric)
@@ -339,6 +339,6 @@ extension DecisionRule {
 
     /// `0.4 points` or `12 ms`.
     static func amount(_ value: Double, metric: String) -> String {
-        isRate(metric) ? CSV.number(value, decimals: value < 0.1 ? 2 : 1) + " points" : CSV.number(value, decimals: 0) + " ms"
+        isRate(metric) ? CSV.number(value, decimals: value < 0.1 ? 2 : 1) + " points" : CSV.number(value, decimals: value < 1 ? 2 : 0) + " ms"
     }
 }
