@@ -244,4 +244,18 @@ struct PrecisionCommandTests {
         #expect(resumed.stderr.split(separator: "\n").contains(warning), "\(resumed.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
     }
+
+    @Test("sweep's warning gives the advice each point's shortfall calls for: more users for an interval too wide, a width in the unit for an estimate of 0")
+    func sweepWarningAdvice() throws {
+        // At 0.4 s some accidental touches fire (an interval too wide for 5 % of it at 8,192 users); at 3 s none
+        // does (a rate of 0, which no percentage of it is met by).
+        let result = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.4,3.0", "--precision", "false_activation_rate=5%",
+                                  "--users", "8192"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning = try #require(result.stderr.split(separator: "\n").first { $0.contains("not met at the cap") })
+        #expect(warning.contains("for 2 of 2 rows: 0.4: false_activation_rate half-width"), "\(warning)")
+        #expect(warning.contains(" | 3.0: false_activation_rate half-width"), "\(warning)")
+        #expect(warning.hasSuffix("; raise --users or widen the target; give false_activation_rate a width in its unit: "
+                                  + "a percentage of an estimate of 0 is met only by an interval of no width"), "\(warning)")
+    }
 }

@@ -188,19 +188,31 @@ public enum Sweep {
         } ?? [])
     }
 
+    /// A point whose run reached `--users` without meeting `--precision`: its values and the targets it missed, so
+    /// the warning can give the advice that fits each (`PrecisionOutcome.advice`).
+    public struct PointShortfall: Sendable, Equatable {
+        public var values: [String]
+        public var shortfalls: [PrecisionOutcome.Shortfall]
+
+        /// `0.5 1.2: completion_rate half-width 0.0031 (…), wanted 0.002`.
+        public var description: String {
+            "\(values.joined(separator: " ")): " + shortfalls.map(\.description).joined(separator: "; ")
+        }
+    }
+
     /// What a point's run fell short of when it reached `--users` without meeting `--precision` (nil when it met
     /// it, or without `--precision`): its values, then each target's half-width reached.
-    public static func precisionShortfall(_ request: SweepRequest, values: [String], summary: SimulationSummary) -> String? {
+    public static func precisionShortfall(_ request: SweepRequest, values: [String], summary: SimulationSummary) -> PointShortfall? {
         guard let precision = request.precision else { return nil }
         let outcome = precision.outcome([summary], cap: request.users)
         guard !outcome.met else { return nil }
-        return "\(values.joined(separator: " ")): " + outcome.shortfalls.map(\.description).joined(separator: "; ")
+        return PointShortfall(values: values, shortfalls: outcome.shortfalls)
     }
 
     /// `precisionShortfall` of a row read back for `--resume` (its cells, in `columns(plan)` order): the targets its
     /// printed interval misses, when it took every user (a row that stopped before the cap met them), so a resumed
     /// sweep warns of the rows an earlier run capped as the whole run would have.
-    public static func precisionShortfall(_ request: SweepRequest, resumed cells: [ResultCell]) -> String? {
+    public static func precisionShortfall(_ request: SweepRequest, resumed cells: [ResultCell]) -> PointShortfall? {
         guard let precision = request.precision else { return nil }
         let columns = Self.columns(request.plan)
         func text(_ name: String) -> String? {
@@ -216,16 +228,17 @@ public enum Sweep {
                                               estimate: estimate, row: row)
         }
         guard !short.isEmpty else { return nil }
-        let values = cells.prefix(request.plan.parameters.count).map(\.plainText)
-        return "\(values.joined(separator: " ")): " + short.map(\.description).joined(separator: "; ")
+        return PointShortfall(values: cells.prefix(request.plan.parameters.count).map(\.plainText), shortfalls: short)
     }
 
-    /// The warning for the points that fell short (`precisionShortfall`), of `rows` run; nil when none did.
-    public static func precisionWarning(_ request: SweepRequest, shortfalls: [String], rows: Int) -> String? {
+    /// The warning for the points that fell short (`precisionShortfall`), of `rows` run, with the advice that fits
+    /// their shortfalls, each kind once (every point's, shown or not); nil when none fell short.
+    public static func precisionWarning(_ request: SweepRequest, shortfalls: [PointShortfall], rows: Int) -> String? {
         guard let precision = request.precision, !shortfalls.isEmpty else { return nil }
-        let shown = shortfalls.prefix(5).joined(separator: " | ")
+        let shown = shortfalls.prefix(5).map(\.description).joined(separator: " | ")
         let more = shortfalls.count > 5 ? " | and \(shortfalls.count - 5) more" : ""
-        return "warning: --precision \(precision) not met at the cap of \(request.users) users (--users) for \(shortfalls.count) of \(rows) rows: \(shown)\(more); raise --users or widen the target"
+        return "warning: --precision \(precision) not met at the cap of \(request.users) users (--users) for \(shortfalls.count) of \(rows) rows: \(shown)\(more); "
+            + PrecisionOutcome.advice(shortfalls.flatMap(\.shortfalls))
     }
 
     /// Rows in the file: every point for each population.

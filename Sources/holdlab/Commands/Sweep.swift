@@ -248,7 +248,7 @@ struct SweepCommand: ParsableCommand {
                           out: OutputFile) throws {
         let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "points", per: simulation.users)
         var rows: [[ResultCell]] = []
-        var shortfalls: [String] = []
+        var shortfalls: [Sweep.PointShortfall] = []
         try Sweep.run(request, profiles: profiles, points: points, onSummaries: { batch in
             rows += batch.map { Sweep.cells(values: $0.values, summary: $0.summary) }
             shortfalls += batch.compactMap { Sweep.precisionShortfall(request, values: $0.values, summary: $0.summary) }

@@ -176,9 +176,10 @@ struct Tune: ParsableCommand {
             try outputs.commit()
             printNote(TuneReport.summary(request, result: result))
             if let precision = request.precision {
-                let short = result.trajectory.filter { !precision.outcome([$0.summary], cap: request.users).met }.count
-                if short > 0 {
-                    printNote("warning: --precision \(precision) not met at the cap of \(request.users) users (--users) for \(short) of \(result.trajectory.count) evaluations; raise --users or widen the target")
+                let short = result.trajectory.map { precision.outcome([$0.summary], cap: request.users) }.filter { !$0.met }
+                if !short.isEmpty {
+                    printNote("warning: --precision \(precision) not met at the cap of \(request.users) users (--users) for \(short.count) of \(result.trajectory.count) evaluations; "
+                              + PrecisionOutcome.advice(short.flatMap(\.shortfalls)))
                 }
                 if let warning = precision.outcome([result.check], cap: request.users).warning("the check") { printNote(warning) }
             }

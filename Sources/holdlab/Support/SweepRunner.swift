@@ -28,7 +28,7 @@ func runSweepPoints(
     var done = rows
     var typed: [[ResultCell]] = []
     func text() throws -> String { try view?(typed) ?? head + done.map { $0 + "\n" }.joined() }
-    var shortfalls: [String] = []
+    var shortfalls: [Sweep.PointShortfall] = []
     var ran = 0
     try Sweep.run(request, profiles: profiles, points: 0..<profiles.count, from: rows.count, onSummaries: { summaries in
         let batch = summaries.map { Sweep.cells(values: $0.values, summary: $0.summary) }
