@@ -45,6 +45,29 @@ struct GuidelineCheckTests {
                 == ["kikocard-accelerating first-feedback", "kikocard-accelerating haptic-rate"])
     }
 
+    /// A fix's value and its reason are kept apart: checks.csv writes `--set key=value (why)`, and report.md's
+    /// scorecard puts the value alone in the code span, pasteable, with the reason after it; a fix that found no
+    /// value is a sentence without a code span of its own.
+    @Test("report.md's fix is the --set value alone in its code span, the reason after it")
+    func fixValueApartFromItsReason() throws {
+        let result = try Self.check(["kikocard-accelerating"], users: 2_000)
+        let rate = try #require(result.results.first { $0.rule.id == "haptic-rate" })
+        let suggestion = try #require(rate.suggestion)
+        #expect(suggestion.setting == "haptics.minInterval=0.025")
+        #expect(rate.fix == "--set haptics.minInterval=0.025 (" + suggestion.note + ")" && !suggestion.note.isEmpty)
+        let cell = ReviewReport.checkCell(rate)
+        #expect(cell.hasPrefix("**FAIL**: "))
+        #expect(cell.hasSuffix(". Fix: `--set haptics.minInterval=0.025` (" + suggestion.note + ")."), "\(cell)")
+        // Every code span of the cell is a whole command line option and its value: no prose inside.
+        let spans = cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        #expect(spans == ["--set haptics.minInterval=0.025"], "\(spans)")
+        let none = try #require(result.results.first { $0.rule.id == "timing-adjustable" })
+        #expect(none.suggestion?.setting == nil)
+        #expect(ReviewReport.checkCell(none).hasSuffix(" No single key HoldLab knows to try changes this; see the detail."))
+        let passing = try #require(result.results.first { $0.status == .pass })
+        #expect(passing.suggestion == nil && passing.fix.isEmpty && !ReviewReport.checkCell(passing).contains("Fix"))
+    }
+
     /// swiftui-hold-to-confirm-button: a 1.5 s gesture under a 1.5 s fill. Shortening the gesture lets motor-impaired
     /// people complete, and makes the action fire on a partly filled bar: the fix must say so, not offer it as one
     /// that works. A Timer fill's trigger does not wait for the gesture: timing-adjustable tries no gesture value.

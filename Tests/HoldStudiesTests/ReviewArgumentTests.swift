@@ -76,6 +76,27 @@ import Testing
         #expect(interaction.people == total.people && total.people > 0 && total.people == users)
     }
 
+    /// Shares are of rates of people: a preferred mean (over the holds that have it) gets none, and the section says
+    /// so rather than leaving it out silently; a preferred rate of people is shared out and the sentence is absent.
+    @Test func aPreferredMeanHasNoSharesAndTheSectionSaysSo() throws {
+        let variant = KnobVariant(label: "v", base: "p", profilePath: "p.yaml", profileText: Self.profileText(), common: [],
+                                  keys: ["fill.duration=0.6", "gesture.minimumDuration=0.7"])
+        let shares = try KnobShares.run(variant, populations: [try Self.population()],
+                                        metrics: ["completion_time_mean_ms", "completion_rate"], users: 2000, seed: 3, threads: 2)
+        #expect(shares.map(\.metric) == ["completion_rate"], "a mean has no per-person contrast")
+        let decision = Decision(recommended: 1, keepsBaseline: false, reasons: [], margin: 1)
+        func section(_ prefer: String) throws -> String {
+            ReviewArgumentText.knobShares(ReviewArgument(
+                rule: try DecisionRule(prefer: prefer), decision: decision, decompositions: shares, robustness: [],
+                robustnessUsers: 0, gridPoints: 0, robustnessFigure: nil, intervals: .current))
+        }
+        let mean = try section("completion_time_mean_ms")
+        #expect(mean.contains("The preferred metric, `completion_time_mean_ms`, has no shares here"), "\(mean)")
+        #expect(mean.contains("### v: `completion_rate`"))
+        let rate = try section("completion_rate")
+        #expect(!rate.contains("has no shares here") && rate.contains("### v: `completion_rate`"))
+    }
+
     /// Keys acting on disjoint people interact by exactly nothing, person by person. With a 0.1 s reaction,
     /// `fill.duration=0.6` (full at 0.600–0.608 s) fails react users whether the action comes at 1.0 s or 0.75 s, and
     /// does nothing to holders; `gesture.minimumDuration=0.75` lets holders (0.8 s) complete and changes no react

@@ -77,18 +77,45 @@ public struct GuidelineResult: Sendable {
     /// One sentence: what was measured and why the status.
     public var detail: String
     /// For a rule that fails or warns: the key to change and a value with which the rule passes and no rule that
-    /// passed fails (checked by running the rules again with it), or why none was found. Empty when it passes.
-    public var fix: String = ""
+    /// passed fails (checked by running the rules again with it), or why none was found. Nil when it passes.
+    public var suggestion: GuidelineFix?
+
+    /// `suggestion` as checks.csv's `fix` column writes it (`--set key=value (why)`, or the sentence); empty when
+    /// the rule passes.
+    public var fix: String { suggestion?.text ?? "" }
 
     public init(profile: String, rule: GuidelineRule, status: GuidelineStatus, measured: String, threshold: String,
-                detail: String, fix: String = "") {
+                detail: String, suggestion: GuidelineFix? = nil) {
         self.profile = profile
         self.rule = rule
         self.status = status
         self.measured = measured
         self.threshold = threshold
         self.detail = detail
-        self.fix = fix
+        self.suggestion = suggestion
+    }
+}
+
+/// A guideline check's suggested fix: a `--set` value that makes the rule pass (with why, when it needs saying), or
+/// a sentence saying why none was found. Kept apart so that a report can quote the value alone, pasteable.
+public struct GuidelineFix: Sendable, Equatable {
+    /// `key=value` for `--set`; nil when no single value was found.
+    public var setting: String?
+    /// Why the value works, or (without a setting) what was tried; may be empty beside a setting.
+    public var note: String
+
+    public init(setting: String?, note: String = "") {
+        self.setting = setting
+        self.note = note
+    }
+
+    /// A sentence without a value.
+    public static func sentence(_ text: String) -> GuidelineFix { GuidelineFix(setting: nil, note: text) }
+
+    /// `--set key=value (note)`, or the note alone.
+    public var text: String {
+        guard let setting else { return note }
+        return "--set \(setting)" + (note.isEmpty ? "" : " (\(note))")
     }
 }
 
@@ -317,23 +344,23 @@ public enum Guidelines {
     /// rules it makes fail or warn), as the result's fix; else the first that passes with the rules it breaks named
     /// (advice followed must not trade one failure for another unsaid); or a sentence saying that none passed.
     static func fix(_ profile: Profile, candidates: [String], note: String = "", breaks: (Profile) throws -> [String],
-                    passes: (Profile) throws -> Bool) throws -> String {
+                    passes: (Profile) throws -> Bool) throws -> GuidelineFix {
         var tried: [String] = []
         var trading: (candidate: String, broken: [String])?
         for candidate in candidates where !tried.contains(candidate) {
             tried.append(candidate)
             guard let changed = applying(candidate, to: profile), try passes(changed) else { continue }
             let broken = try breaks(changed)
-            if broken.isEmpty { return "--set \(candidate)" + (note.isEmpty ? "" : " (\(note))") }
+            if broken.isEmpty { return GuidelineFix(setting: candidate, note: note) }
             if trading == nil { trading = (candidate, broken) }
         }
         if let trading {
-            return "`--set \(trading.candidate)` passes this rule but then " + trading.broken.map { "`\($0)`" }.joined(separator: " and ")
+            return .sentence("`--set \(trading.candidate)` passes this rule but then " + trading.broken.map { "`\($0)`" }.joined(separator: " and ")
                 + (trading.broken.count == 1 ? " no longer passes" : " no longer pass")
-                + "; no single value HoldLab tried passes without that (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")"
+                + "; no single value HoldLab tried passes without that (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")")
         }
-        return tried.isEmpty ? "no single key HoldLab knows to try changes this; see the detail"
-            : "no single value HoldLab tried passes (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")"
+        return .sentence(tried.isEmpty ? "no single key HoldLab knows to try changes this; see the detail"
+            : "no single value HoldLab tried passes (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")")
     }
 
     static func isSpring(_ curve: TimingCurve) -> Bool {
@@ -365,8 +392,8 @@ public enum Guidelines {
             && request.impairedPopulation.contentHash == request.population.contentHash
         let impaired = try request.impairedSummary ?? (sameImpaired ? own : simulations.impaired(profile))
         var results: [GuidelineResult] = []
-        var fixers: [Int: () throws -> String] = [:]
-        func add(_ id: String, _ finding: Finding, fix: @escaping () throws -> String) {
+        var fixers: [Int: () throws -> GuidelineFix] = [:]
+        func add(_ id: String, _ finding: Finding, fix: @escaping () throws -> GuidelineFix) {
             if finding.status != .pass { fixers[results.count] = fix }
             results.append(GuidelineResult(
                 profile: profile.name, rule: rule(id), status: finding.status, measured: finding.measured,
@@ -382,7 +409,7 @@ public enum Guidelines {
             again.impairedSummary = nil
             return try check(again, fixes: false).filter { $0.status != .pass && passing.contains($0.rule.id) }.map(\.rule.id)
         }
-        func fix(_ profile: Profile, candidates: [String], note: String = "", passes: (Profile) throws -> Bool) throws -> String {
+        func fix(_ profile: Profile, candidates: [String], note: String = "", passes: (Profile) throws -> Bool) throws -> GuidelineFix {
             try Self.fix(profile, candidates: candidates, note: note, breaks: breaks, passes: passes)
         }
         let t = request.thresholds
@@ -422,9 +449,12 @@ public enum Guidelines {
         // haptic-rate: a throttle at the accepted rate passes by construction (rendered gaps ≥ played gaps ≥ it).
         let rateFinding = hapticRate(profile, own, t)
         add("haptic-rate", rateFinding) {
-            guard t.maxPulseRateHz > 0 else { return "--set haptics.threshold=0 (no progress pulses: at most one pulse, at the action)" }
+            guard t.maxPulseRateHz > 0 else {
+                return GuidelineFix(setting: "haptics.threshold=0", note: "no progress pulses: at most one pulse, at the action")
+            }
             let interval = (1000 / t.maxPulseRateHz).rounded(.up) / 1000
-            return "--set haptics.minInterval=\(seconds(interval)) (played pulses at least that far apart: the rendered rate cannot exceed \(format(t.maxPulseRateHz)) Hz)"
+            return GuidelineFix(setting: "haptics.minInterval=\(seconds(interval))",
+                                note: "played pulses at least that far apart: the rendered rate cannot exceed \(format(t.maxPulseRateHz)) Hz")
         }
 
         // pointer-cancellation and retract-time: traced releases before the action.
@@ -470,7 +500,7 @@ public enum Guidelines {
         add("motor-impaired-completion", impairedFinding) {
             // Nothing to shorten for a population nobody in which means to confirm: the rule cannot measure.
             guard impaired.completion.rate != nil else {
-                return "give --impaired-population one with intent users (intent: confirm); \(request.impairedPopulation.name) has none"
+                return .sentence("give --impaired-population one with intent users (intent: confirm); \(request.impairedPopulation.name) has none")
             }
             let current = profile.control.gesture.minimumDurationSeconds
             var candidates = [0.8, 0.6, 0.5, 0.4].map { "gesture.minimumDuration=\(seconds(Swift.max(0.05, (current * $0 * 20).rounded() / 20)))" }
@@ -483,7 +513,7 @@ public enum Guidelines {
             }
         }
         if fixes {
-            for (index, fixer) in fixers.sorted(by: { $0.key < $1.key }) { results[index].fix = try fixer() }
+            for (index, fixer) in fixers.sorted(by: { $0.key < $1.key }) { results[index].suggestion = try fixer() }
         }
         return results
     }

@@ -54,6 +54,10 @@ public struct DecisionRule: Sendable, Equatable {
 
     static func isRate(_ metric: String) -> Bool { metric.hasSuffix("_rate") }
 
+    /// The unit a margin of `metric` is said in: points for a rate, ms for a mean (report.md's sentences and
+    /// caption, robustness.csv's `# margin_unit:` line).
+    static func unit(of metric: String) -> String { isRate(metric) ? "points" : "ms" }
+
     /// The rule of `defaultPrefer` and `defaultGuards` (a test checks they agree).
     public static let standard = DecisionRule(
         objective: Objective(metric: "completion_rate", higherIsBetter: true),
@@ -188,10 +192,11 @@ extension DecisionRule {
         let scale = Self.scale(metric)
         var reasons: [String] = []
         // Guardrails: the smallest slack per design over guardrails and populations, in the preferred metric's unit
-        // (`same`) and in the other (`other`): points and ms are never compared. `holds` is the smaller, for its sign.
+        // (`same`) and in the other (`other`): points and ms are never compared; only the sign of the smaller is read
+        // across units (`holds`).
         var same: [Double] = Array(repeating: .infinity, count: labels.count)
         var other: [Double] = Array(repeating: .infinity, count: labels.count)
-        var holds: [Double] = Array(repeating: .infinity, count: labels.count)
+        func holds(_ index: Int) -> Double { min(same[index], other[index]) }
         let otherMetric = guards.first { Self.isRate($0.metric) != Self.isRate(metric) }?.metric
         // Per guardrail and population, the designs it could not be checked for (no data: a false-activation rate
         // where nobody touches by accident, a completion time of a design that never completes). A guardrail
@@ -213,7 +218,6 @@ extension DecisionRule {
                         continue
                     }
                     if slack < 0 { broken.append("`\(population)` users by \(Self.amount(-slack, metric: guardrail.metric))") }
-                    holds[index] = min(holds[index], slack)
                     if Self.isRate(guardrail.metric) == Self.isRate(metric) {
                         same[index] = min(same[index], slack)
                     } else {
@@ -247,7 +251,7 @@ extension DecisionRule {
                     + (unchecked[rank][place].count == 1 ? "it" : "them"))
             }
         }
-        let admissible = labels.indices.filter { holds[$0] >= 0 }
+        let admissible = labels.indices.filter { holds($0) >= 0 }
         guard !admissible.isEmpty else {
             return Decision(recommended: nil, keepsBaseline: false,
                             reasons: reasons + ["no design holds every guardrail in every population"], margin: nil)
@@ -317,7 +321,7 @@ extension DecisionRule {
         }
         // None beats the baseline: keep it when every other design loses or breaks a guardrail.
         let others = labels.indices.filter { $0 != baseline }
-        let excluded = others.allSatisfy { loses[$0] != nil || holds[$0] < 0 }
+        let excluded = others.allSatisfy { loses[$0] != nil || holds($0) < 0 }
         guard admissible.contains(baseline), excluded else {
             if !admissible.contains(baseline) {
                 reasons.append("**\(labels[baseline])** itself breaks a guardrail")
@@ -339,6 +343,6 @@ extension DecisionRule {
 
     /// `0.4 points` or `12 ms`.
     static func amount(_ value: Double, metric: String) -> String {
-        isRate(metric) ? CSV.number(value, decimals: value < 0.1 ? 2 : 1) + " points" : CSV.number(value, decimals: value < 1 ? 2 : 0) + " ms"
+        CSV.number(value, decimals: isRate(metric) ? (value < 0.1 ? 2 : 1) : (value < 1 ? 2 : 0)) + " " + unit(of: metric)
     }
 }

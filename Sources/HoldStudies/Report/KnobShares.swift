@@ -98,7 +98,8 @@ public enum KnobShares {
         return result
     }
 
-    /// Decomposes a variant against each population, for the rates named in `metrics` (class-decided rates only).
+    /// Decomposes a variant against each population, for the rates named in `metrics` that are rates of people
+    /// (`ContrastComparison.metrics`); any other (a mean, a rate over holds) has no per-person contrast and is left out.
     public static func run(_ variant: KnobVariant, populations: [Population], metrics: [String], users: Int, seed: UInt64,
                            rng: Generator.Kind = .users, threads: Int, intervals: IntervalRules = .current)
         throws -> [KnobDecomposition] {
@@ -119,7 +120,7 @@ public enum KnobShares {
             let run = try ContrastComparison.run(ContrastRequest(
                 designs: designs, population: population, users: users, seed: seed, rng: rng, threads: threads,
                 contrasts: contrasts, intervals: intervals))
-            for metric in metrics {
+            for metric in metrics where ContrastComparison.metrics.contains(metric) {
                 let estimates = run.estimates.map { $0[metric] }
                 let terms = (0..<k).map { key in
                     KnobDecomposition.Term(

@@ -20,7 +20,7 @@ public struct ReviewArgument: Sendable {
     public var intervals: IntervalRules
 
     public init(rule: DecisionRule, decision: Decision, decompositions: [KnobDecomposition], robustness: [RobustnessFinding],
-                robustnessUsers: Int, gridPoints: Int, robustnessFigure: String?, intervals: IntervalRules = .current) {
+                robustnessUsers: Int, gridPoints: Int, robustnessFigure: String?, intervals: IntervalRules) {
         self.intervals = intervals
         self.rule = rule
         self.decision = decision
@@ -277,6 +277,13 @@ public enum ReviewArgumentText {
             + "removed alone from the variant, and (up to \(KnobShares.maximumShapleyKeys) keys) given its Shapley value, the "
             + "average of its effect over every order of adding the keys, which sums to the whole effect. All on the same "
             + "people, with paired 95 % intervals (\(argument.intervals.contrastWords)). In points.\n\n"
+        let preferred = argument.rule.prefer.metric
+        if !argument.decompositions.contains(where: { $0.metric == preferred }) {
+            // A mean, or a rate over holds rather than people, changes its people with the design: no per-person contrast.
+            text += "The preferred metric, `\(preferred)`, has no shares here: it is taken over the holds that have it "
+                + "(completed holds, say), and which holds those are changes with the keys, so a key's part of it is no "
+                + "difference of the same people. The rates of people below are.\n\n"
+        }
         let groups = Dictionary(grouping: argument.decompositions) { "\($0.variant)\u{0}\($0.metric)" }
         var order: [String] = []
         for d in argument.decompositions where !order.contains("\(d.variant)\u{0}\(d.metric)") { order.append("\(d.variant)\u{0}\(d.metric)") }
@@ -366,7 +373,7 @@ public enum ReviewArgumentText {
         text += "\n"
         text += flips.isEmpty ? "The verdict holds across every plausible range.\n\n" : flips.joined(separator: "\n") + "\n\n"
         if let figure = argument.robustnessFigure {
-            let unit = DecisionRule.isRate(argument.rule.prefer.metric) ? "points" : "ms"
+            let unit = DecisionRule.unit(of: argument.rule.prefer.metric)
             let caption = "The decision's margin against each assumption (\(unit); where a value changes the verdict the point sits at 0)"
             text += "![\(caption)](\(figure).svg)\n\n*\(caption).* ([PNG](\(figure).png))\n\n"
         }

@@ -335,7 +335,7 @@ public enum ReviewJob {
             var provenance = head
             provenance.append("robustness", "\(robustnessUsers) users per comparison, \(request.robustnessPoints) values per assumption")
             // The margin column's unit, the preferred metric's (the notebook titles its figure with it).
-            provenance.append("margin_unit", DecisionRule.isRate(request.rule.prefer.metric) ? "points" : "ms")
+            provenance.append("margin_unit", DecisionRule.unit(of: request.rule.prefer.metric))
             try write("robustness.csv", Robustness.table(findings, labels: labelList, provenance: provenance))
             argumentFiles.append(("robustness.csv", "each behaviour assumption's values, the verdict and its margin at each"))
             if !findings.isEmpty {
@@ -395,12 +395,13 @@ public enum ReviewJob {
         return outcomes
     }
 
-    /// Each knob's share of every variant that sets more than one key, for the preferred metric and the guarded rates.
+    /// Each knob's share of every variant that sets more than one key, for the rates of people among the preferred
+    /// metric, the guarded metrics, completion and false activation (a mean has no per-person contrast).
     static func knobShares(_ request: ReviewRequest, users: Int) throws -> [KnobDecomposition] {
         let plan = request.plan
         let metrics = ([request.rule.prefer.metric] + request.rule.guards.map(\.metric) + ["completion_rate", "false_activation_rate"])
             .reduce(into: [String]()) { list, metric in
-                if ContrastComparison.metrics.contains(metric), !list.contains(metric) { list.append(metric) }
+                if !list.contains(metric) { list.append(metric) }
             }
         var result: [KnobDecomposition] = []
         for variant in plan.variants where variant.keys.count > 1 {

@@ -143,6 +143,22 @@ public enum ReviewReport {
         return "\(percent(rate)) (\(bounds[0])–\(bounds[1]))"
     }
 
+    /// A check's cell of the scorecard: the status, then the detail and the fix as sentences of their own; a fix's
+    /// value alone in the code span (pasteable), why it works after it.
+    static func checkCell(_ result: GuidelineResult) -> String {
+        let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
+        let detail = cell(result.detail)
+        var fix = ""
+        if let suggestion = result.suggestion {
+            if let setting = suggestion.setting {
+                fix = " Fix: `--set \(cell(setting))`" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
+            } else if !suggestion.note.isEmpty {
+                fix = " \(ReviewArgumentText.capitalised(cell(suggestion.note)))."
+            }
+        }
+        return "\(mark): \(detail)\(fix.isEmpty || detail.hasSuffix(".") ? "" : ".")\(fix)"
+    }
+
     static func milliseconds(_ value: Double?) -> String { value.map { number($0, 0) + " ms" } ?? "–" }
 
     /// Whether a design is its profile with values set (a variant, or any design with `--set` values).
@@ -242,13 +258,7 @@ public enum ReviewReport {
             text += "| `\(rule.id)` | \(rule.basis == .rules1 ? "" : "*\(rule.basis.rawValue)*: ")\(cell(rule.source + why)) |"
             for checks in input.checks {
                 guard index < checks.count else { text += " – |"; continue }
-                let result = checks[index]
-                let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
-                // The detail and the fix are sentences of their own.
-                let detail = cell(result.detail)
-                let fix = result.fix.isEmpty ? "" : result.fix.hasPrefix("--set ") ? " Fix: `\(cell(result.fix))`."
-                    : " \(ReviewArgumentText.capitalised(cell(result.fix)))."
-                text += " \(mark): \(detail)\(fix.isEmpty || detail.hasSuffix(".") ? "" : ".")\(fix) |"
+                text += " \(checkCell(checks[index])) |"
             }
             text += "\n"
         }
