@@ -282,7 +282,8 @@ public enum ReviewArgumentText {
             // A mean, or a rate over holds rather than people, changes its people with the design: no per-person contrast.
             text += "The preferred metric, `\(preferred)`, has no shares here: it is taken over the holds that have it "
                 + "(completed holds, say), and which holds those are changes with the keys, so a key's part of it is no "
-                + "difference of the same people. The rates of people below are.\n\n"
+                + "difference of the same people. The rates below, each over the same people under every design, are "
+                + "shared out.\n\n"
         }
         let groups = Dictionary(grouping: argument.decompositions) { "\($0.variant)\u{0}\($0.metric)" }
         var order: [String] = []
