@@ -255,7 +255,40 @@ struct PrecisionCommandTests {
         let warning = try #require(result.stderr.split(separator: "\n").first { $0.contains("not met at the cap") })
         #expect(warning.contains("for 2 of 2 rows: 0.4: false_activation_rate half-width"), "\(warning)")
         #expect(warning.contains(" | 3.0: false_activation_rate half-width"), "\(warning)")
+        #expect(warning.contains("not met at the cap of 8192 users (--users 8192) for 2 of 2 rows"), "\(warning)")
         #expect(warning.hasSuffix("; raise --users or widen the target; give false_activation_rate a width in its unit: "
-                                  + "a percentage of an estimate of 0 is met only by an interval of no width"), "\(warning)")
+                                  + "a percentage of an estimate that prints as 0 is met only by an interval of no width"), "\(warning)")
+    }
+
+    @Test("simulate keeps each way a metric falls short across profiles, and the advice for each: an interval too wide, no interval")
+    func simulateKeepsEveryKindOfShortfall() throws {
+        // hig-linear-bar's bar looks full (a mismatch interval, too wide for 0.0001 ms); static-long-press has no fill
+        // (no mismatch at all). The wider interval alone used to stand for both.
+        let result = try CLI.run(["simulate", "--profile", "hig-linear-bar", "--profile", "static-long-press",
+                                  "--precision", "mismatch_mean_ms=0.0001", "--users", "4096"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning = try #require(result.stderr.split(separator: "\n").first { $0.contains("not met at the cap") })
+        #expect(warning.contains("mismatch_mean_ms half-width") && warning.contains("(hig-linear-bar, default)"), "\(warning)")
+        #expect(warning.contains("mismatch_mean_ms has no interval (static-long-press, default)"), "\(warning)")
+        #expect(warning.hasSuffix("; raise --users or widen the target; mismatch_mean_ms needs holds that have it (with none, no --users meets it)"),
+                "\(warning)")
+        let provenance = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("# precision:") })
+        #expect(provenance.contains("(hig-linear-bar, default)") && provenance.contains("has no interval (static-long-press, default)"),
+                "\(provenance)")
+    }
+
+    @Test("compare keeps each way a paired difference falls short across designs: too wide, and a percentage of 0")
+    func compareKeepsEveryKindOfShortfall() throws {
+        // static-long-press − kikocard-accelerating: false activations differ (an interval too wide for 5 % of it);
+        // h − kikocard-accelerating changes only the haptic interval, so its difference is exactly 0.
+        let result = try CLI.run(["compare", "--profile", "kikocard-accelerating", "--profile", "static-long-press",
+                                  "--variant", "h=haptics.minInterval=0.025", "--precision", "false_activation_rate=5%",
+                                  "--users", "8192"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning = try #require(result.stderr.split(separator: "\n").first { $0.contains("not met at the cap") })
+        #expect(warning.contains("(static-long-press − kikocard-accelerating, default)"), "\(warning)")
+        #expect(warning.contains("(of an estimate of 0) (h − kikocard-accelerating, default)"), "\(warning)")
+        #expect(warning.hasSuffix("; raise --users or widen the target; give false_activation_rate a width in its unit: "
+                                  + "a percentage of an estimate that prints as 0 is met only by an interval of no width"), "\(warning)")
     }
 }

@@ -70,8 +70,27 @@ struct PrecisionTests {
         #expect(zero.description == "false_activation_rate half-width 0.00207 (of an estimate of 0) (p, q), wanted 10%")
         let outcome = PrecisionOutcome(precision: precision, users: 12288, cap: 12288, shortfalls: [zero, none, wide, wide])
         let warning = try #require(outcome.warning())
-        #expect(warning.hasSuffix("; give false_activation_rate a width in its unit: a percentage of an estimate of 0 is met only by an interval of no width"
+        #expect(warning.hasSuffix("; give false_activation_rate a width in its unit: a percentage of an estimate that prints as 0 is met only by an interval of no width"
             + "; mismatch_mean_ms needs holds that have it (with none, no --users meets it); raise --users or widen the target"), "\(warning)")
+    }
+
+    @Test("of one target's shortfalls over rows, the worst of each kind is kept, in the order the kinds first appear")
+    func worstOfEachKind() throws {
+        let precision = try Precision(parsing: ["false_activation_rate=10%"], allowed: Precision.summaryMetrics)
+        let target = try #require(precision.targets.first)
+        let narrow = PrecisionOutcome.Shortfall(target: target, halfWidth: 0.001, estimate: 0.004, row: "a")
+        let zero = PrecisionOutcome.Shortfall(target: target, halfWidth: 0.0005, estimate: 0, row: "b")
+        let wide = PrecisionOutcome.Shortfall(target: target, halfWidth: 0.003, estimate: 0.01, row: "c")
+        let zeroWider = PrecisionOutcome.Shortfall(target: target, halfWidth: 0.0009, estimate: 0, row: "d")
+        let none = PrecisionOutcome.Shortfall(target: target, halfWidth: nil, estimate: nil, row: "e")
+        let noneLater = PrecisionOutcome.Shortfall(target: target, halfWidth: nil, estimate: nil, row: "f")
+        #expect([narrow, zero, wide, none].map(\.kind) == [.tooWide, .neverMet, .tooWide, .noInterval])
+        #expect(PrecisionOutcome.worstOfEachKind([narrow, zero, wide, zeroWider, none, noneLater]).map(\.row) == ["c", "d", "e"])
+        #expect(PrecisionOutcome.worstOfEachKind([none, narrow]).map(\.row) == ["e", "a"])
+        #expect(PrecisionOutcome.worstOfEachKind([]).isEmpty)
+        // A shortfall is only of an interval that misses: one that meets its target gives none.
+        #expect(PrecisionOutcome.Shortfall(target: target, estimate: 0.5, lower: 0.49, upper: 0.51, row: "g") == nil)
+        #expect(PrecisionOutcome.Shortfall(target: target, estimate: 0.5, lower: 0.4, upper: 0.6, row: "g")?.kind == .tooWide)
     }
 
     @Test("simulate stops at the same chunk for 1 and 3 threads, with the fixed run's summaries")

@@ -196,39 +196,42 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
 
     /// How a run with these targets ended, read from its `simulate` summaries (each row's own intervals).
     public func outcome(_ summaries: [SimulationSummary], cap: Int) -> PrecisionOutcome {
-        let users = summaries.map(\.users).max() ?? 0
-        var short: [PrecisionOutcome.Shortfall] = []
-        for target in targets {
-            var worst: PrecisionOutcome.Shortfall?
-            for summary in summaries {
-                let (estimate, lower, upper) = Self.interval(target.metric, summary.tally)
-                guard !target.isMet(estimate: estimate, lower: lower, upper: upper) else { continue }
-                let half = target.halfWidth(estimate: estimate, lower: lower, upper: upper)
-                let found = PrecisionOutcome.Shortfall(target: target, halfWidth: half, estimate: estimate,
-                                                       row: "\(summary.profile), \(summary.population)")
-                if worst == nil || found.isWorse(than: worst!) { worst = found }
-            }
-            if let worst { short.append(worst) }
-        }
-        return PrecisionOutcome(precision: self, users: users, cap: cap, shortfalls: short)
+        outcome(users: summaries.map(\.users).max() ?? 0, cap: cap, rows: summaries.map { summary in
+            ("\(summary.profile), \(summary.population)", { Self.interval($0, summary.tally) })
+        })
     }
 
     /// How a comparison with these targets ended, read from its paired differences.
     public func outcome(_ comparison: DesignComparison, cap: Int) -> PrecisionOutcome {
-        let users = comparison.summaries.map(\.users).max() ?? 0
-        var short: [PrecisionOutcome.Shortfall] = []
-        for target in targets {
-            var worst: PrecisionOutcome.Shortfall?
-            for row in comparison.rows where row.metric.name == target.metric {
-                let difference = row.difference
-                guard !target.isMet(estimate: difference.diff, lower: difference.lower, upper: difference.upper) else { continue }
-                let found = PrecisionOutcome.Shortfall(
-                    target: target,
-                    halfWidth: target.halfWidth(estimate: difference.diff, lower: difference.lower, upper: difference.upper),
-                    estimate: difference.diff, row: "\(row.design) − \(row.baseline), \(row.population)")
-                if worst == nil || found.isWorse(than: worst!) { worst = found }
-            }
-            if let worst { short.append(worst) }
+        outcome(users: comparison.summaries.map(\.users).max() ?? 0, cap: cap, rows: Self.rows(of: comparison))
+    }
+
+    /// A comparison's rows, one per design against the baseline and population, in the comparison's order, each
+    /// reading its metrics' paired differences.
+    private static func rows(of comparison: DesignComparison) -> [(String, (String) -> (Double?, Double?, Double?)?)] {
+        var order: [String] = []
+        var byRow: [String: [String: PairedStatistics.Difference]] = [:]
+        for row in comparison.rows {
+            let name = "\(row.design) − \(row.baseline), \(row.population)"
+            if byRow[name] == nil { order.append(name) }
+            byRow[name, default: [:]][row.metric.name] = row.difference
+        }
+        return order.map { name in
+            (name, { metric in
+                byRow[name]?[metric].map { difference in (difference.diff, difference.lower, difference.upper) }
+            })
+        }
+    }
+
+    /// The outcome over rows (a name and how to read a metric's estimate and interval, nil where the row has no such
+    /// metric): every target's shortfalls,
+    /// the worst of each kind (`PrecisionOutcome.Shortfall.Kind`), so the advice speaks for each way it fell short.
+    private func outcome(users: Int, cap: Int, rows: [(String, (String) -> (Double?, Double?, Double?)?)]) -> PrecisionOutcome {
+        let short = targets.flatMap { target in
+            PrecisionOutcome.worstOfEachKind(rows.compactMap { row, interval in
+                guard let (estimate, lower, upper) = interval(target.metric) else { return nil }
+                return PrecisionOutcome.Shortfall(target: target, estimate: estimate, lower: lower, upper: upper, row: row)
+            })
         }
         return PrecisionOutcome(precision: self, users: users, cap: cap, shortfalls: short)
     }
@@ -237,7 +240,7 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
 /// Where a run with `--precision` stopped: at the first chunk boundary where every target was met, or at the cap
 /// (`--users`) with the targets that fell short.
 public struct PrecisionOutcome: Sendable, Equatable {
-    /// A target not met at the cap, with the widest interval's half-width (nil: undefined) and whose it was.
+    /// A target not met at the cap: an interval's half-width as printed (nil: undefined), and whose it was.
     public struct Shortfall: Sendable, Equatable {
         public var target: PrecisionTarget
         public var halfWidth: Double?
@@ -252,11 +255,24 @@ public struct PrecisionOutcome: Sendable, Equatable {
             self.row = row
         }
 
-        func isWorse(than other: Shortfall) -> Bool {
-            guard let mine = halfWidth else { return other.halfWidth != nil }
-            guard let theirs = other.halfWidth else { return false }
-            return mine > theirs
+        /// The shortfall of an interval that misses `target` (nil when it meets it), with its half-width as printed.
+        public init?(target: PrecisionTarget, estimate: Double?, lower: Double?, upper: Double?, row: String) {
+            guard !target.isMet(estimate: estimate, lower: lower, upper: upper) else { return nil }
+            self.init(target: target, halfWidth: target.halfWidth(estimate: estimate, lower: lower, upper: upper),
+                      estimate: estimate, row: row)
         }
+
+        /// The ways a target falls short, each with its own remedy (`advice`).
+        public enum Kind: Sendable, Equatable {
+            /// The interval is defined and wider than the target: more users narrow it.
+            case tooWide
+            /// A percentage of an estimate that prints as 0: no interval but one of no width meets it.
+            case neverMet
+            /// No interval (nobody has the value, or fewer than two values for a mean).
+            case noInterval
+        }
+
+        public var kind: Kind { halfWidth == nil ? .noInterval : neverMet ? .neverMet : .tooWide }
 
         /// `completion_rate half-width 0.0031 (profile, population)`, a relative target's as a percentage too. The
         /// half-width (or percentage) that missed the target prints with the digits that show it above the target
@@ -287,9 +303,11 @@ public struct PrecisionOutcome: Sendable, Equatable {
         /// What can be done about it: more users or a wider target for an interval that is too wide; for an estimate
         /// of 0 under a percentage, an absolute width; for no interval, holds that have the value.
         var advice: String {
-            if halfWidth == nil { return "\(target.metric) needs holds that have it (with none, no --users meets it)" }
-            if neverMet { return "give \(target.metric) a width in its unit: a percentage of an estimate of 0 is met only by an interval of no width" }
-            return "raise --users or widen the target"
+            switch kind {
+            case .noInterval: "\(target.metric) needs holds that have it (with none, no --users meets it)"
+            case .neverMet: "give \(target.metric) a width in its unit: a percentage of an estimate that prints as 0 is met only by an interval of no width"
+            case .tooWide: "raise --users or widen the target"
+            }
         }
 
         static func number(_ value: Double) -> String {
@@ -319,18 +337,47 @@ public struct PrecisionOutcome: Sendable, Equatable {
 
     public var met: Bool { shortfalls.isEmpty }
 
+    /// Of one target's shortfalls over rows, the worst of each kind (the widest interval, the first row without
+    /// one), in the order the kinds first appear: a target that falls short in two ways keeps both, and the advice.
+    static func worstOfEachKind(_ found: [Shortfall]) -> [Shortfall] {
+        var worst: [Shortfall] = []
+        for shortfall in found {
+            if let index = worst.firstIndex(where: { $0.kind == shortfall.kind }) {
+                if let mine = shortfall.halfWidth, let theirs = worst[index].halfWidth, mine > theirs { worst[index] = shortfall }
+            } else {
+                worst.append(shortfall)
+            }
+        }
+        return worst
+    }
+
+    /// Shortfalls in words, `; ` between them: the provenance, the warnings and the study commands' points say
+    /// them alike.
+    public static func describe(_ shortfalls: [Shortfall]) -> String {
+        shortfalls.map(\.description).joined(separator: "; ")
+    }
+
+    /// A study command's warning for the runs (`rows`, `evaluations`) of `total` that reached the cap without
+    /// meeting `precision`, each described as `shown` gives (at most five), with the advice for every shortfall.
+    public static func capWarning(_ precision: Precision, cap: Int, runs: Int, of total: Int, noun: String,
+                                  shown: [String], shortfalls: [Shortfall]) -> String {
+        let list = shown.isEmpty ? "" : ": " + shown.prefix(5).joined(separator: " | ") + (shown.count > 5 ? " | and \(shown.count - 5) more" : "")
+        return "warning: --precision \(precision) not met at the cap of \(cap) users (--users \(cap)) for \(runs) of \(total) \(noun)\(list); "
+            + advice(shortfalls)
+    }
+
     /// The `# precision:` provenance value: `completion_rate=0.002 met at 81920 users`, or `… not met at the cap of
     /// 100000 users (completion_rate half-width 0.0031 (…), wanted 0.002)`.
     public var provenanceValue: String {
         met ? "\(precision) met at \(users) users"
-            : "\(precision) not met at the cap of \(users) users (--users \(cap)): " + shortfalls.map(\.description).joined(separator: "; ")
+            : "\(precision) not met at the cap of \(users) users (--users \(cap)): " + Self.describe(shortfalls)
     }
 
     /// The warning for standard error when a target fell short; nil when all were met.
     public func warning(_ what: String = "") -> String? {
         guard !met else { return nil }
         return "warning: --precision not met\(what.isEmpty ? "" : " (\(what))") at the cap of \(users) users (--users \(cap)): "
-            + shortfalls.map(\.description).joined(separator: "; ") + "; " + Self.advice(shortfalls)
+            + Self.describe(shortfalls) + "; " + Self.advice(shortfalls)
     }
 
     /// The advice for `shortfalls`, each kind once, in their order.

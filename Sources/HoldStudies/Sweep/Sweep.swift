@@ -196,7 +196,7 @@ public enum Sweep {
 
         /// `0.5 1.2: completion_rate half-width 0.0031 (…), wanted 0.002`.
         public var description: String {
-            "\(values.joined(separator: " ")): " + shortfalls.map(\.description).joined(separator: "; ")
+            "\(values.joined(separator: " ")): " + PrecisionOutcome.describe(shortfalls)
         }
     }
 
@@ -221,11 +221,9 @@ public enum Sweep {
         func value(_ name: String) -> Double? { text(name).flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } }
         guard let users = value("users"), users >= Double(request.users) else { return nil }
         let row = "\(text("profile") ?? ""), \(text("population") ?? "")"
-        let short = precision.targets.compactMap { target -> PrecisionOutcome.Shortfall? in
-            let (estimate, lower, upper) = (value(target.metric), value(target.metric + "_lo"), value(target.metric + "_hi"))
-            guard !target.isMet(estimate: estimate, lower: lower, upper: upper) else { return nil }
-            return PrecisionOutcome.Shortfall(target: target, halfWidth: target.halfWidth(estimate: estimate, lower: lower, upper: upper),
-                                              estimate: estimate, row: row)
+        let short = precision.targets.compactMap { target in
+            PrecisionOutcome.Shortfall(target: target, estimate: value(target.metric), lower: value(target.metric + "_lo"),
+                                       upper: value(target.metric + "_hi"), row: row)
         }
         guard !short.isEmpty else { return nil }
         return PointShortfall(values: cells.prefix(request.plan.parameters.count).map(\.plainText), shortfalls: short)
@@ -235,10 +233,8 @@ public enum Sweep {
     /// their shortfalls, each kind once (every point's, shown or not); nil when none fell short.
     public static func precisionWarning(_ request: SweepRequest, shortfalls: [PointShortfall], rows: Int) -> String? {
         guard let precision = request.precision, !shortfalls.isEmpty else { return nil }
-        let shown = shortfalls.prefix(5).map(\.description).joined(separator: " | ")
-        let more = shortfalls.count > 5 ? " | and \(shortfalls.count - 5) more" : ""
-        return "warning: --precision \(precision) not met at the cap of \(request.users) users (--users) for \(shortfalls.count) of \(rows) rows: \(shown)\(more); "
-            + PrecisionOutcome.advice(shortfalls.flatMap(\.shortfalls))
+        return PrecisionOutcome.capWarning(precision, cap: request.users, runs: shortfalls.count, of: rows, noun: "rows",
+                                           shown: shortfalls.map(\.description), shortfalls: shortfalls.flatMap(\.shortfalls))
     }
 
     /// Rows in the file: every point for each population.

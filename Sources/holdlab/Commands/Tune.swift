@@ -178,8 +178,8 @@ struct Tune: ParsableCommand {
             if let precision = request.precision {
                 let short = result.trajectory.map { precision.outcome([$0.summary], cap: request.users) }.filter { !$0.met }
                 if !short.isEmpty {
-                    printNote("warning: --precision \(precision) not met at the cap of \(request.users) users (--users) for \(short.count) of \(result.trajectory.count) evaluations; "
-                              + PrecisionOutcome.advice(short.flatMap(\.shortfalls)))
+                    printNote(PrecisionOutcome.capWarning(precision, cap: request.users, runs: short.count, of: result.trajectory.count,
+                                                          noun: "evaluations", shown: [], shortfalls: short.flatMap(\.shortfalls)))
                 }
                 if let warning = precision.outcome([result.check], cap: request.users).warning("the check") { printNote(warning) }
             }
