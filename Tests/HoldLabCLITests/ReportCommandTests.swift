@@ -655,4 +655,30 @@ struct ReportCommandTests {
         #expect(piped.status == 0 && piped.stdout == html)
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["review", "alone.html"])
     }
+
+    @Test("a variant's guideline fix goes among its --variant values, the profile's in a --set; pasted there, the rule passes")
+    func variantFixGoesInItsVariant() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // kikocard-accelerating pulses every 10 ms tick (haptic-rate fails); the variant starts the fill at
+        // touch-down and keeps the pulses.
+        func report(_ variant: String, _ name: String) throws -> String {
+            let folder = directory.appendingPathComponent(name)
+            let result = try CLI.run(["report", "--profile", "kikocard-accelerating", "--variant", variant, "--users", "2000",
+                                      "--robustness-users", "0", "--out", folder.path, "--threads", "2"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        }
+        let text = try report("v=fill.start=touchDown", "a")
+        let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `haptic-rate` |") })
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells.count == 4, "\(row)")
+        #expect(cells[2].contains("Fix: `--set haptics.minInterval=0.025`"), "\(cells[2])")
+        #expect(cells[3].contains("Fix: add `haptics.minInterval=0.025` to the values of `--variant v`") && !cells[3].contains("--set"),
+                "\(cells[3])")
+        let fixed = try report("v=fill.start=touchDown haptics.minInterval=0.025", "b")
+        let again = try #require(fixed.split(separator: "\n").first { $0.hasPrefix("| `haptic-rate` |") })
+        #expect(again.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.last?.hasPrefix("pass:") == true, "\(again)")
+    }
 }
+

@@ -61,9 +61,14 @@ struct GuidelineCheckTests {
         // Every code span of the cell is a whole command line option and its value: no prose inside.
         let spans = cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         #expect(spans == ["--set haptics.minInterval=0.025"], "\(spans)")
-        let none = try #require(result.results.first { $0.rule.id == "timing-adjustable" })
-        #expect(none.suggestion?.setting == nil)
-        #expect(ReviewReport.checkCell(none).hasSuffix(" No single key HoldLab knows to try changes this; see the detail."))
+        // A variant's fix goes among its own values, not in a --set that changes every design.
+        #expect(ReviewReport.checkCell(rate, variant: "h").hasSuffix(
+            ". Fix: add `haptics.minInterval=0.025` to the values of `--variant h` (" + suggestion.note + ")."))
+        // A spring fill that fires the action takes its pace from its curve: no single key sets its hold.
+        let spring = try Self.check(["hig-linear-bar"], overrides: ["fill.curve=spring(3,0)", "trigger.source=fill"], users: 2_000)
+        let none = try #require(spring.results.first { $0.rule.id == "timing-adjustable" })
+        #expect(none.status == .warn && none.suggestion?.setting == nil)
+        #expect(ReviewReport.checkCell(none).hasSuffix(" No single key HoldLab knows to try changes this."), "\(ReviewReport.checkCell(none))")
         let passing = try #require(result.results.first { $0.status == .pass })
         #expect(passing.suggestion == nil && passing.fix.isEmpty && !ReviewReport.checkCell(passing).contains("Fix"))
     }
@@ -80,7 +85,10 @@ struct GuidelineCheckTests {
         #expect(Self.status(result, rule: "fill-matches-action")?.status == "pass")
         let impaired = fix("swiftui-hold-to-confirm-button", "motor-impaired-completion")
         #expect(impaired.hasPrefix("`--set gesture.minimumDuration=1.2` passes this rule but then `fill-matches-action` no longer passes"), "\(impaired)")
-        #expect(fix("kikocard-accelerating", "timing-adjustable") == "no single key HoldLab knows to try changes this; see the detail")
+        // A Timer fill that fires the action: a shorter tick, sized by what the hold leaves after the fill starts.
+        #expect(fix("kikocard-accelerating", "timing-adjustable") == "--set fill.timer.tick=0.003")
+        let ticked = try Self.check(["kikocard-accelerating"], overrides: ["fill.timer.tick=0.003"], users: 2_000)
+        #expect(Self.status(ticked, rule: "timing-adjustable")?.status == "pass")
         // A file's key without effect under the checked model (mismatched-fill's 0.8 s duration under --set
         // fill.model=none) takes effect with the fix, as it does when the advice is followed on the user's file: the
         // fill then looks full 200 ms before the action. (A --set of such a key is refused: it has no effect.)

@@ -76,8 +76,9 @@ import Testing
         #expect(interaction.people == total.people && total.people > 0 && total.people == users)
     }
 
-    /// Shares are of rates of people: a preferred mean (over the holds that have it) gets none, and the section says
-    /// so rather than leaving it out silently; a preferred rate of people is shared out and the sentence is absent.
+    /// Shares are of rates of people: a mean or a rate over holds in the rule, preferred or guarded, gets none, and
+    /// the section names each with whom it is over rather than leaving it out silently; a rate of people is shared
+    /// out and not named.
     @Test func aPreferredMeanHasNoSharesAndTheSectionSaysSo() throws {
         let variant = KnobVariant(label: "v", base: "p", profilePath: "p.yaml", profileText: Self.profileText(), common: [],
                                   keys: ["fill.duration=0.6", "gesture.minimumDuration=0.7"])
@@ -85,16 +86,27 @@ import Testing
                                         metrics: ["completion_time_mean_ms", "completion_rate"], users: 2000, seed: 3, threads: 2)
         #expect(shares.map(\.metric) == ["completion_rate"], "a mean has no per-person contrast")
         let decision = Decision(recommended: 1, keepsBaseline: false, reasons: [], margin: 1)
-        func section(_ prefer: String) throws -> String {
+        func section(_ prefer: String, guards: [String] = DecisionRule.defaultGuards) throws -> String {
             ReviewArgumentText.knobShares(ReviewArgument(
-                rule: try DecisionRule(prefer: prefer), decision: decision, decompositions: shares, robustness: [],
+                rule: try DecisionRule(prefer: prefer, guards: guards), decision: decision, decompositions: shares, robustness: [],
                 robustnessUsers: 0, gridPoints: 0, robustnessFigure: nil, intervals: .current))
         }
         let mean = try section("completion_time_mean_ms")
-        #expect(mean.contains("The preferred metric, `completion_time_mean_ms`, has no shares here"), "\(mean)")
+        #expect(mean.contains("`completion_time_mean_ms` (the preferred metric, over completed holds) has no shares here: "
+            + "whom it is taken over changes with the keys"), "\(mean)")
         #expect(mean.contains("### v: `completion_rate`"))
         let rate = try section("completion_rate")
-        #expect(!rate.contains("has no shares here") && rate.contains("### v: `completion_rate`"))
+        #expect(!rate.contains("no shares here") && rate.contains("### v: `completion_rate`"))
+        // Every metric of the rule without shares is named, guarded ones too, each with its own denominator; a
+        // guarded rate of people is not.
+        let guarded = try section("completion_rate", guards: ["first_feedback_ms<=+20ms", "completion_time_mean_ms<=+50ms",
+                                                               "completion_rate>=-2pt"])
+        #expect(guarded.contains("`first_feedback_ms` (guarded, over intent users who got feedback while the finger was down) and "
+            + "`completion_time_mean_ms` (guarded, over completed holds) have no shares here: "
+            + "whom each is taken over changes with the keys"), "\(guarded)")
+        #expect(!guarded.contains("`completion_rate` (") && !guarded.contains("preferred metric"))
+        let both = try section("completion_time_mean_ms", guards: ["completion_time_mean_ms<=+50ms"])
+        #expect(both.contains("`completion_time_mean_ms` (the preferred metric and guarded, over completed holds) has no shares"), "\(both)")
     }
 
     /// Keys acting on disjoint people interact by exactly nothing, person by person. With a 0.1 s reaction,

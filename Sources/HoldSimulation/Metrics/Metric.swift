@@ -140,6 +140,32 @@ public struct Metric: Sendable {
         }
     }
 
+    /// Whom the statistic is taken over, in words ("intent users", "completed holds whose bar looked full"): the
+    /// people (or holds) its denominator counts; nil for a count.
+    public var takenOver: String? {
+        func words(_ event: HoldEvent) -> String {
+            switch event {
+            case .intent, .prematureRelease, .prematureImpatience, .prematureMismatch, .movementCancel, .noFeedback: "intent users"
+            case .accidental, .falseActivation: "accidental users"
+            case .completed, .completedUnseen: "completed holds"
+            case .completedWithFill: "completed holds of a control with a fill"
+            case .user: "every user"
+            }
+        }
+        switch kind {
+        case .count: return nil
+        case .rate(_, let denominator, _): return words(denominator)
+        case .mean(let value), .quantile(let value, _), .maximum(let value), .minimum(let value):
+            switch value {
+            case .mismatch: return "completed holds whose bar looked full"
+            case .pulseRate: return "completed holds that rendered two pulses"
+            case .retract: return "intent users whose fill retracted"
+            case .firstFeedback: return "intent users who got feedback while the finger was down"
+            case .completionTime, .pulses, .droppedPulses, .progressAtTrigger, .holdTime: return words(value.over)
+            }
+        }
+    }
+
     /// The proportion behind a rate, from a tally's counts; nil for other metrics.
     func proportion(_ tally: Tally) -> Proportion? {
         guard case .rate(let event, let denominator, _) = kind else { return nil }

@@ -359,7 +359,7 @@ public enum Guidelines {
                 + (trading.broken.count == 1 ? " no longer passes" : " no longer pass")
                 + "; no single value HoldLab tried passes without that (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")")
         }
-        return .sentence(tried.isEmpty ? "no single key HoldLab knows to try changes this; see the detail"
+        return .sentence(tried.isEmpty ? "no single key HoldLab knows to try changes this"
             : "no single value HoldLab tried passes (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")")
     }
 
@@ -489,6 +489,16 @@ public enum Guidelines {
             if profile.control.trigger.source == .fill, case .animation(let curve, let duration) = profile.control.fill.model,
                !isSpring(curve), duration > t.fixedHoldMs / 1000 {
                 candidates.append("fill.duration=\(target)")
+            }
+            // A Timer fill that fires the action: a tick short enough for its ticks to fit in what the hold leaves
+            // after the fill starts (the traced trigger less the ticks' time on time), rounded down to the
+            // millisecond a --set writes; seed 004's elapsed-time form counts the ticks as its duration does.
+            if profile.control.trigger.source == .fill, case .timer(let timer) = profile.control.fill.model,
+               let ticks = timer.idealTickCount,
+               let trigger = try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime {
+                let start = trigger - Double(ticks) * timer.tickSeconds
+                let tick = ((t.fixedHoldMs / 1000 - Swift.max(0, start)) / Double(ticks) * 1000).rounded(.down) / 1000
+                if tick >= 0.001, tick < timer.tickSeconds { candidates.append("fill.timer.tick=\(seconds(tick))") }
             }
             return try fix(profile, candidates: candidates) { changed in
                 try timingAdjustable(changed, t, seed: seed).status == .pass

@@ -269,6 +269,28 @@ public enum ReviewArgumentText {
         }
     }
 
+    /// The sentence naming each metric of the rule (preferred or guarded) that has no knob shares, with whom it is
+    /// taken over; "" when every one has them. A mean, or a rate over holds rather than people, changes its people
+    /// with the design: it has no per-person contrast (`KnobShares.run`).
+    static func unsharedRuleMetrics(_ argument: ReviewArgument) -> String {
+        let rule = argument.rule
+        var named: [String] = []
+        for metric in [rule.prefer.metric] + rule.guards.map(\.metric) where !named.contains(metric) { named.append(metric) }
+        let unshared = named.filter { !ContrastComparison.metrics.contains($0) }
+        guard !unshared.isEmpty else { return "" }
+        let described = unshared.map { metric -> String in
+            let roles = (metric == rule.prefer.metric ? ["the preferred metric"] : [])
+                + (rule.guards.contains { $0.metric == metric } ? ["guarded"] : [])
+            let over = Metric.named(metric)?.takenOver.map { ", over \($0)" } ?? ""
+            return "`\(metric)` (\(roles.joined(separator: " and "))\(over))"
+        }
+        let list = described.count == 1 ? described[0] : described.dropLast().joined(separator: ", ") + " and " + (described.last ?? "")
+        let one = unshared.count == 1
+        return "\(list) \(one ? "has" : "have") no shares here: whom \(one ? "it" : "each") is taken over changes with the keys, "
+            + "so a key's part of \(one ? "it" : "one") is no difference of the same people. The rates below, each over the same "
+            + "people under every design, are shared out.\n\n"
+    }
+
     /// Each knob's share of every variant that sets more than one key.
     public static func knobShares(_ argument: ReviewArgument) -> String {
         guard !argument.decompositions.isEmpty else { return "" }
@@ -277,14 +299,7 @@ public enum ReviewArgumentText {
             + "removed alone from the variant, and (up to \(KnobShares.maximumShapleyKeys) keys) given its Shapley value, the "
             + "average of its effect over every order of adding the keys, which sums to the whole effect. All on the same "
             + "people, with paired 95 % intervals (\(argument.intervals.contrastWords)). In points.\n\n"
-        let preferred = argument.rule.prefer.metric
-        if !argument.decompositions.contains(where: { $0.metric == preferred }) {
-            // A mean, or a rate over holds rather than people, changes its people with the design: no per-person contrast.
-            text += "The preferred metric, `\(preferred)`, has no shares here: it is taken over the holds that have it "
-                + "(completed holds, say), and which holds those are changes with the keys, so a key's part of it is no "
-                + "difference of the same people. The rates below, each over the same people under every design, are "
-                + "shared out.\n\n"
-        }
+        text += unsharedRuleMetrics(argument)
         let groups = Dictionary(grouping: argument.decompositions) { "\($0.variant)\u{0}\($0.metric)" }
         var order: [String] = []
         for d in argument.decompositions where !order.contains("\(d.variant)\u{0}\(d.metric)") { order.append("\(d.variant)\u{0}\(d.metric)") }

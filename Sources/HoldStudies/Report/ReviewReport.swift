@@ -144,14 +144,16 @@ public enum ReviewReport {
     }
 
     /// A check's cell of the scorecard: the status, then the detail and the fix as sentences of their own; a fix's
-    /// value alone in the code span (pasteable), why it works after it.
-    static func checkCell(_ result: GuidelineResult) -> String {
+    /// value alone in the code span (pasteable), why it works after it. A variant's fix belongs among its own
+    /// `--variant` values (`variant`: its label), where a `--set` would change every design.
+    static func checkCell(_ result: GuidelineResult, variant: String? = nil) -> String {
         let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
         let detail = cell(result.detail)
         var fix = ""
         if let suggestion = result.suggestion {
             if let setting = suggestion.setting {
-                fix = " Fix: `--set \(cell(setting))`" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
+                let option = variant.map { "Fix: add `\(cell(setting))` to the values of `--variant \(cell($0))`" } ?? "Fix: `--set \(cell(setting))`"
+                fix = " \(option)" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
             } else if !suggestion.note.isEmpty {
                 fix = " \(ReviewArgumentText.capitalised(cell(suggestion.note)))."
             }
@@ -256,9 +258,11 @@ public enum ReviewReport {
             // The source is a phrase or ends in a URL: the rationale is a sentence of its own.
             let why = rule.rationale.isEmpty ? "" : (rule.source.hasSuffix(".") ? "" : ".") + " Rationale: \(rule.rationale)."
             text += "| `\(rule.id)` | \(rule.basis == .rules1 ? "" : "*\(rule.basis.rawValue)*: ")\(cell(rule.source + why)) |"
-            for checks in input.checks {
+            for (position, checks) in input.checks.enumerated() {
                 guard index < checks.count else { text += " – |"; continue }
-                text += " \(checkCell(checks[index])) |"
+                let design = position < input.designs.count ? input.designs[position].design : nil
+                let variant = design.flatMap { $0.label != $0.profile.name ? $0.label : nil }
+                text += " \(checkCell(checks[index], variant: variant)) |"
             }
             text += "\n"
         }
