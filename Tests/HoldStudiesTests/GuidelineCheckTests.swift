@@ -62,8 +62,18 @@ struct GuidelineCheckTests {
         let spans = cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         #expect(spans == ["--set haptics.minInterval=0.025"], "\(spans)")
         // A variant's fix goes among its own values, not in a --set that changes every design.
-        #expect(ReviewReport.checkCell(rate, variant: "h").hasSuffix(
+        func placed(_ common: [String], _ variant: (String, [String])?) -> String {
+            ReviewReport.checkCell(rate, ReviewReport.Placement(common: common, variant: variant))
+        }
+        #expect(placed([], ("h", ["fill.start=touchDown"])).hasSuffix(
             ". Fix: add `haptics.minInterval=0.025` to the values of `--variant h` (" + suggestion.note + ")."))
+        // A key the variant (or every design, by --set) already gives is replaced there, not given twice.
+        #expect(placed([], ("h", ["haptics.minInterval=0.012"])).hasSuffix(
+            ". Fix: `haptics.minInterval=0.025` in place of `haptics.minInterval=0.012` among the values of `--variant h` ("
+            + suggestion.note + ")."))
+        #expect(placed(["haptics.minInterval=0.012"], ("h", ["fill.start=touchDown"])).contains(
+            "Fix: `--set haptics.minInterval=0.025` in place of `--set haptics.minInterval=0.012` (a value every design has)"))
+        #expect(placed(["haptics={minInterval: 0.012}"], nil).contains("in place of `--set haptics={minInterval: 0.012}`"))
         // A spring fill that fires the action takes its pace from its curve: no single key sets its hold.
         let spring = try Self.check(["hig-linear-bar"], overrides: ["fill.curve=spring(3,0)", "trigger.source=fill"], users: 2_000)
         let none = try #require(spring.results.first { $0.rule.id == "timing-adjustable" })

@@ -224,8 +224,8 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The outcome over rows (a name and how to read a metric's estimate and interval, nil where the row has no such
-    /// metric): every target's shortfalls,
-    /// the worst of each kind (`PrecisionOutcome.Shortfall.Kind`), so the advice speaks for each way it fell short.
+    /// metric): of every target's shortfalls, the worst of each kind (`PrecisionOutcome.Shortfall.Kind`), so the
+    /// advice speaks for each way it fell short.
     private func outcome(users: Int, cap: Int, rows: [(String, (String) -> (Double?, Double?, Double?)?)]) -> PrecisionOutcome {
         let short = targets.flatMap { target in
             PrecisionOutcome.worstOfEachKind(rows.compactMap { row, interval in

@@ -143,17 +143,37 @@ public enum ReviewReport {
         return "\(percent(rate)) (\(bounds[0])–\(bounds[1]))"
     }
 
+    /// Where a design's values came from: the `--set` values every design has, and a variant's label and own values.
+    struct Placement {
+        var common: [String] = []
+        var variant: (label: String, sets: [String])?
+    }
+
+    /// Where a fix goes: a variant's among its own `--variant` values (a `--set` would change every design), in
+    /// place of a value it or `--set` gives the same key; a profile's in a `--set`.
+    static func fixText(_ setting: String, _ placement: Placement) -> String {
+        let key = String(setting.prefix { $0 != "=" })
+        func given(_ sets: [String]) -> String? { sets.first { KeyPaths.overlap(String($0.prefix { $0 != "=" }), key) } }
+        if let common = given(placement.common) {
+            return "Fix: `--set \(cell(setting))` in place of `--set \(cell(common))` (a value every design has)"
+        }
+        guard let (label, sets) = placement.variant else { return "Fix: `--set \(cell(setting))`" }
+        if let own = given(sets) {
+            return "Fix: `\(cell(setting))` in place of `\(cell(own))` among the values of `--variant \(cell(label))`"
+        }
+        return "Fix: add `\(cell(setting))` to the values of `--variant \(cell(label))`"
+    }
+
     /// A check's cell of the scorecard: the status, then the detail and the fix as sentences of their own; a fix's
-    /// value alone in the code span (pasteable), why it works after it. A variant's fix belongs among its own
-    /// `--variant` values (`variant`: its label), where a `--set` would change every design.
-    static func checkCell(_ result: GuidelineResult, variant: String? = nil) -> String {
+    /// value alone in the code span (pasteable), why it works after it, placed where the design's values are given
+    /// (`fixText`).
+    static func checkCell(_ result: GuidelineResult, _ placement: Placement = Placement()) -> String {
         let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
         let detail = cell(result.detail)
         var fix = ""
         if let suggestion = result.suggestion {
             if let setting = suggestion.setting {
-                let option = variant.map { "Fix: add `\(cell(setting))` to the values of `--variant \(cell($0))`" } ?? "Fix: `--set \(cell(setting))`"
-                fix = " \(option)" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
+                fix = " \(fixText(setting, placement))" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
             } else if !suggestion.note.isEmpty {
                 fix = " \(ReviewArgumentText.capitalised(cell(suggestion.note)))."
             }
@@ -258,11 +278,15 @@ public enum ReviewReport {
             // The source is a phrase or ends in a URL: the rationale is a sentence of its own.
             let why = rule.rationale.isEmpty ? "" : (rule.source.hasSuffix(".") ? "" : ".") + " Rationale: \(rule.rationale)."
             text += "| `\(rule.id)` | \(rule.basis == .rules1 ? "" : "*\(rule.basis.rawValue)*: ")\(cell(rule.source + why)) |"
+            // Every design's values start with the --set values all have (the first design, a profile, has only those).
+            let common = input.designs.first?.sets ?? []
             for (position, checks) in input.checks.enumerated() {
                 guard index < checks.count else { text += " – |"; continue }
-                let design = position < input.designs.count ? input.designs[position].design : nil
-                let variant = design.flatMap { $0.label != $0.profile.name ? $0.label : nil }
-                text += " \(checkCell(checks[index], variant: variant)) |"
+                var placement = Placement(common: common)
+                if position < input.designs.count, case let design = input.designs[position], design.design.label != design.design.profile.name {
+                    placement.variant = (design.design.label, Array(design.sets.dropFirst(common.count)))
+                }
+                text += " \(checkCell(checks[index], placement)) |"
             }
             text += "\n"
         }
