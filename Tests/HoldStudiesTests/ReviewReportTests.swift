@@ -45,6 +45,31 @@ struct ReviewReportTests {
         #expect(ReviewReport.parametersIntroduction(plain).isEmpty)
     }
 
+    @Test("a robustness row decided only by guardrails of the other unit shows their margin in their unit, not a dash")
+    func marginInTheOtherUnit() {
+        let assumption = BehaviourAssumption(name: "reaction", keyPath: "deliberate.reaction.value", unit: "s",
+                                             ranges: ["*": 0.1...0.3], source: "assumption: a constructed case")
+        func point(_ value: Double, verdict: Int = 1, margin: Double?, guardMargin: Double?) -> RobustnessFinding.Point {
+            RobustnessFinding.Point(value: value, isAssumed: value == 0.2, decision: Decision(
+                recommended: verdict, keepsBaseline: false, reasons: [], margin: margin, guardMargin: guardMargin,
+                guardMarginMetric: guardMargin == nil ? nil : "completion_time_mean_ms"))
+        }
+        func finding(_ points: [RobustnessFinding.Point]) -> RobustnessFinding {
+            RobustnessFinding(assumption: assumption, population: "q", assumedValue: 0.2, range: 0.1...0.3, source: "",
+                              points: points, assumedVerdict: 1, below: nil, above: nil)
+        }
+        // Only the ms guardrail decides (a preferred rate): its smallest margin where the verdict holds, in ms; the
+        // point with another verdict does not count.
+        let guarded = finding([point(0.1, verdict: 0, margin: nil, guardMargin: 1), point(0.2, margin: nil, guardMargin: 7.6),
+                               point(0.3, margin: nil, guardMargin: 12)])
+        #expect(guarded.minimumMargin == nil)
+        #expect(ReviewArgumentText.marginCell(guarded, prefer: "completion_rate") == "8 ms on the guardrails in ms")
+        // A margin in the preferred metric's unit is the one shown.
+        let own = finding([point(0.2, margin: 1.25, guardMargin: 3), point(0.3, margin: 0.5, guardMargin: nil)])
+        #expect(ReviewArgumentText.marginCell(own, prefer: "completion_rate") == DecisionRule.amount(0.5, metric: "completion_rate"))
+        #expect(ReviewArgumentText.marginCell(finding([point(0.2, margin: nil, guardMargin: nil)]), prefer: "completion_rate") == "–")
+    }
+
     @Test("figure titles state the takeaway; text for gnuplot loses its quotes")
     func headlines() {
         #expect(ReviewFigures.sweepHeadline(key: "fill.duration", points: ["0.6", "0.7", "0.8"], completion: [0.02, 0.03, 0.31])

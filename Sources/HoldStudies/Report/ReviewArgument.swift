@@ -291,6 +291,14 @@ public enum ReviewArgumentText {
             + "people under every design, are shared out.\n\n"
     }
 
+    /// A robustness row's smallest margin: in the preferred metric's unit, or where only guardrails of the other
+    /// unit decide, theirs in their own unit, said as such (points and ms are not compared); "–" when none decides.
+    static func marginCell(_ finding: RobustnessFinding, prefer: String) -> String {
+        if let margin = finding.minimumMargin { return DecisionRule.amount(margin, metric: prefer) }
+        guard let (margin, metric) = finding.minimumGuardMargin else { return "–" }
+        return "\(DecisionRule.amount(margin, metric: metric)) on the guardrails in \(DecisionRule.unit(of: metric))"
+    }
+
     /// Each knob's share of every variant that sets more than one key.
     public static func knobShares(_ argument: ReviewArgument) -> String {
         guard !argument.decompositions.isEmpty else { return "" }
@@ -382,7 +390,7 @@ public enum ReviewArgumentText {
             else {
                 flips.append("For `\(finding.population)` users the verdict \(said) of \(a.name) (`population.\(a.keyPath)`).")
             }
-            let margin = finding.minimumMargin.map { DecisionRule.amount($0, metric: argument.rule.prefer.metric) } ?? "–"
+            let margin = marginCell(finding, prefer: argument.rule.prefer.metric)
             text += "| \(a.name) (`\(a.keyPath)`) | `\(finding.population)` | \(show(finding.assumedValue)) | "
                 + "\(span(finding.range.lowerBound, finding.range.upperBound)) | \(said) | \(margin) |\n"
         }

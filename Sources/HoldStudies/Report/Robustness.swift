@@ -68,6 +68,15 @@ public struct RobustnessFinding: Sendable {
         return margins.min()
     }
 
+    /// Where no condition in the preferred metric's unit decides (`minimumMargin` nil), the smallest margin of the
+    /// guardrails in the other unit over the values where the verdict holds, with a metric of that unit to say it
+    /// in; nil when those never decide either.
+    public var minimumGuardMargin: (margin: Double, metric: String)? {
+        points.filter { $0.decision.verdict == assumedVerdict }
+            .compactMap { point in point.decision.guardMargin.flatMap { m in point.decision.guardMarginMetric.map { (m, $0) } } }
+            .min { $0.0 < $1.0 }
+    }
+
     /// The values where the assumed verdict holds without a break around the assumed value.
     public var holdsFrom: Double { below?.holdsAt ?? points.first?.value ?? assumedValue }
     public var holdsTo: Double { above?.holdsAt ?? points.last?.value ?? assumedValue }
