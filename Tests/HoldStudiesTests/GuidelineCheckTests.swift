@@ -99,6 +99,11 @@ struct GuidelineCheckTests {
         #expect(fix("kikocard-accelerating", "timing-adjustable") == "--set fill.timer.tick=0.003")
         let ticked = try Self.check(["kikocard-accelerating"], overrides: ["fill.timer.tick=0.003"], users: 2_000)
         #expect(Self.status(ticked, rule: "timing-adjustable")?.status == "pass")
+        // Seed 004's elapsed-time form fills in its timer.duration whatever the tick: the duration is what is tried
+        // (here it passes and then pulses too fast, and says so).
+        let elapsed = try Self.check(["kikocard-accelerating"], overrides: ["fill.timer={tick: 0.01, duration: 2.5}"], users: 2_000)
+        let shorter = elapsed.results.first { $0.rule.id == "timing-adjustable" }?.fix ?? ""
+        #expect(shorter.hasPrefix("`--set fill.timer.duration=0.5` passes this rule but then `haptic-rate` no longer passes"), "\(shorter)")
         // A file's key without effect under the checked model (mismatched-fill's 0.8 s duration under --set
         // fill.model=none) takes effect with the fix, as it does when the advice is followed on the user's file: the
         // fill then looks full 200 ms before the action. (A --set of such a key is refused: it has no effect.)

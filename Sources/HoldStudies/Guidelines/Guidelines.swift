@@ -490,15 +490,22 @@ public enum Guidelines {
                !isSpring(curve), duration > t.fixedHoldMs / 1000 {
                 candidates.append("fill.duration=\(target)")
             }
-            // A Timer fill that fires the action: a tick short enough for its ticks to fit in what the hold leaves
-            // after the fill starts (the traced trigger less the ticks' time on time), rounded down to the
-            // millisecond a --set writes; seed 004's elapsed-time form counts the ticks as its duration does.
+            // A Timer fill that fires the action: its ticks' time on time (ticks × tick) made to fit in what the hold
+            // leaves after the fill starts (the traced trigger less that time), rounded down to the millisecond a
+            // --set writes: a shorter tick for the increments, a shorter timer.duration for seed 004's elapsed-time
+            // form (whose ticks add up to its duration whatever the tick).
             if profile.control.trigger.source == .fill, case .timer(let timer) = profile.control.fill.model,
                let ticks = timer.idealTickCount,
                let trigger = try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime {
-                let start = trigger - Double(ticks) * timer.tickSeconds
-                let tick = ((t.fixedHoldMs / 1000 - Swift.max(0, start)) / Double(ticks) * 1000).rounded(.down) / 1000
-                if tick >= 0.001, tick < timer.tickSeconds { candidates.append("fill.timer.tick=\(seconds(tick))") }
+                let filling = Double(ticks) * timer.tickSeconds
+                let room = t.fixedHoldMs / 1000 - Swift.max(0, trigger - filling)
+                if let duration = timer.durationSeconds {
+                    let shorter = (room * 1000).rounded(.down) / 1000
+                    if shorter >= 0.001, shorter < duration { candidates.append("fill.timer.duration=\(seconds(shorter))") }
+                } else {
+                    let tick = (room / Double(ticks) * 1000).rounded(.down) / 1000
+                    if tick >= 0.001, tick < timer.tickSeconds { candidates.append("fill.timer.tick=\(seconds(tick))") }
+                }
             }
             return try fix(profile, candidates: candidates) { changed in
                 try timingAdjustable(changed, t, seed: seed).status == .pass
