@@ -812,7 +812,7 @@ enum HostileCases {
         Hostile("a rate over nobody is NaN, named once", ["simulate", "--population", "n.yaml"] + quick, 0,
                 "intent_users = 0, completed = 0, so these are over nobody: completion_rate, completion_rate_lo",
                 files: ["n.yaml": .text(F.noIntentPopulation)], stdout: "NaN"),
-        Hostile("a rate over nobody in a sweep", sweepArguments + ["--population", "n.yaml"], 0, "(2 of 2 points): intent_users = 0",
+        Hostile("a rate over nobody in a sweep", sweepArguments + ["--population", "n.yaml"], 0, "(2 of 2 rows): intent_users = 0",
                 files: ["n.yaml": .text(F.noIntentPopulation)]),
     ]
 

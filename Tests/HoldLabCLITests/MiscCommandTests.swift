@@ -261,7 +261,7 @@ struct ProgressBarTests {
         let piped = try CLI.run(arguments)
         let lines = piped.stderr.split(separator: "\n")
         #expect(piped.status == 0 && lines.allSatisfy { $0.hasPrefix("holdlab: note: ") }, "\(piped.stderr)")
-        #expect(lines.count == 1 && piped.stderr.contains("(13 of 13 points) where none of the holds counted had them: peak_pulse_rate_hz (no completed hold rendered two pulses)"),
+        #expect(lines.count == 1 && piped.stderr.contains("(13 of 13 rows) where none of the holds counted had them: peak_pulse_rate_hz (no completed hold rendered two pulses)"),
                 "\(piped.stderr)")
     }
 

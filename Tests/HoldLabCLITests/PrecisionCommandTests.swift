@@ -270,7 +270,7 @@ struct PrecisionCommandTests {
         let warning = try #require(result.stderr.split(separator: "\n").first { $0.contains("not met at the cap") })
         #expect(warning.contains("mismatch_mean_ms half-width") && warning.contains("(hig-linear-bar, default)"), "\(warning)")
         #expect(warning.contains("mismatch_mean_ms has no interval (static-long-press, default)"), "\(warning)")
-        #expect(warning.hasSuffix("; raise --users or widen the target; mismatch_mean_ms needs holds that have it (with none, no --users meets it)"),
+        #expect(warning.hasSuffix("; raise --users or widen the target; mismatch_mean_ms needs completed holds whose bar looked full (with none, no --users meets it)"),
                 "\(warning)")
         let provenance = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("# precision:") })
         #expect(provenance.contains("(hig-linear-bar, default)") && provenance.contains("has no interval (static-long-press, default)"),

@@ -656,7 +656,7 @@ struct ReportCommandTests {
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["review", "alone.html"])
     }
 
-    @Test("a variant's guideline fix goes among its --variant values, the profile's in a --set; pasted there, the rule passes")
+    @Test("a variant's guideline fix goes among its --variant values, a profile's in that profile; pasted there, the rule passes")
     func variantFixGoesInItsVariant() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -673,8 +673,9 @@ struct ReportCommandTests {
         let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `haptic-rate` |") })
         let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(cells.count == 4, "\(row)")
-        #expect(cells[2].contains("Fix: `--set haptics.minInterval=0.025`"), "\(cells[2])")
-        #expect(cells[3].contains("Fix: add `haptics.minInterval=0.025` to the values of `--variant v`") && !cells[3].contains("--set"),
+        #expect(cells[2].contains("Fix: `haptics.minInterval=0.025` in the profile `kikocard-accelerating` (`holdlab check "
+            + "kikocard-accelerating --set haptics.minInterval=0.025`"), "\(cells[2])")
+        #expect(cells[3].contains("Fix: `haptics.minInterval=0.025` added to the values of `--variant v`") && !cells[3].contains("--set"),
                 "\(cells[3])")
         let fixed = try report("v=fill.start=touchDown haptics.minInterval=0.025", "b")
         let again = try #require(fixed.split(separator: "\n").first { $0.hasPrefix("| `haptic-rate` |") })

@@ -71,7 +71,7 @@ struct PrecisionTests {
         let outcome = PrecisionOutcome(precision: precision, users: 12288, cap: 12288, shortfalls: [zero, none, wide, wide])
         let warning = try #require(outcome.warning())
         #expect(warning.hasSuffix("; give false_activation_rate a width in its unit: a percentage of an estimate that prints as 0 is met only by an interval of no width"
-            + "; mismatch_mean_ms needs holds that have it (with none, no --users meets it); raise --users or widen the target"), "\(warning)")
+            + "; mismatch_mean_ms needs completed holds whose bar looked full (with none, no --users meets it); raise --users or widen the target"), "\(warning)")
     }
 
     @Test("of one target's shortfalls over rows, the worst of each kind is kept, in the order the kinds first appear")
@@ -88,6 +88,22 @@ struct PrecisionTests {
         #expect(PrecisionOutcome.worstOfEachKind([narrow, zero, wide, zeroWider, none, noneLater]).map(\.row) == ["c", "d", "e"])
         #expect(PrecisionOutcome.worstOfEachKind([none, narrow]).map(\.row) == ["e", "a"])
         #expect(PrecisionOutcome.worstOfEachKind([]).isEmpty)
+        // Under a percentage the worst is the furthest from its target: 0.002 of 0.01 (20 %) before 0.005 of 0.1 (5 %).
+        let percent = try #require(try Precision(parsing: ["completion_rate=1%"], allowed: Precision.summaryMetrics).targets.first)
+        let small = PrecisionOutcome.Shortfall(target: percent, halfWidth: 0.002, estimate: 0.01, row: "small")
+        let large = PrecisionOutcome.Shortfall(target: percent, halfWidth: 0.005, estimate: 0.1, row: "large")
+        #expect(PrecisionOutcome.worstOfEachKind([large, small]).map(\.row) == ["small"])
+        #expect(PrecisionOutcome.worstOfEachKind([small, large]).map(\.row) == ["small"])
+        // A width in the unit: the widest.
+        let absolute = try #require(try Precision(parsing: ["completion_rate=0.001"], allowed: Precision.summaryMetrics).targets.first)
+        #expect(PrecisionOutcome.worstOfEachKind([
+            PrecisionOutcome.Shortfall(target: absolute, halfWidth: 0.002, estimate: 0.01, row: "small"),
+            PrecisionOutcome.Shortfall(target: absolute, halfWidth: 0.005, estimate: 0.1, row: "large"),
+        ]).map(\.row) == ["large"])
+        // No interval: the advice names whom the metric is over.
+        let rate = try #require(try Precision(parsing: ["false_activation_rate=0.01"], allowed: Precision.summaryMetrics).targets.first)
+        #expect(PrecisionOutcome.advice([PrecisionOutcome.Shortfall(target: rate, halfWidth: nil, estimate: nil, row: "r")])
+                == "false_activation_rate needs accidental users (with none, no --users meets it)")
         // A shortfall is only of an interval that misses: one that meets its target gives none.
         #expect(PrecisionOutcome.Shortfall(target: target, estimate: 0.5, lower: 0.49, upper: 0.51, row: "g") == nil)
         #expect(PrecisionOutcome.Shortfall(target: target, estimate: 0.5, lower: 0.4, upper: 0.6, row: "g")?.kind == .tooWide)

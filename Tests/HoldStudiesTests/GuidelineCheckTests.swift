@@ -66,7 +66,11 @@ struct GuidelineCheckTests {
             ReviewReport.checkCell(rate, ReviewReport.Placement(common: common, variant: variant))
         }
         #expect(placed([], ("h", ["fill.start=touchDown"])).hasSuffix(
-            ". Fix: add `haptics.minInterval=0.025` to the values of `--variant h` (" + suggestion.note + ")."))
+            ". Fix: `haptics.minInterval=0.025` added to the values of `--variant h` (" + suggestion.note + ")."))
+        // A plain profile among other designs: in its profile, since a --set would change every design.
+        #expect(ReviewReport.checkCell(rate, ReviewReport.Placement(profile: "kikocard-accelerating")).contains(
+            "Fix: `haptics.minInterval=0.025` in the profile `kikocard-accelerating` (`holdlab check kikocard-accelerating "
+            + "--set haptics.minInterval=0.025`; in this report a `--set` would change every design)"))
         // A key the variant (or every design, by --set) already gives is replaced there, not given twice.
         #expect(placed([], ("h", ["haptics.minInterval=0.012"])).hasSuffix(
             ". Fix: `haptics.minInterval=0.025` in place of `haptics.minInterval=0.012` among the values of `--variant h` ("
@@ -104,6 +108,29 @@ struct GuidelineCheckTests {
         let elapsed = try Self.check(["kikocard-accelerating"], overrides: ["fill.timer={tick: 0.01, duration: 2.5}"], users: 2_000)
         let shorter = elapsed.results.first { $0.rule.id == "timing-adjustable" }?.fix ?? ""
         #expect(shorter.hasPrefix("`--set fill.timer.duration=0.5` passes this rule but then `haptic-rate` no longer passes"), "\(shorter)")
+        // The same trade, for a variant: the value is placed among its values, the rest of the sentence kept.
+        let trade = try #require(elapsed.results.first { $0.rule.id == "timing-adjustable" })
+        #expect(trade.suggestion?.trades == true && trade.suggestion?.setting == "fill.timer.duration=0.5")
+        let cell = ReviewReport.checkCell(trade, ReviewReport.Placement(variant: ("e", ["fill.timer={tick: 0.01, duration: 2.5}"])))
+        #expect(cell.contains(" `fill.timer.duration=0.5` in place of `fill.timer={tick: 0.01, duration: 2.5}` among the values of "
+            + "`--variant e` passes this rule but then `haptic-rate` no longer passes"), "\(cell)")
+        #expect(!cell.contains("--set"))
+        // A tick under a millisecond, and one the millisecond would round into a fill done before recognition, are
+        // tried to the tenth of a millisecond; a latency that coalesces ticks gets the millisecond below.
+        for (overrides, hold, tick) in [([String](), 600.0, "0.0006"),
+                                        (["fill.start=touchDown", "gesture.minimumDuration=0.9"], 950, "0.0059")] {
+            var thresholds = GuidelineThresholds()
+            thresholds.fixedHoldMs = hold
+            let found = try Self.check(["kikocard-accelerating"], overrides: overrides, users: 2_000, thresholds: thresholds)
+            #expect(found.results.first { $0.rule.id == "timing-adjustable" }?.fix == "--set fill.timer.tick=\(tick)")
+            let fixed = try Self.check(["kikocard-accelerating"], overrides: overrides + ["fill.timer.tick=\(tick)"], users: 2_000,
+                                       thresholds: thresholds)
+            #expect(Self.status(fixed, rule: "timing-adjustable")?.status == "pass", "\(overrides) \(hold)")
+        }
+        var longer = GuidelineThresholds()
+        longer.fixedHoldMs = 1500
+        let latency = try Self.check(["kikocard-article-latency"], users: 2_000, thresholds: longer)
+        #expect(latency.results.first { $0.rule.id == "timing-adjustable" }?.fix == "--set fill.timer.tick=0.004")
         // A file's key without effect under the checked model (mismatched-fill's 0.8 s duration under --set
         // fill.model=none) takes effect with the fix, as it does when the advice is followed on the user's file: the
         // fill then looks full 200 ms before the action. (A --set of such a key is refused: it has no effect.)

@@ -274,6 +274,16 @@ public struct PrecisionOutcome: Sendable, Equatable {
 
         public var kind: Kind { halfWidth == nil ? .noInterval : neverMet ? .neverMet : .tooWide }
 
+        /// How far the interval is from its target, in the target's own terms: the half-width for a width in the
+        /// unit, the half-width as a share of |estimate| for a percentage (a wide interval of a large estimate can
+        /// be nearer its target than a narrower one of a small estimate); the half-width for an estimate that prints
+        /// as 0 (no percentage of it is met: the widest says most); nil without an interval.
+        var excess: Double? {
+            guard let halfWidth else { return nil }
+            guard case .relative = target.width, !neverMet, let estimate, estimate != 0 else { return halfWidth }
+            return halfWidth / abs(estimate)
+        }
+
         /// `completion_rate half-width 0.0031 (profile, population)`, a relative target's as a percentage too. The
         /// half-width (or percentage) that missed the target prints with the digits that show it above the target
         /// (`0.010004`, never a rounded `0.01` beside `wanted 0.01`).
@@ -301,10 +311,11 @@ public struct PrecisionOutcome: Sendable, Equatable {
         }
 
         /// What can be done about it: more users or a wider target for an interval that is too wide; for an estimate
-        /// of 0 under a percentage, an absolute width; for no interval, holds that have the value.
+        /// of 0 under a percentage, an absolute width; for no interval, the people or holds it is taken over
+        /// (`Metric.takenOver`).
         var advice: String {
             switch kind {
-            case .noInterval: "\(target.metric) needs holds that have it (with none, no --users meets it)"
+            case .noInterval: "\(target.metric) needs \(Metric.named(target.metric)?.takenOver ?? "holds that have it") (with none, no --users meets it)"
             case .neverMet: "give \(target.metric) a width in its unit: a percentage of an estimate that prints as 0 is met only by an interval of no width"
             case .tooWide: "raise --users or widen the target"
             }
@@ -337,13 +348,14 @@ public struct PrecisionOutcome: Sendable, Equatable {
 
     public var met: Bool { shortfalls.isEmpty }
 
-    /// Of one target's shortfalls over rows, the worst of each kind (the widest interval, the first row without
-    /// one), in the order the kinds first appear: a target that falls short in two ways keeps both, and the advice.
+    /// Of one target's shortfalls over rows, the worst of each kind (the furthest from its target, `excess`; the
+    /// first row without an interval), in the order the kinds first appear: a target that falls short in two ways
+    /// keeps both, and the advice.
     static func worstOfEachKind(_ found: [Shortfall]) -> [Shortfall] {
         var worst: [Shortfall] = []
         for shortfall in found {
             if let index = worst.firstIndex(where: { $0.kind == shortfall.kind }) {
-                if let mine = shortfall.halfWidth, let theirs = worst[index].halfWidth, mine > theirs { worst[index] = shortfall }
+                if let mine = shortfall.excess, let theirs = worst[index].excess, mine > theirs { worst[index] = shortfall }
             } else {
                 worst.append(shortfall)
             }

@@ -99,22 +99,28 @@ public struct GuidelineResult: Sendable {
 /// A guideline check's suggested fix: a `--set` value that makes the rule pass (with why, when it needs saying), or
 /// a sentence saying why none was found. Kept apart so that a report can quote the value alone, pasteable.
 public struct GuidelineFix: Sendable, Equatable {
-    /// `key=value` for `--set`; nil when no single value was found.
+    /// `key=value` for `--set`; nil when no single value was found. With `trades`, the value that passes the rule
+    /// only by breaking another.
     public var setting: String?
-    /// Why the value works, or (without a setting) what was tried; may be empty beside a setting.
+    /// Why the value works, or (without a setting) what was tried; may be empty beside a setting. With `trades`,
+    /// the rest of the sentence after the value ("passes this rule but then …").
     public var note: String
+    /// Whether `setting` passes its rule only by making a passing rule fail (then it is no fix, and `note` says so).
+    public var trades: Bool
 
-    public init(setting: String?, note: String = "") {
+    public init(setting: String?, note: String = "", trades: Bool = false) {
         self.setting = setting
         self.note = note
+        self.trades = trades
     }
 
     /// A sentence without a value.
     public static func sentence(_ text: String) -> GuidelineFix { GuidelineFix(setting: nil, note: text) }
 
-    /// `--set key=value (note)`, or the note alone.
+    /// `--set key=value (note)`, `` `--set key=value` passes this rule but then … ``, or the note alone.
     public var text: String {
         guard let setting else { return note }
+        if trades { return "`--set \(setting)` \(note)" }
         return "--set \(setting)" + (note.isEmpty ? "" : " (\(note))")
     }
 }
@@ -355,9 +361,10 @@ public enum Guidelines {
             if trading == nil { trading = (candidate, broken) }
         }
         if let trading {
-            return .sentence("`--set \(trading.candidate)` passes this rule but then " + trading.broken.map { "`\($0)`" }.joined(separator: " and ")
+            return GuidelineFix(setting: trading.candidate, note: "passes this rule but then " + trading.broken.map { "`\($0)`" }.joined(separator: " and ")
                 + (trading.broken.count == 1 ? " no longer passes" : " no longer pass")
-                + "; no single value HoldLab tried passes without that (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")")
+                + "; no single value HoldLab tried passes without that (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")",
+                trades: true)
         }
         return .sentence(tried.isEmpty ? "no single key HoldLab knows to try changes this"
             : "no single value HoldLab tried passes (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")")
@@ -368,9 +375,9 @@ public enum Guidelines {
         return false
     }
 
-    /// A number of seconds as a `--set` value: at most 3 decimals, no trailing zeros.
-    static func seconds(_ value: Double) -> String {
-        var text = CSV.number(value, decimals: 3)
+    /// A number of seconds as a `--set` value: at most 3 decimals (or `decimals`), no trailing zeros.
+    static func seconds(_ value: Double, decimals: Int = 3) -> String {
+        var text = CSV.number(value, decimals: decimals)
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
@@ -503,8 +510,15 @@ public enum Guidelines {
                     let shorter = (room * 1000).rounded(.down) / 1000
                     if shorter >= 0.001, shorter < duration { candidates.append("fill.timer.duration=\(seconds(shorter))") }
                 } else {
-                    let tick = (room / Double(ticks) * 1000).rounded(.down) / 1000
-                    if tick >= 0.001, tick < timer.tickSeconds { candidates.append("fill.timer.tick=\(seconds(tick))") }
+                    // The millisecond below the on-time tick, then up to two below it (a latency that coalesces ticks
+                    // takes more of them), then the tenth of a millisecond below it (a tick under a millisecond, or
+                    // one the millisecond rounds into a fill done before the gesture recognises).
+                    let exact = room / Double(ticks)
+                    let millisecond = (exact * 1000).rounded(.down) / 1000
+                    for tick in [millisecond, millisecond - 0.001, millisecond - 0.002, (exact * 10_000).rounded(.down) / 10_000]
+                    where tick >= 0.0001 && tick < timer.tickSeconds {
+                        candidates.append("fill.timer.tick=\(seconds(tick, decimals: 4))")
+                    }
                 }
             }
             return try fix(profile, candidates: candidates) { changed in

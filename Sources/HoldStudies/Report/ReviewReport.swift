@@ -143,37 +143,49 @@ public enum ReviewReport {
         return "\(percent(rate)) (\(bounds[0])–\(bounds[1]))"
     }
 
-    /// Where a design's values came from: the `--set` values every design has, and a variant's label and own values.
+    /// Where a design's values came from: the `--set` values every design has, and either a variant's label and own
+    /// values or the profile a plain design is.
     struct Placement {
         var common: [String] = []
         var variant: (label: String, sets: [String])?
+        /// A plain design's profile, where a `--set` would change every design of the report.
+        var profile: String?
     }
 
-    /// Where a fix goes: a variant's among its own `--variant` values (a `--set` would change every design), in
-    /// place of a value it or `--set` gives the same key; a profile's in a `--set`.
-    static func fixText(_ setting: String, _ placement: Placement) -> String {
+    /// Where a value goes, as a phrase: a variant's among its own `--variant` values, in place of a value it or
+    /// `--set` gives the same key; a plain profile's in that profile, since in a report a `--set` changes every design;
+    /// without a placement, a `--set`.
+    static func placed(_ setting: String, _ placement: Placement) -> String {
         let key = String(setting.prefix { $0 != "=" })
         func given(_ sets: [String]) -> String? { sets.first { KeyPaths.overlap(String($0.prefix { $0 != "=" }), key) } }
         if let common = given(placement.common) {
-            return "Fix: `--set \(cell(setting))` in place of `--set \(cell(common))` (a value every design has)"
+            return "`--set \(cell(setting))` in place of `--set \(cell(common))` (a value every design has)"
         }
-        guard let (label, sets) = placement.variant else { return "Fix: `--set \(cell(setting))`" }
-        if let own = given(sets) {
-            return "Fix: `\(cell(setting))` in place of `\(cell(own))` among the values of `--variant \(cell(label))`"
+        if let (label, sets) = placement.variant {
+            if let own = given(sets) {
+                return "`\(cell(setting))` in place of `\(cell(own))` among the values of `--variant \(cell(label))`"
+            }
+            return "`\(cell(setting))` added to the values of `--variant \(cell(label))`"
         }
-        return "Fix: add `\(cell(setting))` to the values of `--variant \(cell(label))`"
+        if let profile = placement.profile {
+            return "`\(cell(setting))` in the profile `\(cell(profile))` (`holdlab check \(cell(profile)) --set \(cell(setting))`; "
+                + "in this report a `--set` would change every design)"
+        }
+        return "`--set \(cell(setting))`"
     }
 
     /// A check's cell of the scorecard: the status, then the detail and the fix as sentences of their own; a fix's
     /// value alone in the code span (pasteable), why it works after it, placed where the design's values are given
-    /// (`fixText`).
+    /// (`placed`).
     static func checkCell(_ result: GuidelineResult, _ placement: Placement = Placement()) -> String {
         let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
         let detail = cell(result.detail)
         var fix = ""
         if let suggestion = result.suggestion {
-            if let setting = suggestion.setting {
-                fix = " \(fixText(setting, placement))" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
+            if let setting = suggestion.setting, suggestion.trades {
+                fix = " \(ReviewArgumentText.capitalised(placed(setting, placement))) \(cell(suggestion.note))."
+            } else if let setting = suggestion.setting {
+                fix = " Fix: \(placed(setting, placement))" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
             } else if !suggestion.note.isEmpty {
                 fix = " \(ReviewArgumentText.capitalised(cell(suggestion.note)))."
             }
@@ -283,8 +295,12 @@ public enum ReviewReport {
             for (position, checks) in input.checks.enumerated() {
                 guard index < checks.count else { text += " – |"; continue }
                 var placement = Placement(common: common)
-                if position < input.designs.count, case let design = input.designs[position], design.design.label != design.design.profile.name {
-                    placement.variant = (design.design.label, Array(design.sets.dropFirst(common.count)))
+                if position < input.designs.count, case let design = input.designs[position] {
+                    if design.design.label != design.design.profile.name {
+                        placement.variant = (design.design.label, Array(design.sets.dropFirst(common.count)))
+                    } else {
+                        placement.profile = design.design.profile.name
+                    }
                 }
                 text += " \(checkCell(checks[index], placement)) |"
             }

@@ -51,7 +51,7 @@ struct Merge: ParsableCommand {
             let result = try merge.finish(
                 outputArguments: output.file.map { "--out " + ClusterScript.quote($0) } ?? "", mergeCommand: "holdlab merge")
             try out.write(view.render(ResultDocument(result.table), for: out))
-            noteUndefinedValues(result.table, subject: result.kind == .sweep ? "point" : "profile")
+            noteUndefinedValues(result.table, subject: "row")
         }
     }
 }

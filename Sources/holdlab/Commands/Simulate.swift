@@ -166,7 +166,7 @@ struct Simulate: ParsableCommand {
             for (population, outcome) in zip(populations, outcomes) {
                 if let warning = outcome.warning(populations.count > 1 ? population.name : "") { printNote(warning) }
             }
-            noteUndefinedValues(table, subject: "profile")
+            noteUndefinedValues(table, subject: "row")
             if let note = SimulationSummary.fewEventsNote(summaries, viewIntervals: view.format(for: out) != .csv) { printNote(note) }
         }
     }

@@ -258,6 +258,6 @@ struct SweepCommand: ParsableCommand {
         try out.write(ShardRun.sweepFile(
             request, shard: shard, identity: Sweep.identity(request, baseProfile: base), command: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
             planCommand: planCommandLine(), rows: rows.map { $0.map(\.csvText).joined(separator: ",") }))
-        noteUndefinedValues(Sweep.table(request.plan, rows: rows, provenance: Provenance()), subject: "point")
+        noteUndefinedValues(Sweep.table(request.plan, rows: rows, provenance: Provenance()), subject: "row")
     }
 }

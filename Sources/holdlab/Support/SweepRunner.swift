@@ -63,7 +63,7 @@ func runSweepPoints(
     if let warning = Sweep.precisionWarning(request, shortfalls: resumedShortfalls + shortfalls, rows: resumed.count + ran) {
         printNote(warning)
     }
-    noteUndefinedValues(Sweep.table(request.plan, rows: resumed + typed, provenance: Provenance()), subject: "point")
+    noteUndefinedValues(Sweep.table(request.plan, rows: resumed + typed, provenance: Provenance()), subject: "row")
 }
 
 /// The rows an earlier run left in `file` for `--resume` (none when it is not a regular file yet), with notes
