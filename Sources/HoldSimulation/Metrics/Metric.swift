@@ -130,13 +130,19 @@ public struct Metric: Sendable {
         case .rate(_, let denominator, _):
             return denominator == .completedWithFill ? "no completed hold had a fill" : nil
         case .mean(let value), .quantile(let value, _), .maximum(let value), .minimum(let value):
-            switch value {
-            case .mismatch: return "no completed hold's bar looked full"
-            case .pulseRate: return "no completed hold rendered two pulses"
-            case .retract: return "no intent user's fill retracted"
-            case .firstFeedback: return "no intent user had feedback while the finger was down"
-            case .completionTime, .pulses, .droppedPulses, .progressAtTrigger, .holdTime: return nil
-            }
+            return Self.someHave(value)?.nobody
+        }
+    }
+
+    /// For a value only some of the people its `over` counts have: who have it, and the phrase for none having it
+    /// (the one table `takenOver` and `undefinedWhen` read); nil where every one of them has it.
+    private static func someHave(_ value: HoldValue) -> (who: String, nobody: String)? {
+        switch value {
+        case .mismatch: ("completed holds whose bar looked full", "no completed hold's bar looked full")
+        case .pulseRate: ("completed holds that rendered two pulses", "no completed hold rendered two pulses")
+        case .retract: ("intent users whose fill retracted", "no intent user's fill retracted")
+        case .firstFeedback: ("intent users who got feedback while the finger was down", "no intent user had feedback while the finger was down")
+        case .completionTime, .pulses, .droppedPulses, .progressAtTrigger, .holdTime: nil
         }
     }
 
@@ -156,13 +162,7 @@ public struct Metric: Sendable {
         case .count: return nil
         case .rate(_, let denominator, _): return words(denominator)
         case .mean(let value), .quantile(let value, _), .maximum(let value), .minimum(let value):
-            switch value {
-            case .mismatch: return "completed holds whose bar looked full"
-            case .pulseRate: return "completed holds that rendered two pulses"
-            case .retract: return "intent users whose fill retracted"
-            case .firstFeedback: return "intent users who got feedback while the finger was down"
-            case .completionTime, .pulses, .droppedPulses, .progressAtTrigger, .holdTime: return words(value.over)
-            }
+            return Self.someHave(value)?.who ?? words(value.over)
         }
     }
 

@@ -64,16 +64,17 @@ public struct RobustnessFinding: Sendable {
     /// The smallest margin of the assumed verdict over the values where it holds (points or ms); nil when it is
     /// undecided at the assumed value.
     public var minimumMargin: Double? {
-        let margins = points.filter { $0.decision.verdict == assumedVerdict }.compactMap(\.decision.margin)
-        return margins.min()
+        holding.compactMap(\.decision.margin).min()
     }
+
+    /// The points where the assumed verdict holds.
+    var holding: [Point] { points.filter { $0.decision.verdict == assumedVerdict } }
 
     /// Where no condition in the preferred metric's unit decides (`minimumMargin` nil), the smallest margin of the
     /// guardrails in the other unit over the values where the verdict holds, with a metric of that unit to say it
     /// in; nil when those never decide either.
     public var minimumGuardMargin: (margin: Double, metric: String)? {
-        points.filter { $0.decision.verdict == assumedVerdict }
-            .compactMap { point in point.decision.guardMargin.flatMap { m in point.decision.guardMarginMetric.map { (m, $0) } } }
+        holding.compactMap { point in point.decision.guardMargin.flatMap { m in point.decision.guardMarginMetric.map { (m, $0) } } }
             .min { $0.0 < $1.0 }
     }
 
