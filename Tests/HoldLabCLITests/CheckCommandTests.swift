@@ -53,4 +53,29 @@ struct CheckCommandTests {
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
+
+    /// The second outside probe of 0.3.13: a fix of a key a `--set` already gives (inside its brace value) could not
+    /// be pasted beside it ("give each key once", 64). The fix is the two merged, in place of the `--set`; and the
+    /// Timer's elapsed-time form finds a duration that passes whatever duration the search starts from.
+    @Test("a fix of a key a --set gives takes its place, merged; pasted there, the rule passes", arguments: ["2.5", "1.9"])
+    func fixReplacesTheSetItOverlaps(duration: String) throws {
+        let given = "fill.timer={tick: 0.02, duration: \(duration)}"
+        let result = try CLI.run(["check", "kikocard-accelerating", "--set", given, "--fixed-hold-ms", "600", "--users", "2000",
+                                  "--columns", "rule,status,fix", "--no-comments"])
+        let row = try #require(CLI.dataLines(result.stdout).first { $0.hasPrefix("timing-adjustable,") })
+        // As a fix, or as a value that passes by breaking another rule (then in code spans).
+        let fix = String(row.dropFirst("timing-adjustable,warn,\"".count)).replacingOccurrences(of: "`", with: "")
+        #expect(fix.hasPrefix("--set fill.timer={tick: 0.02, duration: 0.") && fix.contains("} in place of --set \(given)"), "\(fix)")
+        let merged = String(fix.dropFirst("--set ".count).prefix { $0 != "}" }) + "}"
+        let pasted = try CLI.run(["check", "kikocard-accelerating", "--set", merged, "--fixed-hold-ms", "600", "--users", "2000", "--no-comments"])
+        #expect(pasted.status != 64, "\(pasted.stderr)")
+        #expect(Self.status(pasted.stdout, rule: "timing-adjustable")?.status == "pass", "\(merged): \(pasted.stdout)")
+        // Beside the --set it replaces, the fix is refused: why it must take its place.
+        let beside = try CLI.run(["check", "kikocard-accelerating", "--set", given, "--set", merged, "--users", "2000"])
+        #expect(beside.status == 64)
+        // Where the fill starts past the limit, no Timer value can pass, and the cell says why.
+        let late = try CLI.run(["check", "kikocard-accelerating", "--set", given, "--fixed-hold-ms", "300", "--users", "2000",
+                                "--columns", "rule,fix", "--no-comments"])
+        #expect(late.stdout.contains("the Timer's fill starts 500 ms into the hold, at or past the 300 ms limit"), "\(late.stdout)")
+    }
 }

@@ -674,12 +674,81 @@ struct ReportCommandTests {
         let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(cells.count == 4, "\(row)")
         #expect(cells[2].contains("Fix: `haptics.minInterval=0.025` in the profile `kikocard-accelerating` (`holdlab check "
-            + "kikocard-accelerating --set haptics.minInterval=0.025`"), "\(cells[2])")
+            + "kikocard-accelerating --population default --users 2000 --seed 1 --set haptics.minInterval=0.025`"), "\(cells[2])")
         #expect(cells[3].contains("Fix: `haptics.minInterval=0.025` added to the values of `--variant v`") && !cells[3].contains("--set"),
                 "\(cells[3])")
         let fixed = try report("v=fill.start=touchDown haptics.minInterval=0.025", "b")
         let again = try #require(fixed.split(separator: "\n").first { $0.hasPrefix("| `haptic-rate` |") })
         #expect(again.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.last?.hasPrefix("pass:") == true, "\(again)")
     }
-}
 
+    /// The second outside probe of 0.3.13: a plain profile's quoted `holdlab check` line named the profile's name
+    /// (a file given by path could not be opened), and left out the report's `--set` values and thresholds, so it
+    /// checked another design; a variant's fix of a key inside a brace value it gives was placed as the inner key,
+    /// dropping the value's other fields when pasted in its place.
+    @Test("a quoted check line carries the report's context: as printed it gives checks.csv's rows, with its fix the rule passes")
+    func quotedCheckLinesCarryTheReportsContext() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("my profiles")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("k k.yaml")
+        try FileManager.default.copyItem(at: Golden.packageRoot.appendingPathComponent("Profiles/kikocard-accelerating.yaml"), to: file)
+        let out = directory.appendingPathComponent("review")
+        let made = try CLI.run(["report", "--profile", file.path, "--profile", "hig-linear-bar",
+                                "--variant", "h=fill.timer={tick: 0.02, duration: 2.5}", "--set", "gesture.minimumDuration=0.3",
+                                "--fixed-hold-ms", "1500", "--max-pulse-rate", "30", "--users", "2000", "--seed", "3",
+                                "--robustness-users", "0", "--out", out.path, "--threads", "2"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        let checks = try String(contentsOf: out.appendingPathComponent("checks.csv"), encoding: .utf8)
+        let own = CSVRecords.dataLines(checks).filter { $0.hasPrefix("kikocard-accelerating,") }
+        #expect(own.count == 7)
+        let lines = text.components(separatedBy: "(`holdlab check ").dropFirst().map { "holdlab check " + $0.prefix { $0 != "`" } }
+        #expect(lines.count == 3, "\(lines)")
+        for line in lines {
+            let words = try #require(CommandRecord.words(line)).dropFirst()
+            #expect(words.dropFirst().first == file.path, "\(line)")
+            let fix = try #require(words.last)
+            #expect(Array(words.suffix(2)) == ["--set", fix])
+            // Without its fix, the line checks the design checks.csv checked: the same rows.
+            let plain = try CLI.run(Array(words.dropLast(2)) + ["--no-comments"])
+            #expect(Array(CSVRecords.dataLines(plain.stdout).dropFirst()) == own, "\(line)")
+            // With it, a rule that did not pass passes, and none that passed stops passing.
+            let fixed = try CLI.run(Array(words) + ["--no-comments"])
+            let before = CSVRecords.records(plain.stdout), after = CSVRecords.records(fixed.stdout)
+            #expect(before.count == 7 && after.count == 7)
+            let turned = zip(before, after).filter { $0.0["status"] != "pass" && $0.1["status"] == "pass" }
+            let broken = zip(before, after).filter { $0.0["status"] == "pass" && $0.1["status"] != "pass" }
+            #expect(turned.count >= 1 && broken.isEmpty, "\(line): \(fixed.stdout)")
+        }
+        // The variant's fix of the Timer's duration is merged into the value its --variant gives.
+        #expect(text.contains("`fill.timer={tick: 0.02, duration: 1.2}` in place of `fill.timer={tick: 0.02, duration: 2.5}` among the values of `--variant h`"))
+        // The trace CSV records a command that runs: the profile as the command line names it.
+        let trace = try String(contentsOf: out.appendingPathComponent("trace-kikocard-accelerating.csv"), encoding: .utf8)
+        #expect(trace.contains("# command: " + CSV.commandLine(["holdlab", "trace", "--profile", file.path, "--set", "gesture.minimumDuration=0.3", "--seed", "3"]) + "\n"))
+    }
+
+    /// The first outside probe of 0.3.13: the page's checks table kept checks.csv's `--set` for a variant's fix,
+    /// which in a report changes every design.
+    @Test("the page places every fix where its design's values are given, as report.md does; checks.csv keeps check's text")
+    func pagePlacesFixes() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("review")
+        let made = try CLI.run(["report", "--profile", "kikocard-accelerating", "--variant", "h=fill.start=touchDown", "--users", "2000",
+                                "--robustness-users", "0", "--out", out.path, "--threads", "2"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        let page = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        let variant = "Fix: `haptics.minInterval=0.025` added to the values of `--variant h`"
+        let profile = "Fix: `haptics.minInterval=0.025` in the profile `kikocard-accelerating` (`holdlab check kikocard-accelerating "
+            + "--population default --users 2000 --seed 1 --set haptics.minInterval=0.025`"
+        for phrase in [variant, profile] {
+            #expect(text.contains(phrase) && page.contains(phrase), "\(phrase)")
+        }
+        let checks = try String(contentsOf: out.appendingPathComponent("checks.csv"), encoding: .utf8)
+        let rows = CSVRecords.dataLines(checks).joined(separator: "\n")
+        #expect(rows.contains("--set haptics.minInterval=0.025 (") && !rows.contains("--variant"))
+    }
+}

@@ -197,6 +197,35 @@ struct ProfileLoadingTests {
             == "p.yaml:11:10: fill.timer: is for fill.model timer; an animation takes its pace from duration and curve")
     }
 
+    @Test("a --set for a key inside another --set's value merges into it: one value, pasteable in its place, the same profile")
+    func mergedOverrides() throws {
+        let timer = replacing("  model: animation\n  curve: linear\n  duration: match\n", with: "  model: timer\n  timer: {tick: 0.01, initialIncrement: 0.0007, acceleration: 0.00007}\n")
+        let cases: [(given: String, later: String, merged: String?)] = [
+            ("fill.timer={tick: 0.02, duration: 2.5}", "fill.timer.duration=1.2", "fill.timer={tick: 0.02, duration: 1.2}"),
+            ("fill.timer={tick: 0.02, latency: {dist: constant, value: 0}}", "fill.timer.latency.value=0.004",
+             "fill.timer={tick: 0.02, latency: {dist: constant, value: 0.004}}"),
+            ("fill={model: timer, timer: {tick: 0.02, duration: 2.5}}", "fill.timer.tick=0.003",
+             "fill={model: timer, timer: {tick: 0.003, duration: 2.5}}"),
+            // A key the value does not write is added to it; a later value of the same or an enclosing key replaces it.
+            ("fill.timer={duration: 2.5}", "fill.timer.tick=0.005", "fill.timer={duration: 2.5, tick: 0.005}"),
+            ("fill.timer.tick=0.02", "fill.timer.tick=0.003", "fill.timer.tick=0.003"),
+            ("fill.timer.tick=0.02", "fill.timer={tick: 0.003}", "fill.timer={tick: 0.003}"),
+            ("haptics.minInterval=0.01", "fill.timer.tick=0.003", nil),
+        ]
+        for (given, later, merged) in cases {
+            let result = try Override(parsing: given).merged(with: try Override(parsing: later))
+            #expect(result == merged, "\(given) then \(later)")
+            guard let result else { continue }
+            // The merged value loads the profile both values give, in order.
+            #expect(try load(timer, overrides: [result]).contentHash == load(timer, overrides: [given, later]).contentHash, "\(result)")
+        }
+        // A scalar a flow indicator would end is quoted, and reads back as itself.
+        let curve = try #require(try Override(parsing: "fill={model: animation, curve: \"bezier(0.2,0,0.4,1)\", duration: 0.8}")
+            .merged(with: Override(parsing: "fill.duration=0.6")))
+        #expect(curve == "fill={model: animation, curve: \"bezier(0.2,0,0.4,1)\", duration: 0.6}")
+        #expect(try load(valid, overrides: [curve]).control.fill.model == .animation(curve: try TimingCurve(parsing: "bezier(0.2,0,0.4,1)"), durationSeconds: 0.6))
+    }
+
     @Test("FNV-1a 64 matches its published test vectors")
     func fnv() {
         #expect(fnv1a64Hex("") == "cbf29ce484222325")

@@ -67,9 +67,14 @@ struct GuidelineCheckTests {
         }
         #expect(placed([], ("h", ["fill.start=touchDown"])).hasSuffix(
             ". Fix: `haptics.minInterval=0.025` added to the values of `--variant h` (" + suggestion.note + ")."))
-        // A plain profile among other designs: in its profile, since a --set would change every design.
-        #expect(ReviewReport.checkCell(rate, ReviewReport.Placement(profile: "kikocard-accelerating")).contains(
-            "Fix: `haptics.minInterval=0.025` in the profile `kikocard-accelerating` (`holdlab check kikocard-accelerating "
+        // A plain profile among other designs: in its profile, since a --set would change every design, with the
+        // check command of the report's context (the profile as typed, its --set values, population, users, seed,
+        // thresholds), quoted for a shell, the fix's --set last.
+        let check = ["holdlab", "check", "my profiles/k.yaml", "--population", "default", "--set", "gesture.minimumDuration=0.3",
+                     "--users", "2000", "--seed", "1", "--fixed-hold-ms", "1500"]
+        #expect(ReviewReport.checkCell(rate, ReviewReport.Placement(profile: ("my profiles/k.yaml", check))).contains(
+            "Fix: `haptics.minInterval=0.025` in the profile `my profiles/k.yaml` (`holdlab check 'my profiles/k.yaml' "
+            + "--population default --set gesture.minimumDuration=0.3 --users 2000 --seed 1 --fixed-hold-ms 1500 "
             + "--set haptics.minInterval=0.025`; in this report a `--set` would change every design)"))
         // A key the variant (or every design, by --set) already gives is replaced there, not given twice.
         #expect(placed([], ("h", ["haptics.minInterval=0.012"])).hasSuffix(

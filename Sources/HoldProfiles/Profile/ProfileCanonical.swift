@@ -10,8 +10,8 @@ extension Profile {
         var lines: [String] = [
             "version: \(Self.schemaVersion)",
             "name: \(nameScalar(name))",
-            "description: \(quoted(description))",
-            "source: \(quoted(source))",
+            "description: \(Self.quoted(description))",
+            "source: \(Self.quoted(source))",
             "gesture: {minimumDuration: \(c.gesture.minimumDurationSeconds.shortText), maximumDistance: \(c.gesture.maximumDistancePoints.shortText), movementCancels: \(c.gesture.movementCancels.rawValue)}",
             "trigger: {source: \(c.trigger.source.rawValue), offset: \(c.trigger.offsetSeconds.shortText)}",
             "fill:",
@@ -44,14 +44,14 @@ extension Profile {
     /// (`interpolatingSpring(500,30)`, `bezier(0.2,0,0.4,1)`), then double-quoted, so the YAML loads back. Texts
     /// without one are written as before, which keeps those profiles' hashes.
     private func flowScalar(_ text: String) -> String {
-        text.contains(where: { ",[]{}#\"'".contains($0) }) || text.contains(": ") ? quoted(text) : text
+        text.contains(where: { ",[]{}#\"'".contains($0) }) || text.contains(": ") ? Self.quoted(text) : text
     }
 
     /// `text` double-quoted, so that it loads back as the same text: `"` and `\\` escaped, a line break `\\n`, and
     /// every other character YAML folds or refuses raw (C0, DEL, C1, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF) as
     /// `\\x..` or `\\u....` (a tab stays: it loads back as itself). Texts without such characters are written as
     /// before, which keeps their hashes.
-    private func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -75,6 +75,6 @@ extension Profile {
     /// unless YAML would not read it back as that text (`-` alone is a sequence entry; `~` and `null` are null),
     /// then double-quoted.
     private func nameScalar(_ text: String) -> String {
-        LibraryName.needsQuotes(text) ? quoted(text) : text
+        LibraryName.needsQuotes(text) ? Self.quoted(text) : text
     }
 }

@@ -787,6 +787,47 @@ public struct Override: Sendable, Equatable {
     }
 }
 
+extension Override {
+    /// The one `--set` text that gives what `self` and then `later` give together, when their keys overlap: `later`
+    /// itself where its key is this one's or encloses it (it replaces the whole value), else this value with
+    /// `later`'s set inside it (`fill.timer={tick: 0.02, duration: 2.5}` then `fill.timer.duration=1.2` is
+    /// `fill.timer={tick: 0.02, duration: 1.2}`), so that a fix for a key a `--set` already gives can be pasted in its
+    /// place. Nil when the keys do not overlap, or when this value has no mapping where `later` sets a key inside it.
+    public func merged(with later: Override) -> String? {
+        guard KeyPaths.overlap(keyPath, later.keyPath) else { return nil }
+        guard later.keyPath.hasPrefix(keyPath + ".") else { return later.text }
+        let inner = later.keyPath.dropFirst(keyPath.count + 1).split(separator: ".").map(String.init)
+        guard let value = try? ConfigNode.parseOverrideValue(self.value, override: text, keyPath: keyPath),
+              case .mapping = value,
+              let laterValue = try? ConfigNode.parseOverrideValue(later.value, override: later.text, keyPath: later.keyPath),
+              let merged = try? value.setting(inner[...], to: laterValue, override: later.text)
+        else { return nil }
+        return "\(keyPath)=\(merged.flowText)"
+    }
+}
+
+extension ConfigNode {
+    /// The node as a YAML flow value that parses back to the same tree: mappings in braces, sequences in brackets,
+    /// a scalar as it was written unless it was quoted or a flow indicator would end or nest it, then double-quoted.
+    var flowText: String {
+        switch self {
+        case .mapping(let pairs, _):
+            return "{" + pairs.map { "\(Self.flowScalar($0.key, quoted: false)): \($0.value.flowText)" }.joined(separator: ", ") + "}"
+        case .sequence(let items, _):
+            return "[" + items.map(\.flowText).joined(separator: ", ") + "]"
+        case .scalar(let text, let quoted, _):
+            return Self.flowScalar(text, quoted: quoted)
+        }
+    }
+
+    private static func flowScalar(_ text: String, quoted: Bool) -> String {
+        let plain = !quoted && !text.isEmpty && !text.contains(where: { ",[]{}#\"'\\\n".contains($0) })
+            && !text.contains(": ") && !text.hasSuffix(":") && !["- ", "? ", ": "].contains(where: text.hasPrefix)
+            && text != "-" && !" &*!|>%@`".contains(text.first!) && text.last != " "
+        return plain ? text : Profile.quoted(text)
+    }
+}
+
 extension String {
     func trimmingWhitespace() -> String {
         var slice = Substring(self)

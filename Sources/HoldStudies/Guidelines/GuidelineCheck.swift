@@ -34,10 +34,13 @@ public struct GuidelineCheckRequest: Sendable {
     public var thresholds: GuidelineThresholds
     /// The command line the result records (`CommandRecord.line`).
     public var commandLine: String
+    /// The `--set` values every profile was loaded with: a fix of a key one gives takes its place.
+    public var sets: [String]
 
     public init(subjects: [GuidelineSubject], impairedPopulation: Population, users: Int, seed: UInt64,
                 rng: Generator.Kind = .users, threads: Int, thresholds: GuidelineThresholds = GuidelineThresholds(),
-                commandLine: String) {
+                commandLine: String, sets: [String] = []) {
+        self.sets = sets
         self.rng = rng
         self.subjects = subjects
         self.impairedPopulation = impairedPopulation
@@ -58,7 +61,7 @@ public struct GuidelineCheckRequest: Sendable {
         for (index, subject) in subjects.enumerated() {
             results += try Guidelines.check(GuidelineRequest(
                 profile: subject.profile, population: subject.population, impairedPopulation: impairedPopulation,
-                users: users, seed: seed, rng: rng, threads: threads, thresholds: thresholds))
+                users: users, seed: seed, rng: rng, threads: threads, thresholds: thresholds, sets: sets))
             progress?(index + 1)
         }
         let set = thresholds.ruleSet

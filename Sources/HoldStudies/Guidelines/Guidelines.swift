@@ -32,6 +32,20 @@ public struct GuidelineThresholds: Sendable, Equatable {
     public var ruleSet: GuidelineRuleSet = .rules2
 
     public init() {}
+
+    /// The `holdlab check` options that give these thresholds where they are not the defaults: what a quoted
+    /// `holdlab check` line carries so that it checks against the same lines.
+    public var arguments: [String] {
+        let defaults = GuidelineThresholds()
+        let values: [(String, Double, Double)] = [
+            ("--mismatch-frames", mismatchFrames, defaults.mismatchFrames), ("--feedback-ms", feedbackMs, defaults.feedbackMs),
+            ("--max-pulse-rate", maxPulseRateHz, defaults.maxPulseRateHz), ("--max-retract-ms", maxRetractMs, defaults.maxRetractMs),
+            ("--fixed-hold-ms", fixedHoldMs, defaults.fixedHoldMs),
+            ("--min-impaired-completion", minImpairedCompletion, defaults.minImpairedCompletion),
+        ]
+        return values.filter { $0.1 != $0.2 }.flatMap { [$0.0, $0.1.shortText] }
+            + (ruleSet == defaults.ruleSet ? [] : ["--rules", ruleSet.rawValue])
+    }
 }
 
 /// pass, warn or fail.
@@ -107,21 +121,41 @@ public struct GuidelineFix: Sendable, Equatable {
     public var note: String
     /// Whether `setting` passes its rule only by making a passing rule fail (then it is no fix, and `note` says so).
     public var trades: Bool
+    /// The `--set` value the profile was checked with that `setting` takes the place of: one of a key that overlaps
+    /// the fix's, which cannot be given beside it (`setting` is then the two merged: `replacing`).
+    public var replaces: String?
 
-    public init(setting: String?, note: String = "", trades: Bool = false) {
+    public init(setting: String?, note: String = "", trades: Bool = false, replaces: String? = nil) {
         self.setting = setting
         self.note = note
         self.trades = trades
+        self.replaces = replaces
     }
 
     /// A sentence without a value.
     public static func sentence(_ text: String) -> GuidelineFix { GuidelineFix(setting: nil, note: text) }
 
-    /// `--set key=value (note)`, `` `--set key=value` passes this rule but then … ``, or the note alone.
+    /// The fix for a profile checked with the `--set` values `sets`: where one gives a key that overlaps the fix's
+    /// (`fill.timer={tick: 0.02, duration: 2.5}` beside a fix of `fill.timer.duration`), the two merged into one
+    /// value (`Override.merged`) that takes its place, so the fix can be pasted; otherwise the fix as it is.
+    public func replacing(_ sets: [String]) -> GuidelineFix {
+        guard let setting, let fix = try? Override(parsing: setting) else { return self }
+        for text in sets {
+            guard let given = try? Override(parsing: text), let merged = given.merged(with: fix) else { continue }
+            var placed = self
+            placed.setting = merged
+            placed.replaces = text
+            return placed
+        }
+        return self
+    }
+
+    /// `--set key=value (note)`, `` `--set key=value` passes this rule but then … ``, or the note alone; with
+    /// `replaces`, `in place of --set …` after the value.
     public var text: String {
         guard let setting else { return note }
-        if trades { return "`--set \(setting)` \(note)" }
-        return "--set \(setting)" + (note.isEmpty ? "" : " (\(note))")
+        if trades { return "`--set \(setting)`" + (replaces.map { " in place of `--set \($0)`" } ?? "") + " \(note)" }
+        return "--set \(setting)" + (replaces.map { " in place of --set \($0)" } ?? "") + (note.isEmpty ? "" : " (\(note))")
     }
 }
 
@@ -141,10 +175,14 @@ public struct GuidelineRequest: Sendable {
     /// when the caller has already run them (a report's comparison): then `check` does not simulate them again.
     public var summary: SimulationSummary?
     public var impairedSummary: SimulationSummary?
+    /// The `--set` values `profile` was loaded with: a fix of a key one of them gives takes its place
+    /// (`GuidelineFix.replacing`).
+    public var sets: [String]
 
     public init(profile: Profile, population: Population, impairedPopulation: Population, users: Int, seed: UInt64,
                 rng: Generator.Kind = .users, threads: Int, thresholds: GuidelineThresholds,
-                summary: SimulationSummary? = nil, impairedSummary: SimulationSummary? = nil) {
+                summary: SimulationSummary? = nil, impairedSummary: SimulationSummary? = nil, sets: [String] = []) {
+        self.sets = sets
         self.rng = rng
         self.profile = profile
         self.population = population
@@ -483,7 +521,8 @@ public enum Guidelines {
         }
 
         // timing-adjustable (informative).
-        let timingFinding = try timingAdjustable(profile, t, seed: seed)
+        let tracedTrigger = try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime
+        let timingFinding = timingAdjustable(trigger: tracedTrigger, t)
         add("timing-adjustable", timingFinding) {
             let target = seconds(t.fixedHoldMs / 1000)
             // Only keys that set when the action fires, and only shorter: a fill's trigger does not wait for the
@@ -501,14 +540,21 @@ public enum Guidelines {
             // leaves after the fill starts (the traced trigger less that time), rounded down to the millisecond a
             // --set writes: a shorter tick for the increments, a shorter timer.duration for seed 004's elapsed-time
             // form (whose ticks add up to its duration whatever the tick).
+            var beforeFill: Double?
             if profile.control.trigger.source == .fill, case .timer(let timer) = profile.control.fill.model,
-               let ticks = timer.idealTickCount,
-               let trigger = try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime {
+               let ticks = timer.idealTickCount, let trigger = tracedTrigger {
                 let filling = Double(ticks) * timer.tickSeconds
+                beforeFill = Swift.max(0, trigger - filling)
                 let room = t.fixedHoldMs / 1000 - Swift.max(0, trigger - filling)
                 if let duration = timer.durationSeconds {
-                    let shorter = (room * 1000).rounded(.down) / 1000
-                    if shorter >= 0.001, shorter < duration { candidates.append("fill.timer.duration=\(seconds(shorter))") }
+                    // The elapsed time completes on the first tick at or past the duration: the room in whole ticks,
+                    // then the millisecond below either (whatever duration the search starts from).
+                    let millisecond = (room * 1000).rounded(.down) / 1000
+                    let wholeTicks = ((room / timer.tickSeconds).rounded(.down) * timer.tickSeconds * 1000).rounded(.down) / 1000
+                    for shorter in [millisecond, wholeTicks, millisecond - 0.001, wholeTicks - 0.001]
+                    where shorter >= 0.001 && shorter < duration {
+                        candidates.append("fill.timer.duration=\(seconds(shorter))")
+                    }
                 } else {
                     // The millisecond below the on-time tick, then up to two below it (a latency that coalesces ticks
                     // takes more of them), then the tenth of a millisecond below it (a tick under a millisecond, or
@@ -520,6 +566,10 @@ public enum Guidelines {
                         candidates.append("fill.timer.tick=\(seconds(tick, decimals: 4))")
                     }
                 }
+            }
+            if candidates.isEmpty, let beforeFill, beforeFill * 1000 >= t.fixedHoldMs {
+                return .sentence("the Timer's fill starts \(format((beforeFill * 1000).rounded())) ms into the hold, at or past the "
+                    + "\(format(t.fixedHoldMs)) ms limit: no tick or duration of it shortens the hold that far; the fill must start sooner")
             }
             return try fix(profile, candidates: candidates) { changed in
                 try timingAdjustable(changed, t, seed: seed).status == .pass
@@ -544,7 +594,7 @@ public enum Guidelines {
             }
         }
         if fixes {
-            for (index, fixer) in fixers.sorted(by: { $0.key < $1.key }) { results[index].suggestion = try fixer() }
+            for (index, fixer) in fixers.sorted(by: { $0.key < $1.key }) { results[index].suggestion = try fixer().replacing(request.sets) }
         }
         return results
     }
@@ -684,8 +734,13 @@ public enum Guidelines {
     }
 
     static func timingAdjustable(_ profile: Profile, _ t: GuidelineThresholds, seed: UInt64) throws -> Finding {
+        timingAdjustable(trigger: try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime, t)
+    }
+
+    /// `timing-adjustable` of a traced hold whose action fires at `trigger` seconds (nil: never).
+    static func timingAdjustable(trigger: Double?, _ t: GuidelineThresholds) -> Finding {
         let limit = format(t.fixedHoldMs) + " ms"
-        guard let trigger = try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime else {
+        guard let trigger else {
             return Finding(.pass, "NaN", limit, "the action never fires")
         }
         let hold = trigger * 1000

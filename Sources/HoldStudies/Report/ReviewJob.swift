@@ -51,6 +51,8 @@ public struct ReviewRequest: Sendable {
     /// meets every target (`users` is then the cap); the checks take the users the first population took, the sweeps,
     /// knob shares and robustness (at its default of `users`) the most users a population's comparison took.
     public var precision: Precision?
+    /// How the command line names what the review reads, for the commands its files quote.
+    public var names = ReviewNames()
 
     public init(plan: ComparisonPlan, users: Int, seed: UInt64, threads: Int, thresholds: GuidelineThresholds,
                 impairedPopulation: Population, question: String?, sweeps: [String], notebooks: NotebookFolder,
@@ -74,6 +76,43 @@ public struct ReviewRequest: Sendable {
         self.robustnessUsers = robustnessUsers
         self.robustnessPoints = robustnessPoints
         self.assumptions = assumptions
+    }
+}
+
+/// How a review's command line names the files it reads (as typed: a library name or a path), for the commands its
+/// files quote (each design's `holdlab check` line in report.md, the trace CSVs' `holdlab trace`), which must run
+/// where the report's command runs. Without them, the names the profiles and populations give.
+public struct ReviewNames: Sendable {
+    /// Per design, its profile's argument (a variant's is its profile's).
+    public var profiles: [String]
+    /// The first `--population` argument, and `--impaired-population`'s, when given.
+    public var population: String?
+    public var impairedPopulation: String?
+    /// `--profiles-dir DIR`, when given.
+    public var library: [String]
+
+    public init(profiles: [String] = [], population: String? = nil, impairedPopulation: String? = nil, library: [String] = []) {
+        self.profiles = profiles
+        self.population = population
+        self.impairedPopulation = impairedPopulation
+        self.library = library
+    }
+
+    func profile(_ index: Int, named name: String) -> String { index < profiles.count ? profiles[index] : name }
+
+    /// The words of the `holdlab check` command that checks a design as a review's checks.csv does: the same
+    /// population (`population`, the review's first, unless the command line named it), users, seed, generator and
+    /// thresholds, and the design's `--set` values.
+    func checkCommand(profile: String, sets: [String], population: String, impaired: String, users: Int, seed: UInt64,
+                      rng: Generator.Kind, thresholds: GuidelineThresholds) -> [String] {
+        var words = ["holdlab", "check", profile] + library + ["--population", self.population ?? population]
+        if let named = impairedPopulation ?? (impaired == "motor-impaired" ? nil : impaired) {
+            words += ["--impaired-population", named]
+        }
+        words += sets.flatMap { ["--set", $0] }
+        words += ["--users", String(users), "--seed", String(seed)]
+        if rng != .users { words += ["--rng", rng.rawValue] }
+        return words + thresholds.arguments
     }
 }
 
@@ -185,7 +224,7 @@ public enum ReviewJob {
             checks.append(try Guidelines.check(GuidelineRequest(
                 profile: profile, population: checkPopulation, impairedPopulation: impaired, users: checkUsers, seed: seed,
                 rng: plan.rng, threads: threads, thresholds: request.thresholds, summary: results[0].summaries[index],
-                impairedSummary: impairedIndex.map { results[$0].summaries[index] })))
+                impairedSummary: impairedIndex.map { results[$0].summaries[index] }, sets: plan.sets[index])))
         }
         var checkProvenance = Provenance(head.entries.filter { $0.key != "method" })
         checkProvenance.append("checked_against", "\(checkPopulation.name) fnv1a64:\(checkPopulation.contentHash)")
@@ -200,17 +239,24 @@ public enum ReviewJob {
         // One traced hold per design, and the figures.
         var designs: [ReviewInput.Design] = []
         var traces: [String] = []
-        for (design, sets) in zip(plan.designs, plan.sets) {
+        let names = request.names
+        for (index, (design, sets)) in zip(plan.designs, plan.sets).enumerated() {
             let trace = TraceRequest(profile: design.profile, seed: seed)
             let hold = try trace.run()
             let name = "trace-\(design.label).csv"
-            let traceCommand = CSV.commandLine(["holdlab", "trace", "--profile", design.profile.name] + sets.flatMap { ["--set", $0] }
-                + ["--seed", "\(seed)"])
+            let profile = names.profile(index, named: design.profile.name)
+            let traceCommand = CSV.commandLine(["holdlab", "trace", "--profile", profile] + names.library
+                + sets.flatMap { ["--set", $0] } + ["--seed", "\(seed)"])
+            let check = names.checkCommand(profile: profile, sets: sets, population: checkPopulation.name, impaired: impaired.name,
+                                           users: checkUsers, seed: seed, rng: plan.rng, thresholds: request.thresholds)
             try directory.write(name, trace.result(of: hold, commandLine: traceCommand).rendered(as: .csv))
             traces.append(name)
             designs.append(ReviewInput.Design(
                 design: design, sets: sets, actionMs: hold.timeline.triggerTime.map { $0 * 1000 },
-                fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }))
+                fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }, check: check))
+        }
+        if let index = pageTables.firstIndex(where: { $0.name == "checks.csv" }) {
+            pageTables[index].table = ReviewReport.placingFixes(pageTables[index].table, checks: checks, designs: designs)
         }
         let labels = plan.designs.map(\.label).joined(separator: " ")
         let slide = request.figureStyle == .slide

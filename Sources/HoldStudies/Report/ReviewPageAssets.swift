@@ -415,7 +415,7 @@ if (data.tables["scorecard.csv"]) {
   plainTable(scorecard, "scorecard.csv", "Scorecard");
 }
 var checks = section("Guideline checks", "checks");
-add(checks, el("p", { "class": "muted" }, "Every rule on every design, simulated against " + data.checkPopulation + " (checks.csv)."));
+add(checks, el("p", { "class": "muted" }, "Every rule on every design, simulated against " + data.checkPopulation + " (checks.csv; each fix placed where the design's values are given, as report.md places it)."));
 plainTable(checks, "checks.csv", "Guideline rule results");
 
 var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;

@@ -13,12 +13,16 @@ public struct ReviewInput: Sendable {
         /// From a traced hold at frame phase 0: when the action fires and when the bar first looks full (ms).
         public var actionMs: Double?
         public var fullMs: Double?
+        /// The words of the `holdlab check` command that checks the design as checks.csv does (its profile as the
+        /// command line names it, its `--set` values, the population, users, seed and thresholds of the checks).
+        public var check: [String]
 
-        public init(design: HoldProfiles.Design, sets: [String], actionMs: Double?, fullMs: Double?) {
+        public init(design: HoldProfiles.Design, sets: [String], actionMs: Double?, fullMs: Double?, check: [String] = []) {
             self.design = design
             self.sets = sets
             self.actionMs = actionMs
             self.fullMs = fullMs
+            self.check = check
         }
     }
 
@@ -144,31 +148,52 @@ public enum ReviewReport {
     }
 
     /// Where a design's values came from: the `--set` values every design has, and either a variant's label and own
-    /// values or the profile a plain design is.
+    /// values or the `holdlab check` command of a plain design (its profile as the command line names it, with the
+    /// report's `--set` values, population, users, seed and thresholds).
     struct Placement {
         var common: [String] = []
         var variant: (label: String, sets: [String])?
-        /// A plain design's profile, where a `--set` would change every design of the report.
-        var profile: String?
+        /// A plain design's profile argument and check command, where a `--set` would change every design of the report.
+        var profile: (argument: String, check: [String])?
+
+        init(common: [String] = [], variant: (label: String, sets: [String])? = nil,
+             profile: (argument: String, check: [String])? = nil) {
+            self.common = common
+            self.variant = variant
+            self.profile = profile
+        }
+
+        /// Where design `design`'s values are given in a report whose every design has the `--set` values `common`.
+        init(of design: ReviewInput.Design, common: [String]) {
+            self.common = common
+            if design.design.label != design.design.profile.name {
+                variant = (design.design.label, Array(design.sets.dropFirst(common.count)))
+            } else {
+                profile = (design.check.count > 2 ? design.check[2] : design.design.profile.name, design.check)
+            }
+        }
     }
 
     /// Where a value goes, as a phrase: a variant's among its own `--variant` values, in place of a value it or
-    /// `--set` gives the same key; a plain profile's in that profile, since in a report a `--set` changes every design;
-    /// without a placement, a `--set`.
+    /// `--set` gives the same key; a plain profile's in that profile, with the `holdlab check` command that checks
+    /// it there, since in a report a `--set` changes every design; without a placement, a `--set`.
     static func placed(_ setting: String, _ placement: Placement) -> String {
-        let key = String(setting.prefix { $0 != "=" })
-        func given(_ sets: [String]) -> String? { sets.first { KeyPaths.overlap(String($0.prefix { $0 != "=" }), key) } }
+        let key = Override.keyPath(of: setting)
+        func given(_ sets: [String]) -> String? { sets.first { KeyPaths.overlap(Override.keyPath(of: $0), key) } }
         if let common = given(placement.common) {
             return "`--set \(cell(setting))` in place of `--set \(cell(common))` (a value every design has)"
         }
         if let (label, sets) = placement.variant {
+            // A review file's variant too: the report records (and reproduce.sh runs) the equivalent `--variant`.
+            let values = "the values of `--variant \(cell(label))`"
             if let own = given(sets) {
-                return "`\(cell(setting))` in place of `\(cell(own))` among the values of `--variant \(cell(label))`"
+                return "`\(cell(setting))` in place of `\(cell(own))` among \(values)"
             }
-            return "`\(cell(setting))` added to the values of `--variant \(cell(label))`"
+            return "`\(cell(setting))` added to \(values)"
         }
-        if let profile = placement.profile {
-            return "`\(cell(setting))` in the profile `\(cell(profile))` (`holdlab check \(cell(profile)) --set \(cell(setting))`; "
+        if let (profile, check) = placement.profile {
+            let command = check.isEmpty ? ["holdlab", "check", profile] : check
+            return "`\(cell(setting))` in the profile `\(cell(profile))` (`\(cell(CSV.commandLine(command + ["--set", setting])))`; "
                 + "in this report a `--set` would change every design)"
         }
         return "`--set \(cell(setting))`"
@@ -180,17 +205,39 @@ public enum ReviewReport {
     static func checkCell(_ result: GuidelineResult, _ placement: Placement = Placement()) -> String {
         let mark = result.status == .pass ? "pass" : result.status == .warn ? "**warn**" : "**FAIL**"
         let detail = cell(result.detail)
-        var fix = ""
-        if let suggestion = result.suggestion {
-            if let setting = suggestion.setting, suggestion.trades {
-                fix = " \(ReviewArgumentText.capitalised(placed(setting, placement))) \(cell(suggestion.note))."
-            } else if let setting = suggestion.setting {
-                fix = " Fix: \(placed(setting, placement))" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
-            } else if !suggestion.note.isEmpty {
-                fix = " \(ReviewArgumentText.capitalised(cell(suggestion.note)))."
+        let fix = placedFix(result, placement).map { " " + $0 } ?? ""
+        return "\(mark): \(detail)\(fix.isEmpty || detail.hasSuffix(".") ? "" : ".")\(fix)"
+    }
+
+    /// A result's fix as a sentence, placed where the design's values are given (`placed`): `Fix: …`, the trade
+    /// sentence, or the note alone; nil without one. report.md's checks and the page's checks table both say this.
+    static func placedFix(_ result: GuidelineResult, _ placement: Placement) -> String? {
+        guard let suggestion = result.suggestion else { return nil }
+        if let setting = suggestion.setting, suggestion.trades {
+            return "\(ReviewArgumentText.capitalised(placed(setting, placement))) \(cell(suggestion.note))."
+        } else if let setting = suggestion.setting {
+            return "Fix: \(placed(setting, placement))" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
+        } else if !suggestion.note.isEmpty {
+            return "\(ReviewArgumentText.capitalised(cell(suggestion.note)))."
+        }
+        return nil
+    }
+
+    /// checks.csv's table as the page shows it: each fix placed where its design's values are given, as report.md
+    /// places it (checks.csv keeps `holdlab check`'s text, a `--set`).
+    public static func placingFixes(_ table: ResultTable, checks: [[GuidelineResult]], designs: [ReviewInput.Design]) -> ResultTable {
+        guard let column = table.columns.firstIndex(where: { $0.name == "fix" }),
+              checks.map(\.count).reduce(0, +) == table.rows.count, checks.count == designs.count else { return table }
+        var placed = table
+        let common = designs.first?.sets ?? []
+        var row = 0
+        for (results, design) in zip(checks, designs) {
+            for result in results {
+                if let fix = placedFix(result, Placement(of: design, common: common)) { placed.rows[row][column] = .text(fix) }
+                row += 1
             }
         }
-        return "\(mark): \(detail)\(fix.isEmpty || detail.hasSuffix(".") ? "" : ".")\(fix)"
+        return placed
     }
 
     static func milliseconds(_ value: Double?) -> String { value.map { number($0, 0) + " ms" } ?? "–" }
@@ -294,14 +341,7 @@ public enum ReviewReport {
             let common = input.designs.first?.sets ?? []
             for (position, checks) in input.checks.enumerated() {
                 guard index < checks.count else { text += " – |"; continue }
-                var placement = Placement(common: common)
-                if position < input.designs.count, case let design = input.designs[position] {
-                    if design.design.label != design.design.profile.name {
-                        placement.variant = (design.design.label, Array(design.sets.dropFirst(common.count)))
-                    } else {
-                        placement.profile = design.design.profile.name
-                    }
-                }
+                let placement = position < input.designs.count ? Placement(of: input.designs[position], common: common) : Placement(common: common)
                 text += " \(checkCell(checks[index], placement)) |"
             }
             text += "\n"

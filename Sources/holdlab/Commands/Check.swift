@@ -27,7 +27,9 @@ struct GuidelineOptions: ParsableArguments {
     @Option(name: .customLong("impaired-population"), help: ArgumentHelp(
         "motor-impaired-completion: the population to check (default motor-impaired).", valueName: "name|file"),
         completion: .populationNames)
-    var impairedPopulation = "motor-impaired"
+    var impairedPopulation = Self.defaultImpairedPopulation
+
+    static let defaultImpairedPopulation = "motor-impaired"
 
     @Option(name: .customLong("rules"), help: ArgumentHelp(
         "The rule set: 2 (default) or 1, HoldLab 0.1.0's rules, for a check cited from 0.1.0 (with --set haptics.actuatorMinInterval=0 for its pulse rates).",
@@ -144,7 +146,8 @@ struct GuidelineCheck: ParsableCommand {
             let request = GuidelineCheckRequest(
                 subjects: subjects, impairedPopulation: impaired, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads, thresholds: guidelines.thresholds,
-                commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume))
+                commandLine: CommandRecord.line(dropping: CommandRecord.threads, flags: CommandRecord.resume),
+                sets: source.overrides)
             let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
             let result = try request.run(progress: { bar.update($0) })
             bar.finish()

@@ -302,6 +302,12 @@ struct Report: ParsableCommand {
         request.precision = try precisionOption.parsed(allowed: Precision.differenceMetrics)
         request.sweepPlaces = sweepPlaces
         request.variantPlaces = variantPlaces
+        let profiles = comparison.profile.isEmpty ? ["hig-linear-bar"] : comparison.profile
+        request.names = ReviewNames(
+            profiles: profiles + Array(repeating: profiles[0], count: comparison.variant.count),
+            population: comparison.populationNames.first,
+            impairedPopulation: guidelines.impairedPopulation == GuidelineOptions.defaultImpairedPopulation ? nil : guidelines.impairedPopulation,
+            library: source.profilesDirectory.map { ["--profiles-dir", $0] } ?? [])
         // The page's destination is checked before anything runs: a page that cannot be written leaves no folder either.
         let page = html.map(OutputFile.init(argument:))
         try page?.checkWritable()
