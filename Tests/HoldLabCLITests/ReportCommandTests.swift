@@ -697,6 +697,8 @@ struct ReportCommandTests {
         let out = directory.appendingPathComponent("review")
         let made = try CLI.run(["report", "--profile", file.path, "--profile", "hig-linear-bar",
                                 "--variant", "h=fill.timer={tick: 0.02, duration: 2.5}", "--set", "gesture.minimumDuration=0.3",
+                                "--population", "default,motor-impaired", "--set", "population.default.deliberate.reaction.mu=0.2",
+                                "--set", "population.motor-impaired.deliberate.reaction.mu=0.3",
                                 "--fixed-hold-ms", "1500", "--max-pulse-rate", "30", "--users", "2000", "--seed", "3",
                                 "--robustness-users", "0", "--out", out.path, "--threads", "2"])
         #expect(made.status == 0, "\(made.stderr)")
@@ -724,9 +726,19 @@ struct ReportCommandTests {
         }
         // The variant's fix of the Timer's duration is merged into the value its --variant gives.
         #expect(text.contains("`fill.timer={tick: 0.02, duration: 1.2}` in place of `fill.timer={tick: 0.02, duration: 2.5}` among the values of `--variant h`"))
-        // The trace CSV records a command that runs: the profile as the command line names it.
+        // Each check line takes the population keys of the population it checks against, and only those.
+        #expect(lines.allSatisfy { $0.contains("--population default --set gesture.minimumDuration=0.3 --set population.default.deliberate.reaction.mu=0.2 --users 2000") })
+        // Each trace CSV records a command that runs and gives its rows: the profile as the command line names it,
+        // no population key (trace simulates no population).
         let trace = try String(contentsOf: out.appendingPathComponent("trace-kikocard-accelerating.csv"), encoding: .utf8)
         #expect(trace.contains("# command: " + CSV.commandLine(["holdlab", "trace", "--profile", file.path, "--set", "gesture.minimumDuration=0.3", "--seed", "3"]) + "\n"))
+        for name in ["kikocard-accelerating", "hig-linear-bar", "h"] {
+            let recorded = try String(contentsOf: out.appendingPathComponent("trace-\(name).csv"), encoding: .utf8)
+            let command = try #require(recorded.split(separator: "\n").first { $0.hasPrefix("# command: ") })
+            let words = try #require(CommandRecord.words(String(command.dropFirst("# command: ".count)))).dropFirst()
+            let again = try CLI.run(Array(words))
+            #expect(again.status == 0 && CSVRecords.dataLines(again.stdout) == CSVRecords.dataLines(recorded), "\(command): \(again.stderr)")
+        }
     }
 
     /// The first outside probe of 0.3.13: the page's checks table kept checks.csv's `--set` for a variant's fix,

@@ -36,6 +36,13 @@ extension Population {
         return result
     }
 
+    /// Whether `override` is a population key that reaches `populations[index]` (false for a profile key, or one
+    /// that reaches no population of them): which `--set` values a command of that population alone takes.
+    public static func override(_ override: Override, reaches index: Int, among populations: [Population]) -> Bool {
+        guard override.reachesPopulation, let (target, _) = try? target(of: override, among: populations) else { return false }
+        return target == index
+    }
+
     /// Which of `populations` a population key reaches, and the path inside it (CLASS, key…).
     static func target(of override: Override, among populations: [Population]) throws(ProfileError) -> (Int, [String]) {
         let parts = override.keyPath.dropFirst(Override.populationPrefix.count).split(separator: ".").map(String.init)

@@ -245,9 +245,17 @@ public enum ReviewJob {
             let hold = try trace.run()
             let name = "trace-\(design.label).csv"
             let profile = names.profile(index, named: design.profile.name)
+            // Each command takes the --set values it can: trace no population key (it simulates no population),
+            // check those of the population it checks against (the first).
+            let parsed = sets.map { (text: $0, override: try? Override(parsing: $0)) }
+            let profileSets = parsed.filter { !($0.override?.reachesPopulation ?? false) }.map(\.text)
+            let checkSets = parsed.filter { entry in
+                guard let override = entry.override, override.reachesPopulation else { return true }
+                return Population.override(override, reaches: 0, among: plan.populations)
+            }.map(\.text)
             let traceCommand = CSV.commandLine(["holdlab", "trace", "--profile", profile] + names.library
-                + sets.flatMap { ["--set", $0] } + ["--seed", "\(seed)"])
-            let check = names.checkCommand(profile: profile, sets: sets, population: checkPopulation.name, impaired: impaired.name,
+                + profileSets.flatMap { ["--set", $0] } + ["--seed", "\(seed)"])
+            let check = names.checkCommand(profile: profile, sets: checkSets, population: checkPopulation.name, impaired: impaired.name,
                                            users: checkUsers, seed: seed, rng: plan.rng, thresholds: request.thresholds)
             try directory.write(name, trace.result(of: hold, commandLine: traceCommand).rendered(as: .csv))
             traces.append(name)
