@@ -78,4 +78,46 @@ struct CheckCommandTests {
                                 "--columns", "rule,fix", "--no-comments"])
         #expect(late.stdout.contains("the Timer's fill starts 500 ms into the hold, at or past the 300 ms limit"), "\(late.stdout)")
     }
+
+    @Test("a profile's fixes are checked together and standard error says what they do (refused here); the rows are unchanged")
+    func fixesTogetherOnStandardError() throws {
+        let result = try CLI.run(["check", "kikocard-accelerating", "--users", "2000"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("holdlab: kikocard-accelerating: its fixes together (`--set fill.start=touchDown` "
+            + "`--set haptics.minInterval=0.025` `--set fill.timer.tick=0.003`) are refused: trigger.offset: fires the action at 480 ms"),
+                "\(result.stderr)")
+        let quiet = try CLI.run(["check", "kikocard-accelerating", "--users", "2000", "-q"])
+        #expect(quiet.stderr.isEmpty && quiet.stdout == result.stdout)
+    }
+
+    /// The outside probe of 0.3.14's first build: on a Timer with latencies the fill's start was taken as the trigger
+    /// less the ticks' time on time, so the duration found depended on the one the search started from, and a late
+    /// fill was said to start past the limit; a fill starting exactly at the limit got "no single key" by rounding.
+    @Test("timing-adjustable's Timer value is the trace's, whatever value it starts from; a fill at the limit is said to be")
+    func timerFixFollowsTheTrace() throws {
+        var found: Set<String> = []
+        for duration in ["0.6", "2.5", "12"] {
+            let given = "fill.timer={tick: 0.01, duration: \(duration), latency: {dist: exponential, mean: 0.0037}}"
+            let result = try CLI.run(["check", "kikocard-article-latency", "--set", given, "--users", "2000", "--columns", "rule,fix", "--no-comments"])
+            let row = try #require(CLI.dataLines(result.stdout).first { $0.hasPrefix("timing-adjustable,") })
+            let text = row.replacingOccurrences(of: "`", with: "")
+            let start = try #require(text.range(of: "--set fill.timer=")), end = try #require(text.range(of: " in place of"))
+            let value = String(text[start.upperBound..<end.lowerBound])
+            found.insert(value)
+            // Pasted in place of the --set, the rule passes.
+            let pasted = try CLI.run(["check", "kikocard-article-latency", "--set", "fill.timer=" + value, "--users", "2000", "--no-comments"])
+            #expect(Self.status(pasted.stdout, rule: "timing-adjustable")?.status == "pass", "\(value)")
+        }
+        #expect(found == ["{tick: 0.01, duration: 0.42, latency: {dist: exponential, mean: 0.0037}}"], "\(found)")
+        // The fill starts at the gesture's recognition: at exactly the limit no Timer value passes, and the cell says so.
+        for seconds in ["0.3", "0.4", "0.7"] {
+            let ms = String(Int((Double(seconds)! * 1000).rounded()))
+            let result = try CLI.run(["check", "kikocard-accelerating", "--set", "gesture.minimumDuration=\(seconds)", "--fixed-hold-ms", ms,
+                                      "--users", "2000", "--columns", "rule,fix", "--no-comments"])
+            #expect(result.stdout.contains("the Timer's fill starts \(ms) ms into the hold, at or past the \(ms) ms limit"), "\(result.stdout)")
+        }
+        // Where no tick brings it within the limit, the cell says what was tried.
+        let none = try CLI.run(["check", "kikocard-article-latency", "--fixed-hold-ms", "800", "--users", "2000", "--columns", "rule,fix", "--no-comments"])
+        #expect(none.stdout.contains("no value of `fill.timer.tick` down to 0.0001 s brings the traced action within the 800 ms limit"), "\(none.stdout)")
+    }
 }

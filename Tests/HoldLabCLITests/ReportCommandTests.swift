@@ -726,6 +726,10 @@ struct ReportCommandTests {
         }
         // The variant's fix of the Timer's duration is merged into the value its --variant gives.
         #expect(text.contains("`fill.timer={tick: 0.02, duration: 1.2}` in place of `fill.timer={tick: 0.02, duration: 2.5}` among the values of `--variant h`"))
+        // The impaired rule takes motor-impaired as its file gives it; report.md says the report's key for it
+        // reaches the comparison, not the rule.
+        #expect(text.contains("`motor-impaired-completion` takes `motor-impaired` as its file gives it: "
+            + "`--set population.motor-impaired.deliberate.reaction.mu=0.3` reaches this report's comparison of it, not this rule"), "\(text)")
         // Each check line takes the population keys of the population it checks against, and only those.
         #expect(lines.allSatisfy { $0.contains("--population default --set gesture.minimumDuration=0.3 --set population.default.deliberate.reaction.mu=0.2 --users 2000") })
         // Each trace CSV records a command that runs and gives its rows: the profile as the command line names it,
@@ -762,5 +766,12 @@ struct ReportCommandTests {
         let checks = try String(contentsOf: out.appendingPathComponent("checks.csv"), encoding: .utf8)
         let rows = CSVRecords.dataLines(checks).joined(separator: "\n")
         #expect(rows.contains("--set haptics.minInterval=0.025 (") && !rows.contains("--variant"))
+        // What each design's fixes do followed together, checked: the profile's are refused, the variant's pass.
+        #expect(text.contains("Each fix above was checked alone; followed together:\n\n- **kikocard-accelerating**: its fixes together "
+            + "(`fill.start=touchDown` `haptics.minInterval=0.025` `fill.timer.tick=0.003`) are refused: trigger.offset: "), "\(text)")
+        #expect(text.contains("\n- **h**: its fixes together (`haptics.minInterval=0.025` `fill.timer.tick=0.006`) pass every rule.\n"))
+        let followed = try CLI.run(["check", "kikocard-accelerating", "--set", "fill.start=touchDown", "--set", "haptics.minInterval=0.025",
+                                    "--set", "fill.timer.tick=0.006", "--users", "2000", "--no-comments"])
+        #expect(followed.status == 0 && CSVRecords.records(followed.stdout).allSatisfy { $0["status"] == "pass" }, "\(followed.stdout)")
     }
 }

@@ -83,6 +83,15 @@ struct GuidelineCheckTests {
         #expect(placed(["haptics.minInterval=0.012"], ("h", ["fill.start=touchDown"])).contains(
             "Fix: `--set haptics.minInterval=0.025` in place of `--set haptics.minInterval=0.012` (a value every design has)"))
         #expect(placed(["haptics={minInterval: 0.012}"], nil).contains("in place of `--set haptics={minInterval: 0.012}`"))
+        // A plain profile's fix of a key every design's --set gives: in the profile, its check line with the fix in
+        // place of that --set (given beside it, check refuses the key twice).
+        let common = ["holdlab", "check", "p", "--set", "haptics={minInterval: 0.012}", "--users", "2000"]
+        #expect(ReviewReport.placed("haptics={minInterval: 0.025}", ReviewReport.Placement(common: ["haptics={minInterval: 0.012}"], profile: ("p", common)))
+            == "`haptics={minInterval: 0.025}` in the profile `p` in place of `--set haptics={minInterval: 0.012}` (a value every design has) "
+            + "(`holdlab check p --users 2000 --set 'haptics={minInterval: 0.025}'`; in this report a `--set` would change every design)")
+        // A code span holding a backtick is fenced by more of them, so it does not end early.
+        #expect(ReviewReport.code("--set description=`x`") == "`` --set description=`x` ``")
+        #expect(ReviewReport.code("a``b|c") == "``` a``b\\|c ```")
         // A spring fill that fires the action takes its pace from its curve: no single key sets its hold.
         let spring = try Self.check(["hig-linear-bar"], overrides: ["fill.curve=spring(3,0)", "trigger.source=fill"], users: 2_000)
         let none = try #require(spring.results.first { $0.rule.id == "timing-adjustable" })
@@ -352,5 +361,35 @@ struct GuidelineCheckTests {
         let kiko = try Self.check(["kikocard-accelerating"])
         #expect(Self.status(kiko, rule: "haptic-rate")?.measured == "100.000 Hz")
         #expect(Self.status(kiko, rule: "timing-adjustable")?.measured == "2100.000 ms")
+    }
+
+    /// The first outside probe of 0.3.13: each fix is checked alone, and on kikocard-accelerating the three cannot be
+    /// followed together (the action would fire before the gesture recognises), which no cell said.
+    @Test("fixes checked alone are checked together: refused, or passing, as checking them together independently says")
+    func fixesTogether() throws {
+        let result = try Self.check(["kikocard-accelerating", "mismatched-fill", "flutter-punyawatdev", "hig-linear-bar"], users: 2_000)
+        let said = Dictionary(uniqueKeysWithValues: result.together.map { ($0.profile, $0.text) })
+        // hig-linear-bar has no fix: nothing to say.
+        #expect(said["hig-linear-bar"] == nil)
+        let settings = ["fill.start=touchDown", "haptics.minInterval=0.025", "fill.timer.tick=0.003"]
+        #expect(said["kikocard-accelerating"]?.hasPrefix("its fixes together (" + settings.map { "`--set \($0)`" }.joined(separator: " ")
+            + ") are refused: trigger.offset: fires the action at 480 ms") == true, "\(said)")
+        // Independently: the profile with the three --set values does not load.
+        #expect(throws: (any Error).self) { try Self.check(["kikocard-accelerating"], overrides: settings, users: 2_000) }
+        // mismatched-fill's two pass every rule, and do when given as --set values.
+        #expect(said["mismatched-fill"] == "its fixes together (`--set fill.duration=match` `--set gesture.minimumDuration=0.8`) pass every rule")
+        let fixed = try Self.check(["mismatched-fill"], overrides: ["fill.duration=match", "gesture.minimumDuration=0.8"], users: 2_000)
+        #expect(fixed.results.allSatisfy { $0.status == .pass })
+        // flutter-punyawatdev: a rule that warned without a fix among them (timing-adjustable) is as it was, not
+        // blamed on the fixes; the rules they fix pass.
+        let punyawat = try #require(said["flutter-punyawatdev"])
+        #expect(punyawat.hasSuffix(") pass the rules each fixes and break none that passed"), "\(punyawat)")
+        let fixes = result.results.filter { $0.profile == "flutter-punyawatdev" }.compactMap { $0.suggestion?.setting }
+        let followed = try Self.check(["flutter-punyawatdev"], overrides: fixes, users: 2_000)
+        for before in result.results where before.profile == "flutter-punyawatdev" {
+            let after = try #require(followed.results.first { $0.rule.id == before.rule.id })
+            #expect(after.status == .pass || (before.status != .pass && before.suggestion?.setting == nil), "\(before.rule.id)")
+        }
+        #expect(followed.results.contains { $0.status != .pass })
     }
 }

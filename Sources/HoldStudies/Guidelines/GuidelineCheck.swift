@@ -58,16 +58,22 @@ public struct GuidelineCheckRequest: Sendable {
     /// - Parameter progress: called with the number of profiles checked so far.
     public func run(progress: ((Int) -> Void)? = nil) throws -> GuidelineCheckResult {
         var results: [GuidelineResult] = []
+        var together: [(profile: String, text: String)] = []
         for (index, subject) in subjects.enumerated() {
-            results += try Guidelines.check(GuidelineRequest(
+            let request = GuidelineRequest(
                 profile: subject.profile, population: subject.population, impairedPopulation: impairedPopulation,
-                users: users, seed: seed, rng: rng, threads: threads, thresholds: thresholds, sets: sets))
+                users: users, seed: seed, rng: rng, threads: threads, thresholds: thresholds, sets: sets)
+            let own = try Guidelines.check(request)
+            if let fixes = try Guidelines.together(request, own) {
+                together.append((subject.profile.name, fixes.sentence { "`--set \($0)`" }))
+            }
+            results += own
             progress?(index + 1)
         }
         let set = thresholds.ruleSet
         let table = ResultTable(provenance: provenance, columns: Guidelines.resultColumns(set),
                                 rows: results.map { Guidelines.cells($0, set) })
-        return GuidelineCheckResult(results: results, document: ResultDocument(table))
+        return GuidelineCheckResult(results: results, document: ResultDocument(table), together: together)
     }
 
     var provenance: Provenance {
@@ -101,6 +107,8 @@ public struct GuidelineCheckResult: Sendable {
     public let results: [GuidelineResult]
     /// One row per profile and rule (``Guidelines/resultColumns``).
     public let document: ResultDocument
+    /// Per profile with two fixes or more, what they do together (`Guidelines.together`): standard error's to say.
+    public var together: [(profile: String, text: String)] = []
 
     /// The rules that failed: the answer is "no" when there is one.
     public var failures: [GuidelineResult] { results.filter { $0.status == .fail } }

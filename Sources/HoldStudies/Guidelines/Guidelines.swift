@@ -159,6 +159,37 @@ public struct GuidelineFix: Sendable, Equatable {
     }
 }
 
+/// What a profile's fixes, each checked alone, do applied together (`Guidelines.together`).
+public struct FixesTogether: Sendable {
+    public enum Outcome: Sendable {
+        /// The profile with all of them cannot be loaded or run: why.
+        case refused(String)
+        /// Every rule passes; the rules each fixes pass and none that passed fails (others are as they were).
+        case passEvery, passFixed
+        /// Rules a fix fixes that still do not pass, or rules that passed and no longer do.
+        case broken([(rule: String, status: GuidelineStatus, fixed: Bool)])
+    }
+
+    /// The fixes' `key=value` texts, in rule order.
+    public var settings: [String]
+    public var outcome: Outcome
+
+    /// The sentence, each value written by `value` (`` `--set k=v` `` for check, `` `k=v` `` for a report).
+    public func sentence(_ value: (String) -> String) -> String {
+        let list = settings.map(value).joined(separator: " ")
+        switch outcome {
+        case .refused(let why): return "its fixes together (\(list)) are refused: \(why); follow one, then check again"
+        case .passEvery: return "its fixes together (\(list)) pass every rule"
+        case .passFixed: return "its fixes together (\(list)) pass the rules each fixes and break none that passed"
+        case .broken(let rules):
+            return "with its fixes together (\(list)), " + rules.map { rule in
+                let verb = rule.status == .warn ? "warns" : "fails"
+                return "`\(rule.rule)` " + (rule.fixed ? "still \(verb)" : "no longer passes (\(verb))")
+            }.joined(separator: " and ") + "; follow one, then check again"
+        }
+    }
+}
+
 /// What the rules measure: a profile simulated against its own population and the motor-impaired one, and
 /// single holds traced (deterministic).
 public struct GuidelineRequest: Sendable {
@@ -421,6 +452,40 @@ public enum Guidelines {
         return text
     }
 
+    /// What a profile's fixes do applied together, each having been checked alone: nil for fewer than two (or two of
+    /// one key, or values that trade a rule). Advice in separate cells reads as advice to follow at once; where it
+    /// cannot be, the reader must be told.
+    public static func together(_ request: GuidelineRequest, _ results: [GuidelineResult]) throws -> FixesTogether? {
+        let fixing = results.filter { result in result.suggestion.map { !$0.trades && $0.setting != nil } ?? false }
+        let settings = fixing.compactMap { $0.suggestion?.setting }
+        guard settings.count >= 2,
+              let overrides = try? settings.map({ text throws(ProfileError) in try Override(parsing: text) }),
+              KeyPaths.firstOverlap(overrides.map(\.keyPath)) == nil else { return nil }
+        var changed = request.profile
+        do {
+            for override in overrides { changed = try changed.applying(override) }
+            _ = try changed.prepared()
+        } catch let error as ProfileError {
+            return FixesTogether(settings: settings, outcome: .refused(error.keyedMessage))
+        } catch let error as ControlError {
+            return FixesTogether(settings: settings, outcome: .refused("\(error.keyPath): \(error.message)"))
+        }
+        changed.name = request.profile.name
+        var again = request
+        again.profile = changed
+        again.summary = nil
+        again.impairedSummary = nil
+        let after = try check(again, fixes: false)
+        // A rule one of them fixes that does not pass with all of them, or one that passed and no longer does; a
+        // rule that did not pass and has no fix among them is as it was.
+        let fixed = Set(fixing.map(\.rule.id))
+        let passed = Set(results.filter { $0.status == .pass }.map(\.rule.id))
+        let broken = after.filter { $0.status != .pass && (fixed.contains($0.rule.id) || passed.contains($0.rule.id)) }
+            .map { (rule: $0.rule.id, status: $0.status, fixed: fixed.contains($0.rule.id)) }
+        if broken.isEmpty { return FixesTogether(settings: settings, outcome: after.allSatisfy { $0.status == .pass } ? .passEvery : .passFixed) }
+        return FixesTogether(settings: settings, outcome: .broken(broken))
+    }
+
     /// Runs every rule of the request's rule set on its profile.
     public static func check(_ request: GuidelineRequest) throws -> [GuidelineResult] {
         if request.thresholds.ruleSet == .rules1 { return try GuidelinesRules1.check(request) }
@@ -521,8 +586,8 @@ public enum Guidelines {
         }
 
         // timing-adjustable (informative).
-        let tracedTrigger = try TraceRequest(profile: profile, seed: seed).run().timeline.triggerTime
-        let timingFinding = timingAdjustable(trigger: tracedTrigger, t)
+        let tracedTimeline = try TraceRequest(profile: profile, seed: seed).run().timeline
+        let timingFinding = timingAdjustable(trigger: tracedTimeline.triggerTime, t)
         add("timing-adjustable", timingFinding) {
             let target = seconds(t.fixedHoldMs / 1000)
             // Only keys that set when the action fires, and only shorter: a fill's trigger does not wait for the
@@ -536,40 +601,48 @@ public enum Guidelines {
                !isSpring(curve), duration > t.fixedHoldMs / 1000 {
                 candidates.append("fill.duration=\(target)")
             }
-            // A Timer fill that fires the action: its ticks' time on time (ticks × tick) made to fit in what the hold
-            // leaves after the fill starts (the traced trigger less that time), rounded down to the millisecond a
-            // --set writes: a shorter tick for the increments, a shorter timer.duration for seed 004's elapsed-time
-            // form (whose ticks add up to its duration whatever the tick).
-            var beforeFill: Double?
+            // A Timer fill that fires the action: a shorter tick for the increments, a shorter timer.duration for
+            // seed 004's elapsed-time form (whose ticks add up to its duration whatever the tick). The largest value
+            // on the grid a --set writes (the millisecond; for a tick, then the tenth of one) whose traced hold
+            // passes, found by halving between no value and the profile's own: the trace, not a formula, says when
+            // the action fires, with the profile's latencies (late or coalesced ticks) and its fill's start.
+            var timerTried: String?
             if profile.control.trigger.source == .fill, case .timer(let timer) = profile.control.fill.model,
-               let ticks = timer.idealTickCount, let trigger = tracedTrigger {
-                let filling = Double(ticks) * timer.tickSeconds
-                beforeFill = Swift.max(0, trigger - filling)
-                let room = t.fixedHoldMs / 1000 - Swift.max(0, trigger - filling)
-                if let duration = timer.durationSeconds {
-                    // The elapsed time completes on the first tick at or past the duration: the room in whole ticks,
-                    // then the millisecond below either (whatever duration the search starts from).
-                    let millisecond = (room * 1000).rounded(.down) / 1000
-                    let wholeTicks = ((room / timer.tickSeconds).rounded(.down) * timer.tickSeconds * 1000).rounded(.down) / 1000
-                    for shorter in [millisecond, wholeTicks, millisecond - 0.001, wholeTicks - 0.001]
-                    where shorter >= 0.001 && shorter < duration {
-                        candidates.append("fill.timer.duration=\(seconds(shorter))")
+               let fillStart = tracedTimeline.fillStart {
+                // The fill starts at or past the limit: no value of the Timer brings the action within it. (The
+                // halving below assumes a shorter value never fires later; the fix found is checked as every fix is.)
+                if Double(fillStart) / 1_000_000 >= t.fixedHoldMs {
+                    return .sentence("the Timer's fill starts \(format((Double(fillStart) / 1_000_000).rounded())) ms into the hold, at or "
+                        + "past the \(format(t.fixedHoldMs)) ms limit: no tick or duration of it shortens the hold that far; the fill must start sooner")
+                }
+                let (key, current) = timer.durationSeconds.map { ("fill.timer.duration", $0) } ?? ("fill.timer.tick", timer.tickSeconds)
+                // Whether the action fires within the limit; a value so short the profile is refused (a fill done
+                // before the gesture recognises) is on the fast side too, so the halving stays monotone, and the
+                // value found is taken only where the profile takes it (else the finer grid is tried).
+                func fastEnough(_ value: Double) -> Bool {
+                    guard let changed = applying("\(key)=\(seconds(value, decimals: 4))", to: profile) else { return true }
+                    guard let trace = try? TraceRequest(profile: changed, seed: seed).run() else { return false }
+                    return timingAdjustable(trigger: trace.timeline.triggerTime, t).status == .pass
+                }
+                let grids = timer.durationSeconds == nil ? [0.001, 0.0001] : [0.001]
+                timerTried = "`\(key)` down to \(seconds(grids.last ?? 0.001, decimals: 4)) s"
+                for grid in grids {
+                    // `low` passes (0: none found yet), `high` does not (the profile's own value warns).
+                    var (low, high) = (0, Int((current / grid).rounded(.up)))
+                    while high - low > 1 {
+                        let middle = (low + high) / 2
+                        if fastEnough(Double(middle) * grid) { low = middle } else { high = middle }
                     }
-                } else {
-                    // The millisecond below the on-time tick, then up to two below it (a latency that coalesces ticks
-                    // takes more of them), then the tenth of a millisecond below it (a tick under a millisecond, or
-                    // one the millisecond rounds into a fill done before the gesture recognises).
-                    let exact = room / Double(ticks)
-                    let millisecond = (exact * 1000).rounded(.down) / 1000
-                    for tick in [millisecond, millisecond - 0.001, millisecond - 0.002, (exact * 10_000).rounded(.down) / 10_000]
-                    where tick >= 0.0001 && tick < timer.tickSeconds {
-                        candidates.append("fill.timer.tick=\(seconds(tick, decimals: 4))")
+                    let setting = "\(key)=\(seconds(Double(low) * grid, decimals: 4))"
+                    if low > 0, applying(setting, to: profile) != nil {
+                        candidates.append(setting)
+                        break
                     }
                 }
             }
-            if candidates.isEmpty, let beforeFill, beforeFill * 1000 >= t.fixedHoldMs {
-                return .sentence("the Timer's fill starts \(format((beforeFill * 1000).rounded())) ms into the hold, at or past the "
-                    + "\(format(t.fixedHoldMs)) ms limit: no tick or duration of it shortens the hold that far; the fill must start sooner")
+            if candidates.isEmpty, let timerTried {
+                return .sentence("no value of \(timerTried) brings the traced action within the \(format(t.fixedHoldMs)) ms limit "
+                    + "(the Timer's latencies and its fill's start take the rest)")
             }
             return try fix(profile, candidates: candidates) { changed in
                 try timingAdjustable(changed, t, seed: seed).status == .pass

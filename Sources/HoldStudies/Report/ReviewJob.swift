@@ -218,13 +218,16 @@ public enum ReviewJob {
                 && (outcomes.isEmpty || outcomes[index].users == checkUsers)
         }
         var checks: [[GuidelineResult]] = []
+        var together: [FixesTogether?] = []
         for (index, design) in plan.designs.enumerated() {
             var profile = design.profile
             profile.name = design.label
-            checks.append(try Guidelines.check(GuidelineRequest(
+            let checkRequest = GuidelineRequest(
                 profile: profile, population: checkPopulation, impairedPopulation: impaired, users: checkUsers, seed: seed,
                 rng: plan.rng, threads: threads, thresholds: request.thresholds, summary: results[0].summaries[index],
-                impairedSummary: impairedIndex.map { results[$0].summaries[index] }, sets: plan.sets[index])))
+                impairedSummary: impairedIndex.map { results[$0].summaries[index] }, sets: plan.sets[index])
+            checks.append(try Guidelines.check(checkRequest))
+            together.append(try Guidelines.together(checkRequest, checks[index]))
         }
         var checkProvenance = Provenance(head.entries.filter { $0.key != "method" })
         checkProvenance.append("checked_against", "\(checkPopulation.name) fnv1a64:\(checkPopulation.contentHash)")
@@ -261,7 +264,7 @@ public enum ReviewJob {
             traces.append(name)
             designs.append(ReviewInput.Design(
                 design: design, sets: sets, actionMs: hold.timeline.triggerTime.map { $0 * 1000 },
-                fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }, check: check))
+                fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }, check: check, together: together[index]))
         }
         if let index = pageTables.firstIndex(where: { $0.name == "checks.csv" }) {
             pageTables[index].table = ReviewReport.placingFixes(pageTables[index].table, checks: checks, designs: designs)
@@ -407,7 +410,7 @@ public enum ReviewJob {
             rule: request.rule, decision: decision, decompositions: decompositions, robustness: findings,
             robustnessUsers: robustnessUsers, gridPoints: request.robustnessPoints, robustnessFigure: marginFigure,
             intervals: plan.intervals)
-        let input = ReviewInput(
+        var input = ReviewInput(
             question: request.question ?? defaultQuestion, designs: designs, baseline: plan.baseline,
             populations: plan.populations, users: users, seed: seed, results: results,
             checks: checks, checkPopulation: checkPopulation.name, impairedPopulation: impaired.name,
@@ -416,6 +419,12 @@ public enum ReviewJob {
                       ("design-rates", "Completion and false activation rates per population, 95 % Wilson intervals")] + sweepFigures
                 + (slide ? [("scorecard", "Scorecard for a slide: each design's completion, false activation and time to confirm per population, and its guideline results")] : []),
             files: files, argument: argument)
+        // Population keys of a compared population the impaired rule also runs: they do not reach the rule.
+        if let index = plan.populations.firstIndex(where: { $0.name == impaired.name }) {
+            input.impairedSets = (plan.sets.first ?? []).filter { text in
+                (try? Override(parsing: text)).map { Population.override($0, reaches: index, among: plan.populations) } ?? false
+            }
+        }
         try directory.write("report.md", ReviewReport.markdown(input, version: HoldLabVersion.current))
         // The page: each design traced on one grid of release times (up to 1.5 × the latest trigger) and held to the end.
         let fullHolds = try plan.designs.map { design throws(ControlError) in try TraceRequest(profile: design.profile, seed: seed).run() }

@@ -16,8 +16,12 @@ public struct ReviewInput: Sendable {
         /// The words of the `holdlab check` command that checks the design as checks.csv does (its profile as the
         /// command line names it, its `--set` values, the population, users, seed and thresholds of the checks).
         public var check: [String]
+        /// What its guideline fixes do followed together (two or more).
+        public var together: FixesTogether?
 
-        public init(design: HoldProfiles.Design, sets: [String], actionMs: Double?, fullMs: Double?, check: [String] = []) {
+        public init(design: HoldProfiles.Design, sets: [String], actionMs: Double?, fullMs: Double?, check: [String] = [],
+                    together: FixesTogether? = nil) {
+            self.together = together
             self.design = design
             self.sets = sets
             self.actionMs = actionMs
@@ -41,6 +45,9 @@ public struct ReviewInput: Sendable {
     /// The population the guideline rules simulated against, and the impaired one.
     public var checkPopulation: String
     public var impairedPopulation: String
+    /// The report's `--set` values for the impaired population (one it compares too): they reach the comparison's
+    /// rows of it, not `motor-impaired-completion`, which takes the population as its file gives it (as `check` does).
+    public var impairedSets: [String] = []
     public var thresholds: GuidelineThresholds
     /// Figures (stem, caption): each written as STEM.svg and STEM.png.
     public var figures: [(stem: String, caption: String)]
@@ -180,23 +187,41 @@ public enum ReviewReport {
     static func placed(_ setting: String, _ placement: Placement) -> String {
         let key = Override.keyPath(of: setting)
         func given(_ sets: [String]) -> String? { sets.first { KeyPaths.overlap(Override.keyPath(of: $0), key) } }
+        if let (profile, check) = placement.profile {
+            // In the profile, where the design's values are: in place of a common --set of the key in its check.
+            var command = check.isEmpty ? ["holdlab", "check", profile] : check
+            let common = given(placement.common)
+            if let common, let index = command.indices.dropFirst().first(where: { command[$0] == common && command[$0 - 1] == "--set" }) {
+                command.removeSubrange(index - 1...index)
+            }
+            let replacing = common.map { " in place of \(code("--set \($0)")) (a value every design has)" } ?? ""
+            return "\(code(setting)) in the profile \(code(profile))\(replacing) (\(code(CSV.commandLine(command + ["--set", setting]))); "
+                + "in this report a `--set` would change every design)"
+        }
         if let common = given(placement.common) {
-            return "`--set \(cell(setting))` in place of `--set \(cell(common))` (a value every design has)"
+            return "\(code("--set \(setting)")) in place of \(code("--set \(common)")) (a value every design has)"
         }
         if let (label, sets) = placement.variant {
             // A review file's variant too: the report records (and reproduce.sh runs) the equivalent `--variant`.
-            let values = "the values of `--variant \(cell(label))`"
+            let values = "the values of \(code("--variant \(label)"))"
             if let own = given(sets) {
-                return "`\(cell(setting))` in place of `\(cell(own))` among \(values)"
+                return "\(code(setting)) in place of \(code(own)) among \(values)"
             }
-            return "`\(cell(setting))` added to \(values)"
+            return "\(code(setting)) added to \(values)"
         }
-        if let (profile, check) = placement.profile {
-            let command = check.isEmpty ? ["holdlab", "check", profile] : check
-            return "`\(cell(setting))` in the profile `\(cell(profile))` (`\(cell(CSV.commandLine(command + ["--set", setting])))`; "
-                + "in this report a `--set` would change every design)"
+        return code("--set \(setting)")
+    }
+
+    /// `text` as a Markdown code span in a table cell: pipes escaped, in a fence of one backtick more than the
+    /// longest run of backticks in it (with a space inside each end), so the span cannot end early.
+    static func code(_ text: String) -> String {
+        var (longest, run) = (0, 0)
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = Swift.max(longest, run)
         }
-        return "`--set \(cell(setting))`"
+        let fence = String(repeating: "`", count: longest + 1)
+        return longest == 0 ? "`\(cell(text))`" : "\(fence) \(cell(text)) \(fence)"
     }
 
     /// A check's cell of the scorecard: the status, then the detail and the fix as sentences of their own; a fix's
@@ -330,6 +355,12 @@ public enum ReviewReport {
         text += "## Guideline checks\n\n"
         text += "Simulated rules against `\(input.checkPopulation)`; `motor-impaired-completion` against "
             + "`\(input.impairedPopulation)`. `holdlab check` runs the same rules.\n\n"
+        if !input.impairedSets.isEmpty {
+            text += "`motor-impaired-completion` takes `\(cell(input.impairedPopulation))` as its file gives it: "
+                + input.impairedSets.map { code("--set \($0)") }.joined(separator: " ")
+                + " reach\(input.impairedSets.count == 1 ? "es" : "") this report's comparison of it, not this rule (as in `holdlab check`), "
+                + "so its completion can differ from the findings'.\n\n"
+        }
         let rules = Guidelines.rules(input.thresholds.ruleSet)
         text += "| rule | basis and source | " + labels.map(cell).joined(separator: " | ") + " |\n|---|---|"
             + String(repeating: "---|", count: labels.count) + "\n"
@@ -348,6 +379,12 @@ public enum ReviewReport {
         }
         text += "\nThresholds: " + rules.map { ($0.option.isEmpty ? "`\($0.id)`" : "`\($0.option)`") + " \(cell($0.criterion(input.thresholds)))" }
             .joined(separator: "; ") + ".\n\n"
+        let together = input.designs.compactMap { design in design.together.map { (design.design.label, $0) } }
+        if !together.isEmpty {
+            text += "Each fix above was checked alone; followed together:\n\n"
+            for (label, fixes) in together { text += "- **\(cell(label))**: \(fixes.sentence { "`\(cell($0))`" }).\n" }
+            text += "\n"
+        }
 
         text += "## Figures\n\n"
         for figure in input.figures {

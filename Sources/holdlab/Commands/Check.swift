@@ -152,6 +152,7 @@ struct GuidelineCheck: ParsableCommand {
             let result = try request.run(progress: { bar.update($0) })
             bar.finish()
             try out.write(view.render(result.document, for: out))
+            for (profile, text) in result.together { printNote("\(profile): \(text)") }
             let failures = result.failures
             if !failures.isEmpty {
                 printNote("\(failures.count) rule(s) failed: " + failures.map { "\($0.profile) \($0.rule.id)" }.joined(separator: ", "))
