@@ -88,6 +88,11 @@ struct CheckCommandTests {
                 "\(result.stderr)")
         let quiet = try CLI.run(["check", "kikocard-accelerating", "--users", "2000", "-q"])
         #expect(quiet.stderr.isEmpty && quiet.stdout == result.stdout)
+        // A fix in place of a --set is named with it; one value two rules give is listed once.
+        let shared = try CLI.run(["check", "react-spectrum-hold-to-confirm", "--fixed-hold-ms", "1200", "--feedback-ms", "60",
+                                  "--max-pulse-rate", "50", "--set", "trigger.offset=0.1", "--users", "2000"])
+        #expect(shared.stderr.contains("its fixes together (`--set trigger.offset=0` in place of `--set trigger.offset=0.1`, "
+            + "`--set fill.duration=0.95`) pass every rule"), "\(shared.stderr)")
     }
 
     /// The outside probe of 0.3.14's first build: on a Timer with latencies the fill's start was taken as the trigger

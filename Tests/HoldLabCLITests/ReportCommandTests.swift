@@ -774,4 +774,29 @@ struct ReportCommandTests {
                                     "--set", "fill.timer.tick=0.006", "--users", "2000", "--no-comments"])
         #expect(followed.status == 0 && CSVRecords.records(followed.stdout).allSatisfy { $0["status"] == "pass" }, "\(followed.stdout)")
     }
+
+    /// The second outside probe of 0.3.14: a profile file whose name starts with '-' was quoted as a bare word,
+    /// which check and trace read as an option (64).
+    @Test("a profile named with a leading '-' is quoted as --profile=NAME in the check and trace lines, which run")
+    func dashedProfileNames() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Golden.packageRoot.appendingPathComponent("Profiles/kikocard-accelerating.yaml"),
+                                         to: directory.appendingPathComponent("-k.yaml"))
+        let made = try CLI.run(["report", "--profile=-k.yaml", "--profile", "hig-linear-bar", "--profiles-dir", Golden.packageRoot.appendingPathComponent("Profiles").path,
+                                "--users", "2000", "--robustness-users", "0", "--out", "review", "--threads", "2"], in: directory)
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = directory.appendingPathComponent("review")
+        let text = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        let line = try #require(text.components(separatedBy: "(`holdlab check ").dropFirst().first.map { "holdlab check " + $0.prefix { $0 != "`" } })
+        #expect(line.hasPrefix("holdlab check --profile=-k.yaml --profiles-dir "), "\(line)")
+        let words = try #require(CommandRecord.words(line)).dropFirst()
+        let checked = try CLI.run(Array(words.dropLast(2)) + ["--no-comments"], in: directory)
+        #expect(checked.status == 1 && CSVRecords.dataLines(checked.stdout).count == 8, "\(checked.stderr)")
+        let trace = try String(contentsOf: out.appendingPathComponent("trace-kikocard-accelerating.csv"), encoding: .utf8)
+        let command = try #require(trace.split(separator: "\n").first { $0.hasPrefix("# command: ") })
+        #expect(command.hasPrefix("# command: holdlab trace --profile=-k.yaml "), "\(command)")
+        let again = try CLI.run(Array(try #require(CommandRecord.words(String(command.dropFirst("# command: ".count)))).dropFirst()), in: directory)
+        #expect(again.status == 0 && CSVRecords.dataLines(again.stdout) == CSVRecords.dataLines(trace), "\(again.stderr)")
+    }
 }

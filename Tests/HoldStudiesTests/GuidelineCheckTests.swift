@@ -391,5 +391,22 @@ struct GuidelineCheckTests {
             #expect(after.status == .pass || (before.status != .pass && before.suggestion?.setting == nil), "\(before.rule.id)")
         }
         #expect(followed.results.contains { $0.status != .pass })
+        // The second outside probe of 0.3.14: fixes of one key were skipped in silence. Two values of one key
+        // cannot both be followed, and the sentence says so; one value two rules give is one fix.
+        var strict = GuidelineThresholds()
+        (strict.maxPulseRateHz, strict.feedbackMs, strict.fixedHoldMs, strict.maxRetractMs) = (20, 50, 600, 100)
+        let conflicting = try Self.check(["mismatched-fill"], users: 2_000, thresholds: strict)
+        #expect(conflicting.together.first?.text == "two of its fixes give one key different values (`gesture.minimumDuration=0.6` "
+            + "and `gesture.minimumDuration=0.8`): they cannot both be followed; follow one, then check again", "\(conflicting.together)")
+        var looser = GuidelineThresholds()
+        (looser.fixedHoldMs, looser.feedbackMs, looser.maxPulseRateHz) = (1200, 60, 50)
+        let shared = try Self.check(["react-spectrum-hold-to-confirm"], overrides: ["trigger.offset=0.1"], users: 2_000, thresholds: looser)
+        #expect(shared.results.filter { $0.suggestion?.setting == "trigger.offset=0" }.count == 2)
+        let text = try #require(shared.together.first?.text)
+        // (This helper checks without the --set texts, so no fix names the value it replaces: CheckCommandTests.)
+        #expect(text == "its fixes together (`--set trigger.offset=0` `--set fill.duration=0.95`) pass every rule", "\(text)")
+        let both = try Self.check(["react-spectrum-hold-to-confirm"], overrides: ["trigger.offset=0", "fill.duration=0.95"], users: 2_000,
+                                  thresholds: looser)
+        #expect(both.results.allSatisfy { $0.status == .pass })
     }
 }

@@ -164,20 +164,34 @@ public struct FixesTogether: Sendable {
     public enum Outcome: Sendable {
         /// The profile with all of them cannot be loaded or run: why.
         case refused(String)
+        /// Two of them set one key (or one inside the other), with different values: they cannot both be followed.
+        case conflict(String, String)
         /// Every rule passes; the rules each fixes pass and none that passed fails (others are as they were).
         case passEvery, passFixed
         /// Rules a fix fixes that still do not pass, or rules that passed and no longer do.
         case broken([(rule: String, status: GuidelineStatus, fixed: Bool)])
     }
 
-    /// The fixes' `key=value` texts, in rule order.
+    /// The fixes' `key=value` texts, in rule order, each once, and the `--set` each takes the place of (if any).
     public var settings: [String]
+    public var replaces: [String?]
     public var outcome: Outcome
 
-    /// The sentence, each value written by `value` (`` `--set k=v` `` for check, `` `k=v` `` for a report).
-    public func sentence(_ value: (String) -> String) -> String {
-        let list = settings.map(value).joined(separator: " ")
+    public init(settings: [String], replaces: [String?], outcome: Outcome) {
+        self.settings = settings
+        self.replaces = replaces
+        self.outcome = outcome
+    }
+
+    /// The sentence, each value written by `value` from the setting and the `--set` it replaces (`` `--set k=v` in
+    /// place of `--set k=w` `` for check, `` `k=v` `` for a report, whose cells say where each goes).
+    public func sentence(_ value: (String, String?) -> String) -> String {
+        // Separated by commas where a value names the one it replaces, so each pair reads as one.
+        let list = zip(settings, replaces).map(value).joined(separator: replaces.contains { $0 != nil } ? ", " : " ")
         switch outcome {
+        case .conflict(let a, let b):
+            return "two of its fixes give one key different values (`\(a)` and `\(b)`): they cannot both be followed; "
+                + "follow one, then check again"
         case .refused(let why): return "its fixes together (\(list)) are refused: \(why); follow one, then check again"
         case .passEvery: return "its fixes together (\(list)) pass every rule"
         case .passFixed: return "its fixes together (\(list)) pass the rules each fixes and break none that passed"
@@ -457,18 +471,28 @@ public enum Guidelines {
     /// cannot be, the reader must be told.
     public static func together(_ request: GuidelineRequest, _ results: [GuidelineResult]) throws -> FixesTogether? {
         let fixing = results.filter { result in result.suggestion.map { !$0.trades && $0.setting != nil } ?? false }
-        let settings = fixing.compactMap { $0.suggestion?.setting }
+        // One fix two rules give is one value to follow.
+        var settings: [String] = []
+        var replaces: [String?] = []
+        for fix in fixing.compactMap(\.suggestion) where !settings.contains(fix.setting ?? "") {
+            settings.append(fix.setting ?? "")
+            replaces.append(fix.replaces)
+        }
         guard settings.count >= 2,
-              let overrides = try? settings.map({ text throws(ProfileError) in try Override(parsing: text) }),
-              KeyPaths.firstOverlap(overrides.map(\.keyPath)) == nil else { return nil }
+              let overrides = try? settings.map({ text throws(ProfileError) in try Override(parsing: text) }) else { return nil }
+        // Two values of one key (or one inside the other) cannot both be followed.
+        if let (first, second) = KeyPaths.firstOverlap(overrides.map(\.keyPath)),
+           let a = overrides.first(where: { $0.keyPath == first }), let b = overrides.last(where: { $0.keyPath == second }) {
+            return FixesTogether(settings: settings, replaces: replaces, outcome: .conflict(a.text, b.text))
+        }
         var changed = request.profile
         do {
             for override in overrides { changed = try changed.applying(override) }
             _ = try changed.prepared()
         } catch let error as ProfileError {
-            return FixesTogether(settings: settings, outcome: .refused(error.keyedMessage))
+            return FixesTogether(settings: settings, replaces: replaces, outcome: .refused(error.keyedMessage))
         } catch let error as ControlError {
-            return FixesTogether(settings: settings, outcome: .refused("\(error.keyPath): \(error.message)"))
+            return FixesTogether(settings: settings, replaces: replaces, outcome: .refused("\(error.keyPath): \(error.message)"))
         }
         changed.name = request.profile.name
         var again = request
@@ -482,8 +506,10 @@ public enum Guidelines {
         let passed = Set(results.filter { $0.status == .pass }.map(\.rule.id))
         let broken = after.filter { $0.status != .pass && (fixed.contains($0.rule.id) || passed.contains($0.rule.id)) }
             .map { (rule: $0.rule.id, status: $0.status, fixed: fixed.contains($0.rule.id)) }
-        if broken.isEmpty { return FixesTogether(settings: settings, outcome: after.allSatisfy { $0.status == .pass } ? .passEvery : .passFixed) }
-        return FixesTogether(settings: settings, outcome: .broken(broken))
+        if broken.isEmpty {
+            return FixesTogether(settings: settings, replaces: replaces, outcome: after.allSatisfy { $0.status == .pass } ? .passEvery : .passFixed)
+        }
+        return FixesTogether(settings: settings, replaces: replaces, outcome: .broken(broken))
     }
 
     /// Runs every rule of the request's rule set on its profile.

@@ -100,14 +100,18 @@ public struct ReviewNames: Sendable {
 
     func profile(_ index: Int, named name: String) -> String { index < profiles.count ? profiles[index] : name }
 
+    /// An option and its value as words a parser reads back: `--name=VALUE` for a value that starts with '-'.
+    public static func option(_ name: String, _ value: String) -> [String] { value.hasPrefix("-") ? ["\(name)=\(value)"] : [name, value] }
+
     /// The words of the `holdlab check` command that checks a design as a review's checks.csv does: the same
     /// population (`population`, the review's first, unless the command line named it), users, seed, generator and
     /// thresholds, and the design's `--set` values.
     func checkCommand(profile: String, sets: [String], population: String, impaired: String, users: Int, seed: UInt64,
                       rng: Generator.Kind, thresholds: GuidelineThresholds) -> [String] {
-        var words = ["holdlab", "check", profile] + library + ["--population", self.population ?? population]
+        var words = ["holdlab", "check", profile.hasPrefix("-") ? "--profile=" + profile : profile] + library
+            + Self.option("--population", self.population ?? population)
         if let named = impairedPopulation ?? (impaired == "motor-impaired" ? nil : impaired) {
-            words += ["--impaired-population", named]
+            words += Self.option("--impaired-population", named)
         }
         words += sets.flatMap { ["--set", $0] }
         words += ["--users", String(users), "--seed", String(seed)]
@@ -256,7 +260,7 @@ public enum ReviewJob {
                 guard let override = entry.override, override.reachesPopulation else { return true }
                 return Population.override(override, reaches: 0, among: plan.populations)
             }.map(\.text)
-            let traceCommand = CSV.commandLine(["holdlab", "trace", "--profile", profile] + names.library
+            let traceCommand = CSV.commandLine(["holdlab", "trace"] + ReviewNames.option("--profile", profile) + names.library
                 + profileSets.flatMap { ["--set", $0] } + ["--seed", "\(seed)"])
             let check = names.checkCommand(profile: profile, sets: checkSets, population: checkPopulation.name, impaired: impaired.name,
                                            users: checkUsers, seed: seed, rng: plan.rng, thresholds: request.thresholds)

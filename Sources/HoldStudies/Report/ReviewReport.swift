@@ -176,7 +176,8 @@ public enum ReviewReport {
             if design.design.label != design.design.profile.name {
                 variant = (design.design.label, Array(design.sets.dropFirst(common.count)))
             } else {
-                profile = (design.check.count > 2 ? design.check[2] : design.design.profile.name, design.check)
+                let word = design.check.count > 2 ? design.check[2] : design.design.profile.name
+                profile = (word.hasPrefix("--profile=") ? String(word.dropFirst("--profile=".count)) : word, design.check)
             }
         }
     }
@@ -382,7 +383,7 @@ public enum ReviewReport {
         let together = input.designs.compactMap { design in design.together.map { (design.design.label, $0) } }
         if !together.isEmpty {
             text += "Each fix above was checked alone; followed together:\n\n"
-            for (label, fixes) in together { text += "- **\(cell(label))**: \(fixes.sentence { "`\(cell($0))`" }).\n" }
+            for (label, fixes) in together { text += "- **\(cell(label))**: \(fixes.sentence { setting, _ in code(setting) }).\n" }
             text += "\n"
         }
 

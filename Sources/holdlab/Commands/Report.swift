@@ -307,7 +307,7 @@ struct Report: ParsableCommand {
             profiles: profiles + Array(repeating: profiles[0], count: comparison.variant.count),
             population: comparison.populationNames.first,
             impairedPopulation: guidelines.impairedPopulation == GuidelineOptions.defaultImpairedPopulation ? nil : guidelines.impairedPopulation,
-            library: source.profilesDirectory.map { ["--profiles-dir", $0] } ?? [])
+            library: source.profilesDirectory.map { ReviewNames.option("--profiles-dir", $0) } ?? [])
         // The page's destination is checked before anything runs: a page that cannot be written leaves no folder either.
         let page = html.map(OutputFile.init(argument:))
         try page?.checkWritable()
