@@ -79,6 +79,37 @@ struct CheckCommandTests {
         #expect(late.stdout.contains("the Timer's fill starts 500 ms into the hold, at or past the 300 ms limit"), "\(late.stdout)")
     }
 
+    /// The second outside probe of 0.3.14: retract-time's fix was `retract.duration=0.2` whatever `--max-retract-ms`
+    /// said (under 200 ms no fix was found), and `retract.mode=instant` was refused beside the `--set` of a key it
+    /// leaves without effect, then said not to pass.
+    @Test("retract-time's duration is the longest that passes at the threshold given; instant takes the place of a --set it voids",
+          arguments: [("hig-linear-bar", 100), ("hig-linear-bar", 137), ("hig-linear-ring", 60)])
+    func retractFixFollowsTheThreshold(profile: String, limit: Int) throws {
+        let options = ["--max-retract-ms", String(limit), "--users", "2000", "--columns", "rule,status,fix", "--no-comments"]
+        for given in [[], ["--set", "retract.duration=0.3"]] {
+            let result = try CLI.run(["check", profile] + given + options)
+            let row = try #require(CLI.dataLines(result.stdout).first { $0.hasPrefix("retract-time,") }, "\(result.stderr)")
+            #expect(row.hasPrefix("retract-time,fail,--set retract.duration=0."), "\(row)")
+            let setting = String(row.dropFirst("retract-time,fail,--set ".count).prefix { $0 != " " })
+            #expect(given.isEmpty ? !row.contains("in place of") : row.hasSuffix("in place of --set retract.duration=0.3"), "\(row)")
+            // Pasted (in place of the --set it merges with), the rule passes; a millisecond longer, it fails.
+            let seconds = try #require(Double(setting.dropFirst("retract.duration=".count)))
+            for (value, status) in [(seconds, "pass"), (seconds + 0.001, "fail")] {
+                let again = try CLI.run(["check", profile, "--set", "retract.duration=\(value)"] + options)
+                #expect(CLI.dataLines(again.stdout).contains { $0.hasPrefix("retract-time,\(status),") }, "\(value): \(again.stdout)")
+            }
+        }
+        // A spring retract's curve leaves no duration to shorten; instant voids the --set curve and takes its place.
+        let spring = "retract.curve=spring(0.6,0)"
+        let voided = try CLI.run(["check", profile, "--set", spring] + options)
+        let row = try #require(CLI.dataLines(voided.stdout).first { $0.hasPrefix("retract-time,") })
+        #expect(row == "retract-time,fail,\"--set retract.mode=instant in place of --set \(spring)\"", "\(row)")
+        let beside = try CLI.run(["check", profile, "--set", spring, "--set", "retract.mode=instant"] + options)
+        #expect(beside.status == 64 && beside.stderr.contains("has no effect on an instant retract"), "\(beside.stderr)")
+        let instead = try CLI.run(["check", profile, "--set", "retract.mode=instant"] + options)
+        #expect(CLI.dataLines(instead.stdout).contains { $0.hasPrefix("retract-time,pass,") }, "\(instead.stdout)")
+    }
+
     @Test("a profile's fixes are checked together and standard error says what they do (refused here); the rows are unchanged")
     func fixesTogetherOnStandardError() throws {
         let result = try CLI.run(["check", "kikocard-accelerating", "--users", "2000"])

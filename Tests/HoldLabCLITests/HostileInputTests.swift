@@ -1553,6 +1553,18 @@ enum HostileCases {
                  "--users", "10", "--out", "s.csv"], 64,
                 "error: --set population.hurried.deliberate.reaction.mu=0.2: 'hurried' is neither a population that runs here (default, motor-impaired) nor a class of one",
                 absent: ["s.csv"]),
+        // The second outside probe of 0.3.14: a whole class's value, or a running population named with no class or
+        // an unknown one, was said to name "neither a population that runs here (default, motor-impaired) nor a class".
+        Hostile("a population --set of a whole class of a running population asks for a value in it",
+                ["simulate", "--population", "default,motor-impaired", "--set", "population.motor-impaired.deliberate={reaction: 1}",
+                 "--users", "10", "--out", "s.csv"], 64,
+                "error: --set population.motor-impaired.deliberate={reaction: 1}: name a value of class deliberate, e.g. population.motor-impaired.deliberate.weight=0.5",
+                absent: ["s.csv"]),
+        Hostile("a population --set of a running population without a class names its classes",
+                ["simulate", "--population", "default,motor-impaired", "--set", "population.motor-impaired.deliberat=2",
+                 "--users", "10", "--out", "s.csv"], 64,
+                "error: --set population.motor-impaired.deliberat=2: no class 'deliberat' in population motor-impaired (did you mean 'deliberate'?); classes: deliberate,",
+                absent: ["s.csv"]),
         Hostile("a population --set of a class among several populations asks which",
                 ["simulate", "--population", "default,motor-impaired", "--set", "population.deliberate.reaction.mu=0.2",
                  "--users", "10", "--out", "s.csv"], 64, "name one, population.NAME.deliberate.reaction.mu", absent: ["s.csv"]),

@@ -89,6 +89,15 @@ struct GuidelineCheckTests {
         #expect(ReviewReport.placed("haptics={minInterval: 0.025}", ReviewReport.Placement(common: ["haptics={minInterval: 0.012}"], profile: ("p", common)))
             == "`haptics={minInterval: 0.025}` in the profile `p` in place of `--set haptics={minInterval: 0.012}` (a value every design has) "
             + "(`holdlab check p --users 2000 --set 'haptics={minInterval: 0.025}'`; in this report a `--set` would change every design)")
+        // A fix that voids a key another value gives (GuidelineFix.replaces) takes that value's place where it is given.
+        let instant = "retract.mode=instant", curve = "retract.curve=spring(0.6,0)"
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(variant: ("h", ["fill.start=touchDown", curve])), replaces: curve)
+            == "`\(instant)` in place of `\(curve)` among the values of `--variant h`")
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve]), replaces: curve)
+            == "`--set \(instant)` in place of `--set \(curve)` (a value every design has)")
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], profile: ("p", ["holdlab", "check", "p", "--set", curve])), replaces: curve)
+            == "`\(instant)` in the profile `p` in place of `--set \(curve)` (a value every design has) "
+            + "(`holdlab check p --set \(instant)`; in this report a `--set` would change every design)")
         // A code span holding a backtick is fenced by more of them, so it does not end early.
         #expect(ReviewReport.code("--set description=`x`") == "`` --set description=`x` ``")
         #expect(ReviewReport.code("a``b|c") == "``` a``b\\|c ```")

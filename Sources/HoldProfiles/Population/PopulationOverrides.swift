@@ -47,13 +47,24 @@ extension Population {
     static func target(of override: Override, among populations: [Population]) throws(ProfileError) -> (Int, [String]) {
         let parts = override.keyPath.dropFirst(Override.populationPrefix.count).split(separator: ".").map(String.init)
         let names = populations.map(\.name)
-        if let first = parts.first, let index = names.firstIndex(of: first), parts.count >= 3,
+        // population.NAME.CLASS.key…, or population.NAME.CLASS (a whole class: `setting` says to name a value in it).
+        if let first = parts.first, let index = names.firstIndex(of: first),
+           parts.count >= 3 || (parts.count == 2 && populations[index].classes.contains { $0.name == parts[1] }),
            populations.count > 1 || !populations[index].classes.contains(where: { $0.name == first }) {
             return (index, Array(parts.dropFirst()))
         }
         if populations.count == 1 { return (0, parts) }
         let first = parts.first ?? ""
         let rest = parts.dropFirst().joined(separator: ".")
+        // A running population named with no class after it, or one it does not have.
+        if let index = names.firstIndex(of: first), !populations.contains(where: { $0.classes.contains { $0.name == first } }) {
+            let classes = populations[index].classes.map(\.name)
+            let given = parts.count > 1 ? parts[1] : ""
+            throw ProfileError(origin: .override(override.text), keyPath: "", message:
+                (given.isEmpty ? "name a class of population \(first) and a value in it"
+                    : "no class '\(given)' in population \(first)\(Suggestions.didYouMean(given, among: classes))")
+                + "; classes: \(classes.joined(separator: ", ")), e.g. population.\(first).\(classes.first ?? "CLASS").weight=0.5")
+        }
         // A first part that is neither a running population nor a class of one: said as that, not as a class to be
         // named after a population (population.hurried.deliberate.… with hurried not running).
         let classes = populations.flatMap { $0.classes.map(\.name) }
@@ -112,7 +123,7 @@ extension Population {
         }
         guard path.count > 1 else {
             throw ProfileError(origin: .override(override.text), keyPath: "", message:
-                "name a value of class \(className), e.g. population.\(className).weight=0.5 or population.\(className).movement.drift=3")
+                "name a value of class \(className), e.g. \(override.keyPath).weight=0.5 or \(override.keyPath).movement.drift=3")
         }
         if path[1] == "name" {
             throw ProfileError(origin: .override(override.text), keyPath: "", message:

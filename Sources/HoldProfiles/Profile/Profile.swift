@@ -51,6 +51,32 @@ public struct Profile: Sendable {
         return profile
     }
 
+    /// This profile with one more override where it leaves keys that some of the command line's `--set`s gave
+    /// without effect (`retract.mode=instant` beside `--set retract.duration=0.3`): applied as `applying(_:)`,
+    /// and where refused only because such a key has no effect, applied again with those `--set`s' values taken as
+    /// the file's own. A key without effect changes nothing, so the profile is the one the override makes in place
+    /// of those `--set`s.
+    ///
+    /// - Parameter given: the `--set` texts this profile was loaded with (others are never set aside).
+    /// - Returns: the profile, and the `--set`s the override takes the place of (empty when none).
+    public func applying(_ override: Override, settingAside given: [String]) throws(ProfileError) -> (Profile, [String]) {
+        var aside: [String] = []
+        while true {
+            do {
+                guard let tree = sourceTree, !aside.isEmpty else { return (try applying(override), []) }
+                let changed = try tree.settingAside(Set(aside)).applying(override)
+                var profile = try Self.validated(changed)
+                profile.sourceTree = changed
+                return (profile, aside)
+            } catch {
+                // Only a value the command line gave that this override leaves without effect, once each.
+                guard sourceTree != nil, error.withoutEffect, case .override(let text) = error.origin,
+                      text != override.text, given.contains(text), !aside.contains(text) else { throw error }
+                aside.append(text)
+            }
+        }
+    }
+
     /// The profile without its `sourceTree`: for the many profiles of a sweep, which never apply a fix.
     public func withoutSource() -> Profile {
         var profile = self

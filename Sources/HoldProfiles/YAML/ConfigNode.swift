@@ -695,6 +695,22 @@ indirect enum ConfigNode: Sendable {
         return try setting(override.keyPath.split(separator: ".").map(String.init)[...], to: value, override: override.text)
     }
 
+    /// This tree with the values the `--set`s `texts` gave taken as the file's own: a key one of them gives that a
+    /// later value leaves without effect is then accepted, as a file's is, rather than refused as the command
+    /// line's (`Profile.applying(_:settingAside:)`).
+    func settingAside(_ texts: Set<String>) -> ConfigNode {
+        func own(_ origin: Origin) -> Origin {
+            if case .override(let text) = origin, texts.contains(text) { return .unknown(path: "--set \(text)") }
+            return origin
+        }
+        switch self {
+        case .scalar(let text, let quoted, let origin): return .scalar(text, quoted: quoted, origin: own(origin))
+        case .mapping(let pairs, let origin):
+            return .mapping(pairs.map { (key: $0.key, value: $0.value.settingAside(texts)) }, origin: own(origin))
+        case .sequence(let items, let origin): return .sequence(items.map { $0.settingAside(texts) }, origin: own(origin))
+        }
+    }
+
     /// The scalar a document's text writes at a key path (nil: none, or not a scalar, or no document).
     static func writtenScalar(_ text: String, path: String, at keyPath: String) -> String? {
         guard let root = try? parse(text, path: path), case .scalar(let value, _, _)? = root.node(atKeyPath: keyPath) else {

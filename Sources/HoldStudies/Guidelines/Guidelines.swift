@@ -4,243 +4,6 @@ import HoldModel
 import HoldProfiles
 import HoldSimulation
 
-/// Which rules `check` and `report` run: HoldLab 0.2's (the default) or 0.1.0's, kept so that a check cited from
-/// 0.1.0 is reproducible (`--rules 1`, with `--set haptics.actuatorMinInterval=0` for its pulse rates).
-public enum GuidelineRuleSet: String, Sendable, CaseIterable {
-    /// 0.1.0: one-sided `fill-matches-action`, `first-feedback` at two phases, the retract limit inside
-    /// `pointer-cancellation`, no suggested fixes.
-    case rules1 = "1"
-    /// Two-sided `fill-matches-action`, the worst display phase, `retract-time` apart from WCAG, a fix per failure.
-    case rules2 = "2"
-}
-
-/// The thresholds of the guideline rules; each is a `holdlab check` option.
-public struct GuidelineThresholds: Sendable, Equatable {
-    /// `fill-matches-action`: the bar may look full this many frames before (or, rules 2, after) the action fires.
-    public var mismatchFrames: Double = 1
-    /// `first-feedback`: the first feedback must come within this many milliseconds of touch-down.
-    public var feedbackMs: Double = 100
-    /// `haptic-rate`: the fastest rate of rendered pulses HoldLab accepts, Hz (its judgement, not a documented limit).
-    public var maxPulseRateHz: Double = 40
-    /// `retract-time` (rules 1: `pointer-cancellation`): an early release must empty the bar within this many ms.
-    public var maxRetractMs: Double = 1000
-    /// `timing-adjustable`: a required hold longer than this is flagged (informative).
-    public var fixedHoldMs: Double = 1000
-    /// `motor-impaired-completion`: the lowest acceptable completion rate of the motor-impaired population.
-    public var minImpairedCompletion: Double = 0.80
-    /// The rules to run.
-    public var ruleSet: GuidelineRuleSet = .rules2
-
-    public init() {}
-
-    /// The `holdlab check` options that give these thresholds where they are not the defaults: what a quoted
-    /// `holdlab check` line carries so that it checks against the same lines.
-    public var arguments: [String] {
-        let defaults = GuidelineThresholds()
-        let values: [(String, Double, Double)] = [
-            ("--mismatch-frames", mismatchFrames, defaults.mismatchFrames), ("--feedback-ms", feedbackMs, defaults.feedbackMs),
-            ("--max-pulse-rate", maxPulseRateHz, defaults.maxPulseRateHz), ("--max-retract-ms", maxRetractMs, defaults.maxRetractMs),
-            ("--fixed-hold-ms", fixedHoldMs, defaults.fixedHoldMs),
-            ("--min-impaired-completion", minImpairedCompletion, defaults.minImpairedCompletion),
-        ]
-        return values.filter { $0.1 != $0.2 }.flatMap { [$0.0, $0.1.shortText] }
-            + (ruleSet == defaults.ruleSet ? [] : ["--rules", ruleSet.rawValue])
-    }
-}
-
-/// pass, warn or fail.
-public enum GuidelineStatus: String, Sendable {
-    case pass, warn, fail
-}
-
-/// Where a rule's line comes from: what a reader may take from it.
-public enum GuidelineBasis: String, Sendable {
-    /// A standard says it (WCAG 2.2), in the words cited.
-    case standard = "WCAG"
-    /// A published measurement or a textbook figure.
-    case research
-    /// HoldLab's own judgement, with its rationale: a default to argue with, not a standard.
-    case judgement = "HoldLab's judgement"
-    /// The rules of 0.1.0, which did not say.
-    case rules1 = "unstated (rules 1)"
-}
-
-/// A guideline rule: its id, what it checks, where it comes from, and what fails it.
-public struct GuidelineRule: Sendable {
-    public let id: String
-    public let checks: String
-    public let source: String
-    /// Whether a standard says it, research measured it, or HoldLab judges it.
-    public let basis: GuidelineBasis
-    /// Why the line is drawn where it is, for a rule that is HoldLab's judgement (empty otherwise).
-    public let rationale: String
-    /// The `holdlab check` option that sets the threshold (empty when the rule has none).
-    public let option: String
-    /// When the rule warns and fails, with the threshold's value.
-    public let criterion: @Sendable (GuidelineThresholds) -> String
-}
-
-/// One rule's result for one profile.
-public struct GuidelineResult: Sendable {
-    public var profile: String
-    public var rule: GuidelineRule
-    public var status: GuidelineStatus
-    /// The measured figure, with its unit (`NaN` when there is nothing to measure).
-    public var measured: String
-    public var threshold: String
-    /// One sentence: what was measured and why the status.
-    public var detail: String
-    /// For a rule that fails or warns: the key to change and a value with which the rule passes and no rule that
-    /// passed fails (checked by running the rules again with it), or why none was found. Nil when it passes.
-    public var suggestion: GuidelineFix?
-
-    /// `suggestion` as checks.csv's `fix` column writes it (`--set key=value (why)`, or the sentence); empty when
-    /// the rule passes.
-    public var fix: String { suggestion?.text ?? "" }
-
-    public init(profile: String, rule: GuidelineRule, status: GuidelineStatus, measured: String, threshold: String,
-                detail: String, suggestion: GuidelineFix? = nil) {
-        self.profile = profile
-        self.rule = rule
-        self.status = status
-        self.measured = measured
-        self.threshold = threshold
-        self.detail = detail
-        self.suggestion = suggestion
-    }
-}
-
-/// A guideline check's suggested fix: a `--set` value that makes the rule pass (with why, when it needs saying), or
-/// a sentence saying why none was found. Kept apart so that a report can quote the value alone, pasteable.
-public struct GuidelineFix: Sendable, Equatable {
-    /// `key=value` for `--set`; nil when no single value was found. With `trades`, the value that passes the rule
-    /// only by breaking another.
-    public var setting: String?
-    /// Why the value works, or (without a setting) what was tried; may be empty beside a setting. With `trades`,
-    /// the rest of the sentence after the value ("passes this rule but then …").
-    public var note: String
-    /// Whether `setting` passes its rule only by making a passing rule fail (then it is no fix, and `note` says so).
-    public var trades: Bool
-    /// The `--set` value the profile was checked with that `setting` takes the place of: one of a key that overlaps
-    /// the fix's, which cannot be given beside it (`setting` is then the two merged: `replacing`).
-    public var replaces: String?
-
-    public init(setting: String?, note: String = "", trades: Bool = false, replaces: String? = nil) {
-        self.setting = setting
-        self.note = note
-        self.trades = trades
-        self.replaces = replaces
-    }
-
-    /// A sentence without a value.
-    public static func sentence(_ text: String) -> GuidelineFix { GuidelineFix(setting: nil, note: text) }
-
-    /// The fix for a profile checked with the `--set` values `sets`: where one gives a key that overlaps the fix's
-    /// (`fill.timer={tick: 0.02, duration: 2.5}` beside a fix of `fill.timer.duration`), the two merged into one
-    /// value (`Override.merged`) that takes its place, so the fix can be pasted; otherwise the fix as it is.
-    public func replacing(_ sets: [String]) -> GuidelineFix {
-        guard let setting, let fix = try? Override(parsing: setting) else { return self }
-        for text in sets {
-            guard let given = try? Override(parsing: text), let merged = given.merged(with: fix) else { continue }
-            var placed = self
-            placed.setting = merged
-            placed.replaces = text
-            return placed
-        }
-        return self
-    }
-
-    /// `--set key=value (note)`, `` `--set key=value` passes this rule but then … ``, or the note alone; with
-    /// `replaces`, `in place of --set …` after the value.
-    public var text: String {
-        guard let setting else { return note }
-        if trades { return "`--set \(setting)`" + (replaces.map { " in place of `--set \($0)`" } ?? "") + " \(note)" }
-        return "--set \(setting)" + (replaces.map { " in place of --set \($0)" } ?? "") + (note.isEmpty ? "" : " (\(note))")
-    }
-}
-
-/// What a profile's fixes, each checked alone, do applied together (`Guidelines.together`).
-public struct FixesTogether: Sendable {
-    public enum Outcome: Sendable {
-        /// The profile with all of them cannot be loaded or run: why.
-        case refused(String)
-        /// Two of them set one key (or one inside the other), with different values: they cannot both be followed.
-        case conflict(String, String)
-        /// Every rule passes; the rules each fixes pass and none that passed fails (others are as they were).
-        case passEvery, passFixed
-        /// Rules a fix fixes that still do not pass, or rules that passed and no longer do.
-        case broken([(rule: String, status: GuidelineStatus, fixed: Bool)])
-    }
-
-    /// The fixes' `key=value` texts, in rule order, each once, and the `--set` each takes the place of (if any).
-    public var settings: [String]
-    public var replaces: [String?]
-    public var outcome: Outcome
-
-    public init(settings: [String], replaces: [String?], outcome: Outcome) {
-        self.settings = settings
-        self.replaces = replaces
-        self.outcome = outcome
-    }
-
-    /// The sentence, each value written by `value` from the setting and the `--set` it replaces (`` `--set k=v` in
-    /// place of `--set k=w` `` for check, `` `k=v` `` for a report, whose cells say where each goes).
-    public func sentence(_ value: (String, String?) -> String) -> String {
-        // Separated by commas where a value names the one it replaces, so each pair reads as one.
-        let list = zip(settings, replaces).map(value).joined(separator: replaces.contains { $0 != nil } ? ", " : " ")
-        switch outcome {
-        case .conflict(let a, let b):
-            return "two of its fixes give one key different values (`\(a)` and `\(b)`): they cannot both be followed; "
-                + "follow one, then check again"
-        case .refused(let why): return "its fixes together (\(list)) are refused: \(why); follow one, then check again"
-        case .passEvery: return "its fixes together (\(list)) pass every rule"
-        case .passFixed: return "its fixes together (\(list)) pass the rules each fixes and break none that passed"
-        case .broken(let rules):
-            return "with its fixes together (\(list)), " + rules.map { rule in
-                let verb = rule.status == .warn ? "warns" : "fails"
-                return "`\(rule.rule)` " + (rule.fixed ? "still \(verb)" : "no longer passes (\(verb))")
-            }.joined(separator: " and ") + "; follow one, then check again"
-        }
-    }
-}
-
-/// What the rules measure: a profile simulated against its own population and the motor-impaired one, and
-/// single holds traced (deterministic).
-public struct GuidelineRequest: Sendable {
-    public var profile: Profile
-    public var population: Population
-    public var impairedPopulation: Population
-    public var users: Int
-    public var seed: UInt64
-    /// The GSL generator the simulations' people and Timer latencies are drawn from (`--rng`); traces keep mt19937.
-    public var rng: Generator.Kind
-    public var threads: Int
-    public var thresholds: GuidelineThresholds
-    /// The profile's simulation against `population` and against `impairedPopulation` with these users and seed,
-    /// when the caller has already run them (a report's comparison): then `check` does not simulate them again.
-    public var summary: SimulationSummary?
-    public var impairedSummary: SimulationSummary?
-    /// The `--set` values `profile` was loaded with: a fix of a key one of them gives takes its place
-    /// (`GuidelineFix.replacing`).
-    public var sets: [String]
-
-    public init(profile: Profile, population: Population, impairedPopulation: Population, users: Int, seed: UInt64,
-                rng: Generator.Kind = .users, threads: Int, thresholds: GuidelineThresholds,
-                summary: SimulationSummary? = nil, impairedSummary: SimulationSummary? = nil, sets: [String] = []) {
-        self.sets = sets
-        self.rng = rng
-        self.profile = profile
-        self.population = population
-        self.impairedPopulation = impairedPopulation
-        self.users = users
-        self.seed = seed
-        self.threads = threads
-        self.thresholds = thresholds
-        self.summary = summary
-        self.impairedSummary = impairedSummary
-    }
-}
-
 /// The guideline rules (`holdlab check`, and the report's checks). docs/REPORT.md has the same table.
 public enum Guidelines {
     /// The rules of the default rule set (rules 2).
@@ -419,99 +182,6 @@ public enum Guidelines {
         }
     }
 
-    /// `profile` with one `--set` value applied, or nil when the value does not apply to it.
-    static func applying(_ set: String, to profile: Profile) -> Profile? {
-        // Applied to what the user wrote: a key without effect in the checked profile (fill.duration under no fill)
-        // takes effect with the fix as it would when the advice is followed.
-        guard let override = try? Override(parsing: set), var changed = try? profile.applying(override),
-              (try? changed.prepared()) != nil else { return nil }
-        changed.name = profile.name
-        return changed
-    }
-
-    /// The first candidate `--set` value with which `passes` holds and no rule that passed fails (`breaks`: the
-    /// rules it makes fail or warn), as the result's fix; else the first that passes with the rules it breaks named
-    /// (advice followed must not trade one failure for another unsaid); or a sentence saying that none passed.
-    static func fix(_ profile: Profile, candidates: [String], note: String = "", breaks: (Profile) throws -> [String],
-                    passes: (Profile) throws -> Bool) throws -> GuidelineFix {
-        var tried: [String] = []
-        var trading: (candidate: String, broken: [String])?
-        for candidate in candidates where !tried.contains(candidate) {
-            tried.append(candidate)
-            guard let changed = applying(candidate, to: profile), try passes(changed) else { continue }
-            let broken = try breaks(changed)
-            if broken.isEmpty { return GuidelineFix(setting: candidate, note: note) }
-            if trading == nil { trading = (candidate, broken) }
-        }
-        if let trading {
-            return GuidelineFix(setting: trading.candidate, note: "passes this rule but then " + trading.broken.map { "`\($0)`" }.joined(separator: " and ")
-                + (trading.broken.count == 1 ? " no longer passes" : " no longer pass")
-                + "; no single value HoldLab tried passes without that (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")",
-                trades: true)
-        }
-        return .sentence(tried.isEmpty ? "no single key HoldLab knows to try changes this"
-            : "no single value HoldLab tried passes (tried " + tried.map { "`\($0)`" }.joined(separator: ", ") + ")")
-    }
-
-    static func isSpring(_ curve: TimingCurve) -> Bool {
-        if case .spring = curve { return true }
-        return false
-    }
-
-    /// A number of seconds as a `--set` value: at most 3 decimals (or `decimals`), no trailing zeros.
-    static func seconds(_ value: Double, decimals: Int = 3) -> String {
-        var text = CSV.number(value, decimals: decimals)
-        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
-
-    /// What a profile's fixes do applied together, each having been checked alone: nil for fewer than two (or two of
-    /// one key, or values that trade a rule). Advice in separate cells reads as advice to follow at once; where it
-    /// cannot be, the reader must be told.
-    public static func together(_ request: GuidelineRequest, _ results: [GuidelineResult]) throws -> FixesTogether? {
-        let fixing = results.filter { result in result.suggestion.map { !$0.trades && $0.setting != nil } ?? false }
-        // One fix two rules give is one value to follow.
-        var settings: [String] = []
-        var replaces: [String?] = []
-        for fix in fixing.compactMap(\.suggestion) where !settings.contains(fix.setting ?? "") {
-            settings.append(fix.setting ?? "")
-            replaces.append(fix.replaces)
-        }
-        guard settings.count >= 2,
-              let overrides = try? settings.map({ text throws(ProfileError) in try Override(parsing: text) }) else { return nil }
-        // Two values of one key (or one inside the other) cannot both be followed.
-        if let (first, second) = KeyPaths.firstOverlap(overrides.map(\.keyPath)),
-           let a = overrides.first(where: { $0.keyPath == first }), let b = overrides.last(where: { $0.keyPath == second }) {
-            return FixesTogether(settings: settings, replaces: replaces, outcome: .conflict(a.text, b.text))
-        }
-        var changed = request.profile
-        do {
-            for override in overrides { changed = try changed.applying(override) }
-            _ = try changed.prepared()
-        } catch let error as ProfileError {
-            return FixesTogether(settings: settings, replaces: replaces, outcome: .refused(error.keyedMessage))
-        } catch let error as ControlError {
-            return FixesTogether(settings: settings, replaces: replaces, outcome: .refused("\(error.keyPath): \(error.message)"))
-        }
-        changed.name = request.profile.name
-        var again = request
-        again.profile = changed
-        again.summary = nil
-        again.impairedSummary = nil
-        let after = try check(again, fixes: false)
-        // A rule one of them fixes that does not pass with all of them, or one that passed and no longer does; a
-        // rule that did not pass and has no fix among them is as it was.
-        let fixed = Set(fixing.map(\.rule.id))
-        let passed = Set(results.filter { $0.status == .pass }.map(\.rule.id))
-        let broken = after.filter { $0.status != .pass && (fixed.contains($0.rule.id) || passed.contains($0.rule.id)) }
-            .map { (rule: $0.rule.id, status: $0.status, fixed: fixed.contains($0.rule.id)) }
-        if broken.isEmpty {
-            return FixesTogether(settings: settings, replaces: replaces, outcome: after.allSatisfy { $0.status == .pass } ? .passEvery : .passFixed)
-        }
-        return FixesTogether(settings: settings, replaces: replaces, outcome: .broken(broken))
-    }
-
     /// Runs every rule of the request's rule set on its profile.
     public static func check(_ request: GuidelineRequest) throws -> [GuidelineResult] {
         if request.thresholds.ruleSet == .rules1 { return try GuidelinesRules1.check(request) }
@@ -546,7 +216,7 @@ public enum Guidelines {
             return try check(again, fixes: false).filter { $0.status != .pass && passing.contains($0.rule.id) }.map(\.rule.id)
         }
         func fix(_ profile: Profile, candidates: [String], note: String = "", passes: (Profile) throws -> Bool) throws -> GuidelineFix {
-            try Self.fix(profile, candidates: candidates, note: note, breaks: breaks, passes: passes)
+            try Self.fix(profile, candidates: candidates, note: note, sets: request.sets, breaks: breaks, passes: passes)
         }
         let t = request.thresholds
         let seed = request.seed
@@ -604,7 +274,8 @@ public enum Guidelines {
             }
         }
         add("retract-time", retractFinding) {
-            var candidates = ["retract.duration=0.2", "retract.mode=instant"]
+            var candidates = ["retract.mode=instant"]
+            if let duration = longestRetract(profile, t, seed: seed, sets: request.sets) { candidates.insert(duration, at: 0) }
             if profile.control.retract.mode != .animation { candidates.insert("retract.mode=animation", at: 0) }
             return try fix(profile, candidates: candidates) { changed in
                 try earlyReleases(changed, t, seed: seed).retract.status == .pass
@@ -653,12 +324,8 @@ public enum Guidelines {
                 let grids = timer.durationSeconds == nil ? [0.001, 0.0001] : [0.001]
                 timerTried = "`\(key)` down to \(seconds(grids.last ?? 0.001, decimals: 4)) s"
                 for grid in grids {
-                    // `low` passes (0: none found yet), `high` does not (the profile's own value warns).
-                    var (low, high) = (0, Int((current / grid).rounded(.up)))
-                    while high - low > 1 {
-                        let middle = (low + high) / 2
-                        if fastEnough(Double(middle) * grid) { low = middle } else { high = middle }
-                    }
+                    // The profile's own value warns.
+                    let low = largestPassing(below: Int((current / grid).rounded(.up))) { fastEnough(Double($0) * grid) }
                     let setting = "\(key)=\(seconds(Double(low) * grid, decimals: 4))"
                     if low > 0, applying(setting, to: profile) != nil {
                         candidates.append(setting)

@@ -185,9 +185,15 @@ public enum ReviewReport {
     /// Where a value goes, as a phrase: a variant's among its own `--variant` values, in place of a value it or
     /// `--set` gives the same key; a plain profile's in that profile, with the `holdlab check` command that checks
     /// it there, since in a report a `--set` changes every design; without a placement, a `--set`.
-    static func placed(_ setting: String, _ placement: Placement) -> String {
+    ///
+    /// - Parameter replaces: the `--set` the fix takes the place of (`GuidelineFix.replaces`): one of an overlapping
+    ///   key, or one whose key the fix leaves without effect.
+    static func placed(_ setting: String, _ placement: Placement, replaces: String? = nil) -> String {
         let key = Override.keyPath(of: setting)
-        func given(_ sets: [String]) -> String? { sets.first { KeyPaths.overlap(Override.keyPath(of: $0), key) } }
+        func given(_ sets: [String]) -> String? {
+            if let replaces, sets.contains(replaces) { return replaces }
+            return sets.first { KeyPaths.overlap(Override.keyPath(of: $0), key) }
+        }
         if let (profile, check) = placement.profile {
             // In the profile, where the design's values are: in place of a common --set of the key in its check.
             var command = check.isEmpty ? ["holdlab", "check", profile] : check
@@ -240,9 +246,9 @@ public enum ReviewReport {
     static func placedFix(_ result: GuidelineResult, _ placement: Placement) -> String? {
         guard let suggestion = result.suggestion else { return nil }
         if let setting = suggestion.setting, suggestion.trades {
-            return "\(ReviewArgumentText.capitalised(placed(setting, placement))) \(cell(suggestion.note))."
+            return "\(ReviewArgumentText.capitalised(placed(setting, placement, replaces: suggestion.replaces))) \(cell(suggestion.note))."
         } else if let setting = suggestion.setting {
-            return "Fix: \(placed(setting, placement))" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
+            return "Fix: \(placed(setting, placement, replaces: suggestion.replaces))" + (suggestion.note.isEmpty ? "" : " (\(cell(suggestion.note)))") + "."
         } else if !suggestion.note.isEmpty {
             return "\(ReviewArgumentText.capitalised(cell(suggestion.note)))."
         }
