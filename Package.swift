@@ -69,7 +69,7 @@ let package = Package(
         ),
         .target(
             name: "HoldFitting",
-            dependencies: ["GSL", "HoldLabIO", "HoldProfiles"],
+            dependencies: ["GSL", "HoldLabIO", "HoldModel", "HoldProfiles"],
             swiftSettings: strict
         ),
         // The NumPy yardstick of `holdlab benchmark` (issue 32) is compiled in as bytes

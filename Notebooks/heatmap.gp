@@ -40,6 +40,9 @@ do for [_f in data] {
     }
     if (_missing ne '') { print sprintf("%s: missing column(s) %s; this notebook reads a CSV written by: %s", _f, _missing, _writer); exit status 65 }
     if (_rows == 0) { print sprintf("%s: no data rows; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
+    # The colour is a number: a z column of names (profile, population) has none (NaN counts, as a missing cell).
+    _numbers = system("awk -F, -v c='" . zcol . "' '/^#/ || !NF { next } !k { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { v = $k; if (v + 0 == v || tolower(v) ~ /^[-+]?nan$/) n++ } END { print n + 0 }' '" . _f . "' 2>/dev/null") + 0
+    if (_numbers == 0) { print sprintf("%s: column z = %s holds no number in any row; the heatmap colours a numeric column, e.g. --var z=completion_rate", _f, zcol); exit status 65 }
 }
 if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
     set terminal svg size 980,660 dynamic noenhanced font 'Sans,12'

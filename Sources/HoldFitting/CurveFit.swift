@@ -204,7 +204,10 @@ public enum CurveFitting {
         var starts = 1
         switch model {
         case .linear:
-            do { fit = try LeastSquares.line(x: x, y: y, sigma: sigma) } catch {
+            // In u as the other models (below): x − centre is exact where x is far from 0 and spans little (times
+            // since the epoch), where GSL's running means of x itself lose the spread (x = 1e8 + i·1e-8: slope 7.3e7
+            // in place of 1.0e8).
+            do { fit = try LeastSquares.line(x: x.map { ($0 - unit.centre) / unit.width }, y: y, sigma: sigma) } catch {
                 throw CurveFitError("the linear fit failed (\(error))")
             }
         case .logistic, .exponential:
@@ -246,7 +249,7 @@ public enum CurveFitting {
 
         var parameters = fit.parameters, covariance = fit.covariance
         var identified = fit.diagnostics?.identified ?? Array(repeating: true, count: p)
-        if model != .linear {
+        do {
             // Back from u to x: θ = g(θᵤ), Σ = T Σᵤ Tᵀ with T = ∂g/∂θᵤ; θⱼ is identified when every θᵤ it depends on is.
             let back = model.fromUnit(fit.parameters, centre: unit.centre, width: unit.width)
             let transform = back.jacobian

@@ -232,4 +232,32 @@ struct CurveFitTests {
         #expect(Self.close(b.standardError, 20_000 * a.standardError, 1e-6))
         #expect(Self.close(far.residualSumOfSquares, near.residualSumOfSquares, 1e-9))
     }
+
+    /// The outside probe of 0.3.14: a line through x far from 0 with a small spread (x = 1e8 + i·1e-8; times since
+    /// the epoch in ms) came out wrong with no warning (slope 7.29e7 for 9.99e7, rss 181.9 for 3.20): GSL's running
+    /// means of x itself lose the spread. The reference is the same least squares on the same doubles, shifted by
+    /// the first x (exact: the difference of two doubles within a factor 2 of each other), where it is well
+    /// conditioned.
+    @Test("a line through x far from 0 with a small spread is the exact least squares of its doubles",
+          arguments: [(1e8, 1e-8, 1.0, 0.0), (1e8, 1e-7, 2.0, 0.3), (1.7e12, 0.1, 19.55, 0.5), (-3e9, 0.001, -4.0, 0.2)])
+    func illConditionedLine(origin: Double, step: Double, slope: Double, noise: Double) throws {
+        let x = (0..<20).map { origin + Double($0) * step }
+        let y = (0..<20).map { slope * Double($0) + noise * sin(Double($0) * 2.3) }
+        let fit = try CurveFitting.fit(x: x, y: y, model: .linear, target: nil)
+        // The reference: in d = x − x₀ (exact), centred sums of well-scaled numbers.
+        let d = x.map { $0 - x[0] }
+        let n = Double(d.count)
+        let md = d.reduce(0, +) / n, my = y.reduce(0, +) / n
+        let sxx = zip(d, d).map { ($0 - md) * ($1 - md) }.reduce(0, +)
+        let sxy = zip(d, y).map { ($0 - md) * ($1 - my) }.reduce(0, +)
+        let b = sxy / sxx, a0 = my - b * md
+        let rss = zip(d, y).map { pow($1 - a0 - b * $0, 2) }.reduce(0, +)
+        let se = (rss / (n - 2) / sxx).squareRoot()
+        #expect(abs(fit.parameters[1].value - b) <= 1e-9 * abs(b), "slope \(fit.parameters[1].value) vs \(b)")
+        #expect(abs(fit.parameters[1].standardError - se) <= 1e-6 * se + 1e-12, "se \(fit.parameters[1].standardError) vs \(se)")
+        // The intercept at x = 0 is a far extrapolation: a − b·x₀ to the rounding of that product.
+        let a = a0 - b * x[0]
+        #expect(abs(fit.parameters[0].value - a) <= 1e-9 * abs(b * x[0]) + 1e-9, "intercept \(fit.parameters[0].value) vs \(a)")
+        #expect(abs(fit.residualSumOfSquares - rss) <= 1e-6 * rss + 1e-12, "rss \(fit.residualSumOfSquares) vs \(rss)")
+    }
 }

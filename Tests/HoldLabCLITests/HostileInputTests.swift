@@ -23,6 +23,8 @@ enum Tamper: Sendable {
     case replace(file: String, text: String, with: String)
     /// Removes `file`.
     case remove(file: String)
+    /// Empties `file` (it stays, with no bytes).
+    case empty(file: String)
 }
 
 /// One hostile input or fault, run against the built `holdlab` in a fresh directory: the exit status, a piece of
@@ -292,6 +294,10 @@ enum HostileCases {
         Hostile("profiles show of a profile whose population the library lacks", ["profiles", "show", "hig-linear-bar", "--set", "population=nonexistent"],
                 64, "--set population=nonexistent: population: no population 'nonexistent'"),
         // A factor that takes one value has nothing to measure: its indices came out 0 or NaN, as if varied.
+        // The outside probe of 0.3.14: --bootstrap 0 wrote NaN intervals with no word.
+        Hostile("sensitivity --bootstrap 0 says its intervals are NaN", ["sensitivity", "--points", "4", "--users", "200", "--vary",
+                "fill.delay=0:0.3", "--vary", "trigger.offset=0:0.3", "--bootstrap", "0", "--out", "s.csv"], 0,
+                "note: --bootstrap 0: no resamples, so every interval column (_lo, _hi) is written as NaN", present: ["s.csv"]),
         Hostile("sensitivity of a range whose step is wider than it", ["sensitivity", "--points", "4", "--vary", "fill.delay=0:0.3:0.7",
                                                                       "--vary", "gesture.minimumDuration=0.5:1"], 64, "the step 0.7 is wider than the range"),
         Hostile("sensitivity of a one-value list", ["sensitivity", "--points", "4", "--vary", "fill.curve=linear",
@@ -569,6 +575,13 @@ enum HostileCases {
         Hostile("sweep with a --set valid only with the varied values", ["sweep", "--profile", "late.yaml", "--set", "fill.duration=0.8",
                                                                          "--vary", "gesture.minimumDuration=0.4,0.6", "--users", "50"], 0,
                 files: ["late.yaml": F.lateTrigger]),
+        // The outside probe of 0.3.14: a design file's point twice was simulated twice with no word, where --vary
+        // refuses it. Said as a warning: a sweep cited from such a file still runs to the same rows.
+        Hostile("sweep design with a point twice (as the same number)", ["sweep", "--design", "d.csv", "--users", "50", "--out", "s.csv"], 0,
+                "warning: --design d.csv:4: the point 0.50,1 is line 2's again; it is simulated on the same people",
+                files: ["d.csv": .text("gesture.minimumDuration,fill.duration\n0.5,1.0\n0.6,1\n0.50,1\n")], present: ["s.csv"]),
+        Hostile("sweep design with points that differ in one key", ["sweep", "--design", "d.csv", "--users", "50", "--out", "s.csv"], 0,
+                files: ["d.csv": .text("gesture.minimumDuration,fill.duration\n0.5,1.0\n0.5,0.9\n")], present: ["s.csv"]),
         Hostile("sweep with a --set invalid at a varied value", ["sweep", "--profile", "late.yaml", "--set", "fill.duration=0.8",
                                                                  "--vary", "gesture.minimumDuration=0.4,0.8", "--users", "50"], 64,
                 "point 2 (gesture.minimumDuration=0.8): --set fill.duration=0.8: trigger.offset: fires the action at 600 ms",
@@ -690,6 +703,11 @@ enum HostileCases {
                 "r/inputs/profiles/hig-linear-bar.yaml now gives", before: [Self.smallReview],
                 tamper: [.replace(file: "r/inputs/profiles/hig-linear-bar.yaml", text: "minimumDuration: 1.0", with: "minimumDuration: 1.1")],
                 absent: ["x.swift"]),
+        // The outside probe of 0.3.14: an emptied designs.csv was said to mean the inputs had changed.
+        Hostile("export from a review whose designs.csv was emptied",
+                ["export", "--swift", "--review-folder", "r", "--out", "x.swift"], 65,
+                "r/designs.csv: it records 0 design(s) (its '# design:' lines); reproduce.sh's command line gives 2: designs.csv was changed",
+                before: [Self.smallReview], tamper: [.empty(file: "r/designs.csv")], absent: ["x.swift"]),
         Hostile("export from a review whose report.md was rewritten",
                 ["export", "--swift", "--review-folder", "r", "--out", "x.swift"], 64,
                 "r/report.md states no recommendation as holdlab report writes one: name the design with --design ('hig-linear-bar', 'fast')",
@@ -857,6 +875,11 @@ enum HostileCases {
                 absent: ["f.png"]),
         Hostile("plot data with no rows", ["plot", "trace", "--data", "t.csv", "--out", "f.png"], 65, "no data rows",
                 files: ["t.csv": .text("# x\nt_ms,model_progress,displayed_progress,pulses,event\n")], absent: ["f.png"]),
+        // The outside probe of 0.3.14: a z column of names reached gnuplot ("undefined variable: K_sum").
+        Hostile("plot heatmap of a column of names", ["plot", "heatmap", "--data", "g.csv", "--var", "z=profile", "--out", "f.png"], 65,
+                "g.csv: column z = profile holds no number in any row; the heatmap colours a numeric column",
+                before: [["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--vary", "fill.duration=0.5,1", "--users", "100", "--out", "g.csv"]],
+                absent: ["f.png"]),
         Hostile("plot heatmap of a trace", ["plot", "heatmap", "--data", "t.csv", "--out", "f.svg"], 65, "holdlab sweep",
                 files: ["t.csv": .text("t_ms,model_progress,displayed_progress,pulses,event\n0,0,0,0,frame\n")]),
         Hostile("plot data is a directory", ["plot", "trace", "--data", "d", "--out", "f.png"], 66, "is a directory",
@@ -880,6 +903,16 @@ enum HostileCases {
                 files: ["h.csv": .text(F.holds)], environment: ["HOLDLAB_TEST_SIGNAL": "INT:1"], absent: ["f.csv"]),
         Hostile("SIGTERM while sweep rewrites its file", sweepArguments + ["--out", "s.csv"], 143,
                 environment: ["HOLDLAB_TEST_SIGNAL": "TERM:1"], absent: ["s.csv"]),
+        // The outside probe of 0.3.14: a SIGTERM in the moment between the last rename and the exit gave 143 with
+        // both new files in place, where 143 says the destinations were left as they were.
+        Hostile("SIGTERM once tune's two outputs are in place: the run ends with its own status",
+                ["tune", "--profile", "hig-linear-bar", "--param", "fill.duration=0.8:1.2", "--target", "completion_time_mean_ms=1100",
+                 "--users", "2000", "--out", "t.csv", "--emit-profile", "k.yaml"], 0,
+                files: ["t.csv": .text("old\n"), "k.yaml": .text("old\n")], environment: ["HOLDLAB_TEST_SIGNAL_IN_PLACE": "TERM"],
+                present: ["t.csv", "k.yaml"]),
+        Hostile("SIGINT once a report's folder and page are in place: the run ends with its own status",
+                ["report", "--profile", "hig-linear-bar", "--profile", "hig-linear-ring", "--users", "2000", "--robustness-users", "0",
+                 "--out", "r", "--html", "p.html"], 0, environment: ["HOLDLAB_TEST_SIGNAL_IN_PLACE": "INT"], present: ["r/report.md", "p.html"]),
     ]
 
     /// Issue 30: names that reach gnuplot and ffmpeg, failed children, hostile shards, encodings, JSON types.
@@ -1830,6 +1863,8 @@ struct HostileInputTests {
             try Data(old.replacingCharacters(in: range, with: replacement).utf8).write(to: url)
         case .remove(let file):
             try FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+        case .empty(let file):
+            try Data().write(to: directory.appendingPathComponent(file))
         }
     }
 

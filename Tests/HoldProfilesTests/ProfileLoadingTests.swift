@@ -50,6 +50,22 @@ struct ProfileLoadingTests {
         #expect(profile.population == "default")
     }
 
+    /// The outside probe of 0.3.14: `yes` was a boolean and `True` was refused, with a message that named only
+    /// true and false.
+    @Test("booleans as YAML writes them: true/True/TRUE, yes/no and on/off in the same cases; anything else names them")
+    func booleans() throws {
+        for (text, value) in [("true", true), ("True", true), ("TRUE", true), ("yes", true), ("On", true), ("false", false),
+                              ("False", false), ("NO", false), ("off", false)] {
+            #expect(try load(valid, overrides: ["haptics.onComplete=\(text)"]).control.haptics.onComplete == value, "\(text)")
+        }
+        for text in ["tRue", "y", "1", "yep"] {
+            #expect(failure(valid, overrides: ["haptics.onComplete=\(text)"]).hasSuffix(
+                "haptics.onComplete: must be true or false (or yes/no, on/off; lower case, Capitalised or UPPER) (got '\(text)')"), "\(text)")
+        }
+        // The canonical form (and so the content hash) does not depend on the spelling.
+        #expect(try load(valid, overrides: ["haptics.onComplete=TRUE"]).contentHash == load(valid, overrides: ["haptics.onComplete=true"]).contentHash)
+    }
+
     @Test("match quoted reads as match, as every quoted keyword and number does: a profile written as JSON")
     func quotedMatch() throws {
         let json = #"{"version": 1, "name": "j", "description": "x", "gesture": {"minimumDuration": "1.2"}, "#

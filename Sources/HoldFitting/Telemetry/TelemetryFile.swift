@@ -1,5 +1,6 @@
 import Foundation
 import HoldLabIO
+import HoldModel
 import HoldProfiles
 
 /// One hold from an app's telemetry, in seconds after its touch-down: when the finger came up (or when observation
@@ -64,6 +65,8 @@ public enum TelemetryFile {
 
     /// How far a logged time may fall short of the trigger for rounding to whole milliseconds on either clock reading.
     static let roundingMilliseconds = 1.0
+    /// The latest time after touch-down a row may give, ms: `Instant.limit` (10⁷ s).
+    static let longestMilliseconds = Instant.limit / 1_000_000
 
     static func milliseconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
@@ -135,25 +138,35 @@ public enum TelemetryFile {
                 throw fail(column, "\(reader.quotedField(index)) is not a flag (allowed: 0, 1, true, false)")
             }
             let downAt = try number(down, "down_ms") ?? 0
+            // A time after touch-down beyond the latest instant a hold's times may take (`Instant.limit`, 10⁷ s,
+            // which a simulation caps its draws at) is a corrupt row, not a hold: one such moved a fit's weights and
+            // spreads with no word, or failed it as a population's fault.
+            func within(_ milliseconds: Double, _ column: String) throws(FitError) -> Double {
+                guard milliseconds <= Self.longestMilliseconds else {
+                    throw fail(column, "is \(String(format: "%.6g", milliseconds)) ms after down_ms, beyond the longest time HoldLab "
+                               + "takes (10⁷ s, 1e10 ms): a corrupt row?")
+                }
+                return milliseconds
+            }
             let fired = try flag(firedIndex, "fired")
             let moved = try flag(movedOut, "moved_out")
-            let triggerSeconds = (try number(trigger, "trigger_ms") ?? 0) / 1000
+            let triggerSeconds = try within(try number(trigger, "trigger_ms") ?? 0, "trigger_ms") / 1000
             guard triggerSeconds > 0 else { throw fail("trigger_ms", "must be > 0 (the control's hold time)") }
             var fillEnd: Double?
             if let fill, let value = try number(fill, "fill_ms", optional: true) {
                 guard value > 0 else { throw fail("fill_ms", "must be > 0 (when the fill ends after touch-down), or empty for no fill") }
-                fillEnd = value / 1000
+                fillEnd = try within(value, "fill_ms") / 1000
             }
             var fullSeconds: Double?
             if let full, let value = try number(full, "full_ms", optional: true) {
                 guard value >= downAt else { throw fail("full_ms", "\(value) is before down_ms \(downAt)") }
-                fullSeconds = (value - downAt) / 1000
+                fullSeconds = try within(value - downAt, "full_ms") / 1000
             }
             var firedSeconds: Double?
             if let firedAt, let value = try number(firedAt, "fired_ms", optional: true) {
                 guard fired else { throw fail("fired_ms", "is given but fired is 0: a hold that did not fire has no fired_ms") }
                 guard value >= downAt else { throw fail("fired_ms", "\(value) is before down_ms \(downAt)") }
-                firedSeconds = (value - downAt) / 1000
+                firedSeconds = try within(value - downAt, "fired_ms") / 1000
                 // The action fires once the hold reaches the trigger, never before (a millisecond's rounding aside).
                 guard value - downAt >= triggerSeconds * 1000 - Self.roundingMilliseconds else {
                     throw fail("fired_ms", "\(value) is \(Self.milliseconds(value - downAt)) ms after down_ms, before trigger_ms "
@@ -162,7 +175,7 @@ public enum TelemetryFile {
             }
             let hold: TelemetryHold
             if let upAt = try number(up, "up_ms", optional: true) {
-                let time = (upAt - downAt) / 1000
+                let time = try within(upAt - downAt, "up_ms") / 1000
                 guard time > 0 else { throw fail("up_ms", "\(upAt) is not after down_ms \(downAt): a hold lasts > 0 ms") }
                 // A hold let go before its trigger cannot have fired the action.
                 guard !fired || upAt - downAt >= triggerSeconds * 1000 - Self.roundingMilliseconds else {

@@ -291,11 +291,14 @@ public final class OutputGroup {
         }
     }
 
-    /// Writes what goes to standard output, then renames every file into place together.
+    /// Writes what goes to standard output, then renames every file into place together; the run's outputs are
+    /// then in place (`Temporaries.outputsInPlace`).
     public func commit() throws(OutputError) {
         defer { files.removeAll() }
         for text in standardOutput { try StandardOutput.write(text) }
         standardOutput.removeAll()
         try PartialFile.commitTogether(files)
+        // A command's outputs are committed once, last: the run is only finishing now.
+        Temporaries.shared.outputsInPlace()
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// SIGINT, SIGTERM and SIGHUP end a run cleanly: temporaries are deleted, destinations are left as they were, and
-/// the process exits with 128 + the signal number (130, 143, 129), the status a shell reports for the signal.
+/// the process exits with 128 + the signal number (130, 143, 129), the status a shell reports for the signal. A
+/// signal that arrives once the outputs are all in place (`Temporaries.outputsInPlace`) lets the run end with its
+/// own status.
 ///
 /// The signals are blocked in every thread and taken by one thread waiting in `sigwait`, which runs ordinary code
 /// (locks, `unlink`) safely at any moment of the run. SIGPIPE is ignored so a closed pipe shows up as EPIPE on the
@@ -13,6 +15,9 @@ public enum Signals {
     /// The signals that end a run which were not ignored when the process started (`nohup` ignores SIGHUP): a
     /// child gets these back at their default disposition, and keeps ignoring the others.
     nonisolated(unsafe) private(set) static var handled: [Int32] = signals.map(\.signal)
+
+    /// How long a signal that arrives once the run's outputs are in place waits for the run's own exit, seconds.
+    static let finishingGrace = 5.0
 
     /// Call first thing in `main`, before any thread is started (threads inherit the blocked set).
     public static func install() {
@@ -27,6 +32,10 @@ public enum Signals {
             var mask = waited
             var received: Int32 = 0
             while sigwait(&mask, &received) != 0 {}
+            // Once the outputs are all in place the run is only finishing (notes on standard error): exiting 130
+            // or 143 then would say the destinations were left as they were. The run ends with its own status,
+            // given a few seconds; past them (standard error blocked), as any interrupted run.
+            if Temporaries.shared.isFinishing { Thread.sleep(forTimeInterval: Self.finishingGrace) }
             Temporaries.shared.removeAll()
             let status = signals.first { $0.signal == received }?.status ?? 128 + received
             _exit(status)

@@ -22,6 +22,24 @@ public final class Temporaries: @unchecked Sendable {
     private var nextToken = 0
     /// Set once the run is ending (a signal arrived, or `main` is cleaning up): nothing new may be created.
     private var closed = false
+    /// Set once the run's outputs are all in place (`outputsInPlace`): the run is only finishing.
+    private var finished = false
+
+    /// Says that the run's outputs are all in place (a command's last commit, `OutputGroup.commit`): a signal from
+    /// then on finds nothing to undo, and lets the run end with its own status (`Signals`).
+    public func outputsInPlace() {
+        lock.lock()
+        finished = true
+        lock.unlock()
+        TestHooks.outputsInPlace()
+    }
+
+    /// Whether the run's outputs are all in place.
+    public var isFinishing: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
 
     /// Registers a path to delete if the run ends before `unregister`; returns the token to unregister it with.
     ///

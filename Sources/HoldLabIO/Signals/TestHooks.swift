@@ -17,6 +17,13 @@ public enum TestHooks {
 
     nonisolated(unsafe) private static var writes = 0
 
+    /// `HOLDLAB_TEST_SIGNAL_IN_PLACE=NAME` sends the process that signal right after its outputs are all in place
+    /// (`Temporaries.outputsInPlace`), and carries on: the run then ends with its own status.
+    static let signalInPlace: Int32? = {
+        guard let text = ProcessInfo.processInfo.environment["HOLDLAB_TEST_SIGNAL_IN_PLACE"] else { return nil }
+        return ["INT": SIGINT, "TERM": SIGTERM, "HUP": SIGHUP][text]
+    }()
+
     /// `HOLDLAB_TEST_KILL_AFTER_POINTS=N`: a sweep kills itself (SIGKILL, as a killed machine would) once N rows
     /// reached its file.
     static let killAfterPoints = ProcessInfo.processInfo.environment["HOLDLAB_TEST_KILL_AFTER_POINTS"].flatMap(Int.init)
@@ -33,6 +40,14 @@ public enum TestHooks {
             kill(getpid(), number)
             Signals.waitForExit()
         }
+        #endif
+    }
+
+    /// With `HOLDLAB_TEST_SIGNAL_IN_PLACE`, sends the signal (once the outputs are in place).
+    @inline(__always)
+    static func outputsInPlace() {
+        #if HOLDLAB_TEST_HOOKS
+        if let number = signalInPlace { kill(getpid(), number) }
         #endif
     }
 

@@ -134,11 +134,14 @@ struct MappingReader {
 
     mutating func bool(_ key: String, default defaultValue: Bool) throws(ProfileError) -> Bool {
         guard let scalar = try scalar(key) else { return defaultValue }
+        // YAML's booleans as its 1.2 core schema writes them (true, True, TRUE) and 1.1's yes/no and on/off, in the
+        // same three cases; a bare y or n is no boolean in either reading that HoldLab takes.
         switch scalar.text {
-        case "true", "yes", "on": return true
-        case "false", "no", "off": return false
+        case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON": return true
+        case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF": return false
         default:
-            throw ProfileError(origin: scalar.origin, keyPath: path(key), message: "must be true or false (got '\(scalar.text)')")
+            throw ProfileError(origin: scalar.origin, keyPath: path(key),
+                               message: "must be true or false (or yes/no, on/off; lower case, Capitalised or UPPER) (got '\(scalar.text)')")
         }
     }
 

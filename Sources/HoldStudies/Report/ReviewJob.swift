@@ -457,8 +457,13 @@ public enum ReviewJob {
             try pageFile?.flush()
         case nil: break
         }
-        if out != nil { try directory.commit() }
-        try pageFile?.commit()
+        // Under one hold of the signal thread's lock: a signal lands before both renames or after both, never
+        // between the folder and the page. Then the run's outputs are in place.
+        try Temporaries.shared.committing { () throws(OutputError) in
+            if out != nil { try directory.commit() }
+            try pageFile?.commit()
+        }
+        Temporaries.shared.outputsInPlace()
         return outcomes
     }
 

@@ -178,6 +178,8 @@ public struct SweepPlan: Sendable, Equatable {
     /// A design file's line of each point (`init(designFile:text:)`), where its errors are said; empty for a
     /// generated design.
     public private(set) var pointLines: [Int] = []
+    /// A design file's points that repeat an earlier one, each said as a sentence (`init(designFile:text:)`).
+    public private(set) var repeats: [String] = []
 
     /// Whether a parameter is a population's (`population.…`): each point then has its own population.
     public var variesPopulation: Bool { parameters.contains(where: \.reachesPopulation) }
@@ -292,6 +294,22 @@ extension SweepPlan {
                                  kind: .data)
             }
         }
+        // A point twice (as text, or as the same numbers) is simulated twice on the same people, in rows no column
+        // tells apart: said (`repeats`), not refused as `--vary` refuses a value twice, so that a sweep cited from
+        // such a file still runs to the same rows.
+        var seen: [[String]: Int] = [:]
+        var repeats: [String] = []
+        for row in table.rows {
+            let values = row.fields.map { $0.trimmingCharacters() }
+            let point = values.map { text in Double(text).map { "\($0)" } ?? text }
+            if let earlier = seen[point] {
+                repeats.append("--design \(path):\(row.line): the point \(values.joined(separator: ",")) is line \(earlier)'s again; "
+                               + "it is simulated on the same people, a row no column tells apart from that one")
+            } else {
+                seen[point] = row.line
+            }
+        }
+        self.repeats = repeats
         self.parameters = parameters
         self.design = .file
         self.points = table.rows.map { row in row.fields.map { $0.trimmingCharacters() } }

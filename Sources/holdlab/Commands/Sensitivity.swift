@@ -181,6 +181,7 @@ struct SensitivityCommand: ParsableCommand {
             let report = job.analyze(rows: rows)
             for note in report.notes { printNote("note: indices written as NaN: \(note)") }
             if let note = job.coverageNote { printNote(note) }
+            if bootstrap == 0 { printNote("note: --bootstrap 0: no resamples, so every interval column (_lo, _hi) is written as NaN") }
             // The indices and the second-order indices are renamed into place together.
             let outputs = OutputGroup()
             if let secondOut, let secondOrder = report.secondOrder {

@@ -143,6 +143,8 @@ struct SweepCommand: ParsableCommand {
                     // 100,000 rows of a few keys: well under 64 MiB.
                     plan = try SweepPlan(designFile: design, text: try ProfileLibrary.read(design, what: "design", limit: 64 << 20))
                     try source.refuseRepeatedKeys(alsoVaried: plan.parameters.map(\.keyPath), by: "--design \(design)")
+                    for repeated in plan.repeats.prefix(5) { printNote("warning: \(repeated)") }
+                    if plan.repeats.count > 5 { printNote("warning: --design \(design): \(plan.repeats.count - 5) more points repeat an earlier one") }
                 }
                 built = plan
                 return plan

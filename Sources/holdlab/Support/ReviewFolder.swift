@@ -63,13 +63,14 @@ struct ReviewFolder {
         // Each design as designs.csv recorded it: the same profile, hash and values set.
         let designs = recorded.filter { $0.key == "design" }.map(\.value)
         let resolved = plan.provenance(users: 0, seed: 0).entries.filter { $0.key == "design" }.map { Provenance.escaped($0.value) }
-        for (index, line) in resolved.enumerated() where index >= designs.count || designs[index] != line {
-            throw dataError(designsPath, "the design '\(plan.designs[index].label)' is recorded as "
-                + (index < designs.count ? "'\(designs[index])'" : "nothing") + ", but \(plan.paths[index]) now gives '\(line)': "
-                + "the folder's inputs were changed since the review was made")
-        }
+        // Their number first: a designs.csv cut short (or emptied) is that file's fault, not the inputs'.
         if designs.count != resolved.count {
-            throw dataError(designsPath, "it records \(designs.count) designs; reproduce.sh's command line gives \(resolved.count)")
+            throw dataError(designsPath, "it records \(designs.count) design(s) (its '# design:' lines); reproduce.sh's command line "
+                + "gives \(resolved.count): designs.csv was changed since the review was made")
+        }
+        for (index, line) in resolved.enumerated() where designs[index] != line {
+            throw dataError(designsPath, "the design '\(plan.designs[index].label)' is recorded as '\(designs[index])', but "
+                + "\(plan.paths[index]) now gives '\(line)': the folder's inputs were changed since the review was made")
         }
         reportPath = (path as NSString).appendingPathComponent("report.md")
         // A report.md that is gone matters only without --design (`Export` says so then).
