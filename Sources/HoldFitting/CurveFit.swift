@@ -249,6 +249,7 @@ public enum CurveFitting {
 
         var parameters = fit.parameters, covariance = fit.covariance
         var identified = fit.diagnostics?.identified ?? Array(repeating: true, count: p)
+        let unitIdentified = identified
         do {
             // Back from u to x: θ = g(θᵤ), Σ = T Σᵤ Tᵀ with T = ∂g/∂θᵤ; θⱼ is identified when every θᵤ it depends on is.
             let back = model.fromUnit(fit.parameters, centre: unit.centre, width: unit.width)
@@ -310,8 +311,13 @@ public enum CurveFitting {
 
         var reached: (Double, CurveFitResult.Estimate)?
         if let target {
-            reached = (target, targetEstimate(model, parameters: parameters, covariance: covariance, identified: identified,
-                                              target: target, t: t))
+            // In u, where the fit was made, then x* = centre + width·u*: in x the delta method's terms cancel to
+            // rounding where x is far from 0 and spans little (an se of 0, or none, for a well-determined x*).
+            let inUnit = targetEstimate(model, parameters: fit.parameters, covariance: fit.covariance, identified: unitIdentified,
+                                        target: target, t: t)
+            let value = unit.centre + unit.width * inUnit.value, se = unit.width * inUnit.standardError
+            reached = (target, CurveFitResult.Estimate(name: inUnit.name, value: value, standardError: se, lower: value - t * se,
+                                                       upper: value + t * se, start: nil, note: inUnit.note))
         }
         return CurveFitResult(
             model: model, points: x.count, parameters: estimates, residualSumOfSquares: fit.residualSumOfSquares,

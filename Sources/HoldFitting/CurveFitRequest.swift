@@ -91,8 +91,14 @@ public struct CurveFitRequest: Sendable {
         let empty = ResultCell.formatted("", value: nil)
         return (fit.parameters + (fit.target.map { [$0.x] } ?? [])).map { estimate in
             let known = estimate.standardError.isFinite
-            let value: ResultCell = estimate.value.isFinite ? .significant(estimate.value, digits: 8) : empty
-            let spread = [estimate.standardError, estimate.lower, estimate.upper].map { known ? .significant($0, digits: 8) : empty }
+            // 8 significant digits, more (up to 17) where the se is below the estimate's eighth: the estimate and the
+            // interval's ends then stay apart (an x far from 0 that spans little: 100000000.0000056 ± 1.7e-8).
+            let relative = known && estimate.standardError > 0 ? abs(estimate.value) / estimate.standardError : 0
+            let digits = relative > 1e5 ? Swift.min(17, Int(log10(relative).rounded(.up)) + 3) : 8
+            let value: ResultCell = estimate.value.isFinite ? .significant(estimate.value, digits: digits) : empty
+            let spread = [estimate.standardError, estimate.lower, estimate.upper].map {
+                known ? ResultCell.significant($0, digits: $0 == estimate.standardError ? 8 : digits) : empty
+            }
             let start = estimate.start.map { ResultCell.significant($0, digits: 8) } ?? empty
             let warning = [estimate.note, fit.warning].compactMap { $0 }.joined(separator: "; ")
             return [.text(fit.model.rawValue), .text(estimate.name), value] + spread + [start, .text(warning)]

@@ -169,7 +169,7 @@ public enum FitDataFile {
                     } else if !falseFlags.contains(where: { reader.field(censoredIndex, equals: $0, ignoringASCIICase: true) }) {
                         throw FitError(.invalidData, path: path, line: reader.line,
                                        "\(censoredName): \(reader.quotedField(censoredIndex)) is not a censoring flag "
-                                       + "(allowed: 0, 1, true, false)")
+                                       + "(allowed: 0, 1, true, false, in any case)")
                     }
                 } else {
                     for (label, text) in censoredLabels.enumerated() where reader.field(censoredIndex, equals: text) {

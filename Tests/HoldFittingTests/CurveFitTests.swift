@@ -259,5 +259,21 @@ struct CurveFitTests {
         let a = a0 - b * x[0]
         #expect(abs(fit.parameters[0].value - a) <= 1e-9 * abs(b * x[0]) + 1e-9, "intercept \(fit.parameters[0].value) vs \(a)")
         #expect(abs(fit.residualSumOfSquares - rss) <= 1e-6 * rss + 1e-12, "rss \(fit.residualSumOfSquares) vs \(rss)")
+        // The second probe: the x that reaches a target and its delta-method se do not depend on x's origin (0.3.15's
+        // first build gave se 0, a rounding step, or none): as the same data shifted to start at 0, where it is
+        // well conditioned, with the shift added back.
+        for model in [CurveModel.linear] where slope != 0 {
+            let target = y[12] + 0.25 * slope
+            let far = try #require(try CurveFitting.fit(x: x, y: y, model: model, target: target).target?.x)
+            let near = try #require(try CurveFitting.fit(x: d, y: y, model: model, target: target).target?.x)
+            #expect(far.note == nil && near.note == nil, "\(String(describing: far.note))")
+            #expect(abs(far.value - (x[0] + near.value)) <= 4 * x[0].ulp.magnitude + 1e-9 * abs(near.value), "x* \(far.value) vs \(x[0]) + \(near.value)")
+            #expect(abs(far.standardError - near.standardError) <= 1e-6 * near.standardError, "se \(far.standardError) vs \(near.standardError)")
+            // Printed with the digits that keep the interval's ends apart (where, as doubles, they are).
+            let rows = CurveFitRequest.rows(try CurveFitting.fit(x: x, y: y, model: model, target: target))
+            let cells = try #require(rows.last).map(\.csvText)
+            #expect(cells[1] == "x_at_target" && (cells[4] != cells[5]) == (far.lower != far.upper) && Double(cells[2]).map { abs($0 - far.value) <= 4 * far.value.ulp.magnitude } == true,
+                    "\(cells)")
+        }
     }
 }

@@ -332,7 +332,7 @@ struct FitDataTests {
         #expect(message((["t,c"] + rows + ["NaN,0"]).joined(separator: "\n")) == "data.csv:14: t: 'NaN' is not a finite number")
         #expect(message("t\n1\n2\n") == "data.csv: 2 rows to fit; at least 10 are needed")
         #expect(message((["t,c"] + rows + ["1,maybe"]).joined(separator: "\n"), Self.request(censored: "c"))
-                == "data.csv:14: c: 'maybe' is not a censoring flag (allowed: 0, 1, true, false)")
+                == "data.csv:14: c: 'maybe' is not a censoring flag (allowed: 0, 1, true, false, in any case)")
         #expect(message((["t,c"] + Self.twelve.map { "\($0),1" }).joined(separator: "\n"), Self.request(censored: "c"))
                 == "data.csv: all 12 rows are censored; at least one observed time is needed")
         #expect(message("t,c\n1,2,3\n") == "data.csv:2: 3 fields, but the header has 2")

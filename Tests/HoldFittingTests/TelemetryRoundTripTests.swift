@@ -134,7 +134,7 @@ struct TelemetryRoundTripTests {
         }
         #expect(message("0,300,0,,0,1000\n") == "")
         #expect(message("0,300,0,,0,1000\n0,abc,0,,0,1000\n") == "t.csv:3: up_ms: 'abc' is not a finite number of milliseconds")
-        #expect(message("0,300,2,,0,1000\n") == "t.csv:2: fired: '2' is not a flag (allowed: 0, 1, true, false)")
+        #expect(message("0,300,2,,0,1000\n") == "t.csv:2: fired: '2' is not a flag (allowed: 0, 1, true, false, in any case)")
         #expect(message("0,,0,,0,1000\n") == "t.csv:2: up_ms: is empty: allowed only for a hold the action cut (fired 1, with fired_ms)")
         #expect(message("0,300,0,,0,0\n") == "t.csv:2: trigger_ms: must be > 0 (the control's hold time)")
         #expect(message("5,5,0,,0,1000\n") == "t.csv:2: up_ms: 5.0 is not after down_ms 5.0: a hold lasts > 0 ms")

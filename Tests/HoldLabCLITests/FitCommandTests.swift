@@ -124,7 +124,7 @@ struct FitCommandTests {
 
         let badFlag = try run(Self.handWritten { $0[9] = "x,0.5,maybe" }, ["--censored-column", "fired"])
         #expect(badFlag.status == 65)
-        #expect(badFlag.stderr.contains("data.csv:10: fired: 'maybe' is not a censoring flag (allowed: 0, 1, true, false)"))
+        #expect(badFlag.stderr.contains("data.csv:10: fired: 'maybe' is not a censoring flag (allowed: 0, 1, true, false, in any case)"))
 
         let allCensored = try run(Self.handWritten { lines in
             for index in 2..<lines.count { lines[index] = "x,\(Double(index) / 10),1" }

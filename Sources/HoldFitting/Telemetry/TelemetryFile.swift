@@ -135,7 +135,7 @@ public enum TelemetryFile {
                 if text == "1" || text == "true" { return true }
                 // An empty moved_out says nothing moved; an empty fired says nothing.
                 if text == "0" || text == "false" || (text.isEmpty && column == "moved_out") { return false }
-                throw fail(column, "\(reader.quotedField(index)) is not a flag (allowed: 0, 1, true, false)")
+                throw fail(column, "\(reader.quotedField(index)) is not a flag (allowed: 0, 1, true, false, in any case)")
             }
             let downAt = try number(down, "down_ms") ?? 0
             // A time after touch-down beyond the latest instant a hold's times may take (`Instant.limit`, 10⁷ s,
@@ -143,7 +143,7 @@ public enum TelemetryFile {
             // spreads with no word, or failed it as a population's fault.
             func within(_ milliseconds: Double, _ column: String) throws(FitError) -> Double {
                 guard milliseconds <= Self.longestMilliseconds else {
-                    throw fail(column, "is \(String(format: "%.6g", milliseconds)) ms after down_ms, beyond the longest time HoldLab "
+                    throw fail(column, "is \(milliseconds) ms after down_ms, beyond the longest time HoldLab "
                                + "takes (10⁷ s, 1e10 ms): a corrupt row?")
                 }
                 return milliseconds

@@ -268,7 +268,8 @@ public enum ReviewJob {
             traces.append(name)
             designs.append(ReviewInput.Design(
                 design: design, sets: sets, actionMs: hold.timeline.triggerTime.map { $0 * 1000 },
-                fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }, check: check, together: together[index]))
+                fullMs: hold.timeline.firstFullFrameTime.map { $0 * 1000 }, check: check, profileArgument: profile,
+                together: together[index]))
         }
         if let index = pageTables.firstIndex(where: { $0.name == "checks.csv" }) {
             pageTables[index].table = ReviewReport.placingFixes(pageTables[index].table, checks: checks, designs: designs)

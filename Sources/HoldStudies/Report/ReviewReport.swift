@@ -16,11 +16,15 @@ public struct ReviewInput: Sendable {
         /// The words of the `holdlab check` command that checks the design as checks.csv does (its profile as the
         /// command line names it, its `--set` values, the population, users, seed and thresholds of the checks).
         public var check: [String]
+        /// Its profile as the command line names it (a name, or a file's path as given): where a fix of a plain
+        /// design goes. Empty: the profile's name.
+        public var profileArgument: String
         /// What its guideline fixes do followed together (two or more).
         public var together: FixesTogether?
 
         public init(design: HoldProfiles.Design, sets: [String], actionMs: Double?, fullMs: Double?, check: [String] = [],
-                    together: FixesTogether? = nil) {
+                    profileArgument: String = "", together: FixesTogether? = nil) {
+            self.profileArgument = profileArgument
             self.together = together
             self.design = design
             self.sets = sets
@@ -176,8 +180,7 @@ public enum ReviewReport {
             if design.design.label != design.design.profile.name {
                 variant = (design.design.label, Array(design.sets.dropFirst(common.count)))
             } else {
-                let word = design.check.count > 2 ? design.check[2] : design.design.profile.name
-                profile = (word.hasPrefix("--profile=") ? String(word.dropFirst("--profile=".count)) : word, design.check)
+                profile = (design.profileArgument.isEmpty ? design.design.profile.name : design.profileArgument, design.check)
             }
         }
     }

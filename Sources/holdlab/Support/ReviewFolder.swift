@@ -68,9 +68,20 @@ struct ReviewFolder {
             throw dataError(designsPath, "it records \(designs.count) design(s) (its '# design:' lines); reproduce.sh's command line "
                 + "gives \(resolved.count): designs.csv was changed since the review was made")
         }
+        // The inputs are at fault only where the profile they give has another hash than the one recorded; with the
+        // same hash (or none whole: a line cut short) it is designs.csv's line, or reproduce.sh's values, that moved.
+        func hash(_ line: String) -> Substring? {
+            line.split(separator: " ").first { $0.hasPrefix("fnv1a64:") && $0.count == "fnv1a64:".count + 16 }
+        }
         for (index, line) in resolved.enumerated() where designs[index] != line {
-            throw dataError(designsPath, "the design '\(plan.designs[index].label)' is recorded as '\(designs[index])', but "
-                + "\(plan.paths[index]) now gives '\(line)': the folder's inputs were changed since the review was made")
+            let label = plan.designs[index].label
+            if let recorded = hash(designs[index]), recorded != hash(line) {
+                throw dataError(designsPath, "the design '\(label)' is recorded as '\(designs[index])', but "
+                    + "\(plan.paths[index]) now gives '\(line)': the folder's inputs were changed since the review was made")
+            }
+            throw dataError(designsPath, "the design '\(label)' is recorded as '\(designs[index])', where reproduce.sh's command "
+                + "line and the folder's inputs give '\(line)'" + (hash(designs[index]) == nil ? "" : " (the same profile)")
+                + ": designs.csv (or reproduce.sh) was changed or cut short since the review was made")
         }
         reportPath = (path as NSString).appendingPathComponent("report.md")
         // A report.md that is gone matters only without --design (`Export` says so then).
