@@ -33,6 +33,9 @@ do for [_f in data] {
     }
     if (_missing ne '') { print sprintf("%s: missing column(s) %s; this notebook reads a CSV written by: %s", _f, _missing, _writer); exit status 65 }
     if (_rows == 0) { print sprintf("%s: no data rows; this notebook reads a CSV written by: %s", _f, _writer); exit status 65 }
+    # One key against the metrics: another swept key (a grid of two) would join its rows into one zig-zag line.
+    _also = system("awk -F, -v x='" . xcol . "' '/^#/ || !NF { next } !h { for (i = 1; i <= NF; i++) if ($i ~ /^param_/ && $i != x) c[i] = $i; h = 1; next } { for (i in c) { if (!(i in v)) v[i] = $i; else if (v[i] != $i) { print c[i]; exit } } }' '" . _f . "' 2>/dev/null")
+    if (_also ne '') { print sprintf("%s: column %s varies as well as x = %s (a sweep of several keys); this notebook draws one swept key: plot heatmap --var x=%s --var y=%s, or sweep one key", _f, _also, xcol, xcol, _also); exit status 65 }
 }
 if (strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') {
     if (slide) { set terminal svg size 1920,1080 dynamic noenhanced font 'Sans,22' background rgb 'white' } else { set terminal svg size 960,540 dynamic noenhanced font 'Sans,12' }

@@ -892,6 +892,20 @@ enum HostileCases {
                 "g.csv: column z = profile holds no number in any row; the heatmap colours a numeric column",
                 before: [["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--vary", "fill.duration=0.5,1", "--users", "100", "--out", "g.csv"]],
                 absent: ["f.png"]),
+        // The third probe of 0.3.15: a grid of two keys was drawn as one zig-zag line, exit 0.
+        Hostile("plot rates-vs-duration of a sweep of two keys", ["plot", "rates-vs-duration", "--data", "g.csv", "--out", "f.png"], 65,
+                "g.csv: column param_fill_duration varies as well as x = param_gesture_minimumDuration (a sweep of several keys); "
+                + "this notebook draws one swept key: plot heatmap --var x=param_gesture_minimumDuration --var y=param_fill_duration",
+                before: [["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--vary", "fill.duration=0.5,1", "--users", "100", "--out", "g.csv"]],
+                absent: ["f.png"]),
+        Hostile("plot pulses-vs-threshold of a sweep of two keys", ["plot", "pulses-vs-threshold", "--data", "g.csv", "--out", "f.png"], 65,
+                "g.csv: column param_fill_duration varies as well as x = param_haptics_threshold",
+                before: [["sweep", "--vary", "haptics.threshold=0.1,0.2", "--vary", "fill.duration=0.5,1", "--users", "100", "--out", "g.csv"]],
+                absent: ["f.png"]),
+        // The third probe of 0.3.15: --phase -0 wrote "-0.0"; a width of 1e-300 was written with 300 decimals.
+        Hostile("trace --phase -0 is phase 0", ["trace", "--phase", "-0", "--out", "-"], 0, stdout: "\n# frame_phase: 0.0\n"),
+        Hostile("a --precision width below 1e-9 is spelt short", ["simulate", "--users", "4096", "--precision", "completion_rate=1e-300",
+                                                                 "--out", "-"], 0, stdout: "\n# precision: completion_rate=1e-300 not met"),
         Hostile("plot heatmap of a trace", ["plot", "heatmap", "--data", "t.csv", "--out", "f.svg"], 65, "holdlab sweep",
                 files: ["t.csv": .text("t_ms,model_progress,displayed_progress,pulses,event\n0,0,0,0,frame\n")]),
         Hostile("plot data is a directory", ["plot", "trace", "--data", "d", "--out", "f.png"], 66, "is a directory",

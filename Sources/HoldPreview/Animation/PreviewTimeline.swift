@@ -23,8 +23,9 @@ public struct PreviewRequest: Sendable {
     public init(designs: [Design], releaseAtSeconds: Double? = nil, framePhase: Double = 0, seed: UInt64 = 1,
                 commandLine: String) {
         self.designs = designs
-        self.releaseAtSeconds = releaseAtSeconds
-        self.framePhase = framePhase
+        // -0 is 0: one instant, one text in the outputs (`--phase -0` wrote "-0.0").
+        self.releaseAtSeconds = releaseAtSeconds.map { $0 + 0 }
+        self.framePhase = framePhase + 0
         self.seed = seed
         self.commandLine = commandLine
     }

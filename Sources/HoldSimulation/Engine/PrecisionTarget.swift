@@ -148,7 +148,8 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
     static func canonical(_ number: Double) -> String {
         if number == number.rounded(), number < 1e15 { return String(Int64(number)) }
         let shortest = "\(number)"
-        guard shortest.contains("e") else { return shortest }
+        // Below 1e-9 (no run reaches it) as Swift spells it, 1e-300: fixed decimals would be hundreds of digits.
+        guard shortest.contains("e"), number >= 1e-9 else { return shortest }
         // 1e-05 and the like: the fewest fixed decimals that read back as the number.
         for digits in 1...340 {
             let fixed = String(format: "%.\(digits)f", number)
