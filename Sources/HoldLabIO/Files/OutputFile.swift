@@ -52,6 +52,13 @@ public enum OutputFile: Sendable, Equatable {
         }
     }
 
+    /// Writes all of `text` as `write` does, as the run's last output: then its outputs are in place
+    /// (`Temporaries.outputsInPlace`), and a signal lets the run end with its own status.
+    public func writeLast(_ text: String) throws(OutputError) {
+        try write(text)
+        Temporaries.shared.outputsInPlace()
+    }
+
     /// Renames finished temporaries over their destinations as one step, for a command with several outputs
     /// (`preview`'s GIF and MP4, `simulate --out --per-user`): either every destination is replaced or none is.
     ///

@@ -151,7 +151,7 @@ struct GuidelineCheck: ParsableCommand {
             let bar = ProgressBar(label: "check", total: loaded.count, unit: "profiles", delaySeconds: 1)
             let result = try request.run(progress: { bar.update($0) })
             bar.finish()
-            try out.write(view.render(result.document, for: out))
+            try out.writeLast(view.render(result.document, for: out))
             for (profile, text) in result.together { printNote("\(profile): \(text)") }
             let failures = result.failures
             if !failures.isEmpty {

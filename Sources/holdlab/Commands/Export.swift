@@ -137,7 +137,7 @@ struct Export: ParsableCommand {
                 profile: loaded, language: swift ? .swift : .kotlin,
                 typeName: name ?? ControlExport.typeName(forProfile: designName), commandLine: CommandRecord.line())
             let result = try ControlExport.export(request)
-            try output.write(result.text)
+            try output.writeLast(result.text)
             for note in result.notes { printNote(note) }
         }
     }

@@ -63,7 +63,7 @@ struct FitCurve: ParsableCommand {
             let report = try request.run()
             if let warning = report.fit.warning { printNote("warning: \(warning)") }
             let out = OutputFile(argument: output.out)
-            try out.write(view.render(report.document, for: out))
+            try out.writeLast(view.render(report.document, for: out))
         }
     }
 }

@@ -111,7 +111,7 @@ struct Haptics: ParsableCommand {
                 intensity: intensity, sharpness: sharpness, completionIntensity: completionIntensity,
                 completionSharpness: completionSharpness, pulseMilliseconds: pulseMilliseconds,
                 completionPulseMilliseconds: completionPulseMilliseconds)
-            try output.write(HapticPattern.text(
+            try output.writeLast(HapticPattern.text(
                 chosenFormat, pulses: pulses, style: style, request: request, trace: trace, commandLine: CommandRecord.line()))
         }
     }

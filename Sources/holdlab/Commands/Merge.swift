@@ -50,7 +50,7 @@ struct Merge: ParsableCommand {
             }
             let result = try merge.finish(
                 outputArguments: output.file.map { "--out " + ClusterScript.quote($0) } ?? "", mergeCommand: "holdlab merge")
-            try out.write(view.render(ResultDocument(result.table), for: out))
+            try out.writeLast(view.render(ResultDocument(result.table), for: out))
             noteUndefinedValues(result.table, subject: "row")
         }
     }

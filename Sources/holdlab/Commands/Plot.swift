@@ -138,6 +138,7 @@ struct Plot: ParsableCommand {
             let assignments = parsed + (noFooter ? [("footer", "0")] : [])
             // gnuplot sees names HoldLab chose for the data, the notebook and the figure: any path works.
             try Gnuplot.render(script: script, data: data, assignments: assignments, out: figure)
+            Temporaries.shared.outputsInPlace()
         } catch let failure as PlotFailure {
             if !failure.message.isEmpty { printError(failure.message) }
             throw ExitCode(failure.status)

@@ -150,6 +150,7 @@ struct Preview: ParsableCommand {
             }
             // The GIF and the MP4 are renamed into place together: a failure or an interrupt leaves both as they were.
             try PreviewRenderer.render(timelines, gif: out, mp4: video)
+            Temporaries.shared.outputsInPlace()
             if video == nil && !noMP4 {
                 printNote("note: ffmpeg is not installed, so no MP4 was written (sudo apt-get install ffmpeg); the GIF is \(out)")
             }

@@ -42,7 +42,7 @@ struct Trace: ParsableCommand {
             try out.checkWritable()
             let request = TraceRequest(profile: profile, releaseAtSeconds: hold.releaseAt, framePhase: hold.phase, seed: hold.seed)
             let trace = try request.run()
-            try out.write(try view.render(request.result(of: trace, commandLine: CommandRecord.line()), for: out))
+            try out.writeLast(try view.render(request.result(of: trace, commandLine: CommandRecord.line()), for: out))
             if let note = TraceRequest.truncationNote(trace) { printNote("warning: the trace is " + note) }
         }
     }
