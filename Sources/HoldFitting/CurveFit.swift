@@ -250,26 +250,24 @@ public enum CurveFitting {
         var parameters = fit.parameters, covariance = fit.covariance
         var identified = fit.diagnostics?.identified ?? Array(repeating: true, count: p)
         let unitIdentified = identified
-        do {
-            // Back from u to x: θ = g(θᵤ), Σ = T Σᵤ Tᵀ with T = ∂g/∂θᵤ; θⱼ is identified when every θᵤ it depends on is.
-            let back = model.fromUnit(fit.parameters, centre: unit.centre, width: unit.width)
-            let transform = back.jacobian
-            parameters = back.values
-            start = start.map { model.fromUnit($0, centre: unit.centre, width: unit.width).values }
-            identified = (0..<p).map { row in (0..<p).allSatisfy { transform[row][$0] == 0 || identified[$0] } }
-            covariance = [Double](repeating: .nan, count: p * p)
-            for i in 0..<p where identified[i] {
-                for j in 0..<p where identified[j] {
-                    var sum = 0.0
-                    for k in 0..<p where transform[i][k] != 0 {
-                        for l in 0..<p where transform[j][l] != 0 { sum += transform[i][k] * fit.covariance[k * p + l] * transform[j][l] }
-                    }
-                    covariance[i * p + j] = sum
+        // Back from u to x: θ = g(θᵤ), Σ = T Σᵤ Tᵀ with T = ∂g/∂θᵤ; θⱼ is identified when every θᵤ it depends on is.
+        let back = model.fromUnit(fit.parameters, centre: unit.centre, width: unit.width)
+        let transform = back.jacobian
+        parameters = back.values
+        start = start.map { model.fromUnit($0, centre: unit.centre, width: unit.width).values }
+        identified = (0..<p).map { row in (0..<p).allSatisfy { transform[row][$0] == 0 || identified[$0] } }
+        covariance = [Double](repeating: .nan, count: p * p)
+        for i in 0..<p where identified[i] {
+            for j in 0..<p where identified[j] {
+                var sum = 0.0
+                for k in 0..<p where transform[i][k] != 0 {
+                    for l in 0..<p where transform[j][l] != 0 { sum += transform[i][k] * fit.covariance[k * p + l] * transform[j][l] }
                 }
+                covariance[i * p + j] = sum
             }
-            guard parameters.allSatisfy(\.isFinite) else {
-                throw CurveFitError("the fitted \(model.rawValue) curve's parameters overflow at x = 0 (\(parameters.map { "\($0)" }.joined(separator: ", "))); shift x towards 0")
-            }
+        }
+        guard parameters.allSatisfy(\.isFinite) else {
+            throw CurveFitError("the fitted \(model.rawValue) curve's parameters overflow at x = 0 (\(parameters.map { "\($0)" }.joined(separator: ", "))); shift x towards 0")
         }
         let t = StudentT.quantile(0.975, degreesOfFreedom: Double(fit.degreesOfFreedom))
         let errors = (0..<p).map { covariance[$0 * p + $0].squareRoot() }

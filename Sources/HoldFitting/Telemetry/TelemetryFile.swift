@@ -66,7 +66,7 @@ public enum TelemetryFile {
     /// How far a logged time may fall short of the trigger for rounding to whole milliseconds on either clock reading.
     static let roundingMilliseconds = 1.0
     /// The latest time after touch-down a row may give, ms: `Instant.limit` (10⁷ s).
-    static let longestMilliseconds = Instant.limit / 1_000_000
+    static let longestMilliseconds = Instant.longestSeconds * 1_000
 
     static func milliseconds(_ value: Double) -> String { String(format: "%.3f", value) }
 

@@ -18,6 +18,8 @@ public enum Instant {
     /// tally keeps is then within its quantiles' range (`Tally.highestMicroseconds`) and its sums of squares within
     /// Int128. NaN maps to 0.
     public static let limit = 1e16
+    /// `limit` in seconds (10⁷ s): the longest duration a population draws, or telemetry may log, as a time of a hold.
+    public static let longestSeconds = limit / perSecond
 
     /// `seconds`, rounded to the nearest nanosecond (clamped to ±10⁷ s; NaN is 0).
     @inlinable @inline(__always)

@@ -7,11 +7,6 @@ import HoldSimulation
 /// Fixes: a `--set` value found for a rule that fails or warns, checked by running the rule and then every rule
 /// again with it (`Guidelines.check`), and a profile's fixes followed together.
 extension Guidelines {
-    /// `profile` with one `--set` value applied, or nil when the value does not apply to it.
-    static func applying(_ set: String, to profile: Profile) -> Profile? {
-        applying(set, to: profile, given: [])?.profile
-    }
-
     /// `profile`, loaded with the `--set` values `sets`, with one more applied, and the ones of `sets` it takes the
     /// place of: those whose keys it leaves without effect (`retract.mode=instant` beside `--set
     /// retract.duration=0.3`: `Profile.applying(_:settingAside:)`); nil when the value does not apply to it.

@@ -317,7 +317,9 @@ public enum Guidelines {
                 // before the gesture recognises) is on the fast side too, so the halving stays monotone, and the
                 // value found is taken only where the profile takes it (else the finer grid is tried).
                 func fastEnough(_ value: Double) -> Bool {
-                    guard let changed = applying("\(key)=\(seconds(value, decimals: 4))", to: profile) else { return true }
+                    guard let (changed, _) = applying("\(key)=\(seconds(value, decimals: 4))", to: profile, given: request.sets) else {
+                        return true
+                    }
                     guard let trace = try? TraceRequest(profile: changed, seed: seed).run() else { return false }
                     return timingAdjustable(trigger: trace.timeline.triggerTime, t).status == .pass
                 }
@@ -327,7 +329,7 @@ public enum Guidelines {
                     // The profile's own value warns.
                     let low = largestPassing(below: Int((current / grid).rounded(.up))) { fastEnough(Double($0) * grid) }
                     let setting = "\(key)=\(seconds(Double(low) * grid, decimals: 4))"
-                    if low > 0, applying(setting, to: profile) != nil {
+                    if low > 0, applying(setting, to: profile, given: request.sets) != nil {
                         candidates.append(setting)
                         break
                     }
