@@ -128,42 +128,7 @@ public enum Distribution: Sendable, Hashable, CustomStringConvertible {
     /// Pitfall: normal and exgaussian can return negative values; check ``lowerBound`` when a caller
     /// needs non-negative durations.
     public func sample(_ g: Generator) -> Double {
-        // GSL's formulas (randist/flat.c, gauss.c, lognormal.c, exponential.c, weibull.c) over the generator's own
-        // draws, without a library call per draw: the same values as `gsl_ran_*`, draw for draw
-        // (`DistributionSamplingTests`); the gamma's rejection loop stays GSL's own.
-        switch self {
-        case .constant(let value):
-            return value
-        case .uniform(let min, let max):
-            let u = g.uniform()
-            return min * (1 - u) + max * u
-        case .normal(let mean, let sd):
-            return mean + g.gaussian(sigma: sd)
-        case .lognormal(let mu, let sigma):
-            var u: Double, v: Double, r2: Double
-            repeat {
-                u = -1 + 2 * g.uniform()
-                v = -1 + 2 * g.uniform()
-                r2 = u * u + v * v
-            } while r2 > 1.0 || r2 == 0
-            let normal = u * (-2.0 * log(r2) / r2).squareRoot()
-            return exp(sigma * normal + mu)
-        case .gamma(let shape, let scale):
-            return gsl_ran_gamma(g.rng, shape, scale)
-        case .weibull(let shape, let scale):
-            let x = g.uniformPositive()
-            return scale * pow(-log(x), 1 / shape)
-        case .exponential(let mean):
-            return -mean * log1p(-g.uniform())
-        case .exgaussian(let mu, let sigma, let tau):
-            let normal = g.gaussian(sigma: sigma)
-            return mu + normal + -tau * log1p(-g.uniform())
-        case .loglogistic(let scale, let shape):
-            let u = g.uniformPositive()
-            return scale * exp((log(u) - log1p(-u)) / shape)
-        case .mixture(let mixture):
-            return mixture.components[mixture.component(at: g.uniform())].distribution.sample(g)
-        }
+        finish(pending(g))
     }
 
     /// `sample` through GSL's own `gsl_ran_*` functions: what `sample` must equal draw for draw (tests).

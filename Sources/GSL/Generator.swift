@@ -200,6 +200,13 @@ public final class Generator {
     /// GSL's formula (`randist/gauss.c`) over ``uniformPositive()``, so the draw costs no library calls; the values
     /// are `gsl_ran_gaussian`'s, draw for draw (`GeneratorTests`).
     public func gaussian(sigma: Double = 1) -> Double {
+        let (y, r2) = polarPoint()
+        return Self.gaussian(y: y, r2: r2, sigma: sigma)
+    }
+
+    /// The random part of `gaussian`: GSL's point of the unit circle, its y and its squared radius.
+    @inline(__always)
+    func polarPoint() -> (y: Double, r2: Double) {
         var x: Double, y: Double, r2: Double
         repeat {
             // A point of the square (−1, −1) to (+1, +1), kept when it is in the unit circle.
@@ -207,8 +214,13 @@ public final class Generator {
             y = -1 + 2 * uniformPositive()
             r2 = x * x + y * y
         } while r2 > 1.0 || r2 == 0
-        // Box–Muller.
-        return sigma * y * (-2.0 * log(r2) / r2).squareRoot()
+        return (y, r2)
+    }
+
+    /// The rest of `gaussian`, Box–Muller over a point `polarPoint` drew.
+    @inline(__always)
+    static func gaussian(y: Double, r2: Double, sigma: Double) -> Double {
+        sigma * y * (-2.0 * log(r2) / r2).squareRoot()
     }
 
     /// `gsl_ran_gaussian` called through the library: what `gaussian(sigma:)` must equal draw for draw (tests).

@@ -199,12 +199,15 @@ private final class ContrastWorker: ChunkWorker, @unchecked Sendable {
     private var drawn: [DrawnUser] = []
     private var personMeasures: [PersonMeasures] = []
     private let blocks = BlockRunner()
+    /// Draws the chunk's people a block at a time.
+    private let drawBuffers: DrawBuffers
 
     init(designs: [Design], prepared: [(PreparedControl, [Movement?])], population: PreparedPopulation, seed: UInt64,
          rng: Generator.Kind, contrasts: [Contrast]) {
         controls = zip(designs, prepared).map { ControlUnderTest(profile: $0.profile, prepared: $1.0, movements: $1.1) }
         latencyDistributions = designs.map(\.profile.timerLatency)
         self.population = population
+        drawBuffers = DrawBuffers(classes: population.traits.count)
         self.seed = seed
         self.rng = rng
         self.contrasts = contrasts
@@ -216,7 +219,7 @@ private final class ContrastWorker: ChunkWorker, @unchecked Sendable {
         // The chunk's people, drawn once before any design runs (as PairedComparison does).
         let people = Generator(seed: seed, stream: UInt64(chunk) * 2, kind: rng)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
-        for _ in 0..<users { drawn.append(population.draw(people)) }
+        population.draw(users, from: people, into: &drawn, buffers: drawBuffers)
         if personMeasures.count < controls.count * users {
             personMeasures = Array(repeating: PersonMeasures(), count: controls.count * Simulator.chunkSize)
         }

@@ -159,6 +159,8 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
     private var drawn: [DrawnUser] = []
     private var personMeasures: [PersonMeasures] = []
     private let blocks = BlockRunner()
+    /// Draws the chunk's people a block at a time.
+    private let drawBuffers: DrawBuffers
     private var rows: [Int: String] = [:]
     /// Per design, its `--per-user` row writer.
     private let rowWriters: [PerUserRow]
@@ -170,6 +172,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
         latencyDistributions = designs.map(\.profile.timerLatency)
         self.baseline = baseline
         self.population = population
+        drawBuffers = DrawBuffers(classes: population.traits.count)
         self.seed = seed
         self.rng = rng
         keepsRows = perUser
@@ -189,7 +192,7 @@ private final class PairedWorker: ChunkWorker, @unchecked Sendable {
         // person by person), and the pairs are counted person by person.
         let people = Generator(seed: seed, stream: UInt64(chunk) * 2, kind: rng)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
-        for _ in 0..<users { drawn.append(population.draw(people)) }
+        population.draw(users, from: people, into: &drawn, buffers: drawBuffers)
         if personMeasures.count < controls.count * users {
             personMeasures = Array(repeating: PersonMeasures(), count: controls.count * Simulator.chunkSize)
         }

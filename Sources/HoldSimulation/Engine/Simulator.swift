@@ -141,6 +141,7 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
         controls = zip(profiles, prepared).map { ControlUnderTest(profile: $0, prepared: $1.0, movements: $1.1) }
         latencyDistributions = profiles.map(\.timerLatency)
         self.population = population
+        drawBuffers = DrawBuffers(classes: population.traits.count)
         self.seed = seed
         self.rng = rng
         keepsRows = perUser
@@ -152,6 +153,8 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
     @exclusivity(unchecked) private var drawn: [DrawnUser] = []
     /// Runs them through controls whose held timeline depends on the phase alone.
     private let blocks = BlockRunner()
+    /// Draws the chunk's people a block at a time.
+    private let drawBuffers: DrawBuffers
     /// Per profile, its `--per-user` row writer; the chunk's rows, in user order.
     let rowWriters: [PerUserRow]
     @exclusivity(unchecked) private var chunkText: [UInt8] = []
@@ -163,7 +166,7 @@ private final class Worker: ChunkWorker, @unchecked Sendable {
     func run(chunk: Int, users: Int) {
         let people = Generator(seed: seed, stream: UInt64(chunk) * 2, kind: rng)
         if !drawn.isEmpty { drawn.removeAll(keepingCapacity: true) }
-        for _ in 0..<users { drawn.append(population.draw(people)) }
+        population.draw(users, from: people, into: &drawn, buffers: drawBuffers)
         if keepsRows {
             runWithRows(chunk: chunk, users: users)
             return

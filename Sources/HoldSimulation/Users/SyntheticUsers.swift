@@ -47,6 +47,10 @@ struct PreparedPopulation: Sendable {
     private let primary: [Distribution?]
     /// Per class: the patience distribution (react only).
     private let patience: [Distribution?]
+    /// Per class: what its primary draw is drawn from, `primary` or an anticipating class's standard normal
+    /// (`Generator.gaussian()`, which `Distribution.normal(mean: 0, sd: 1)` gives bit for bit: 0 + z is z, and
+    /// GSL's point never has y = −0).
+    private let drawnPrimary: [Distribution]
 
     init(_ population: Population) {
         self.population = population
@@ -67,28 +71,86 @@ struct PreparedPopulation: Sendable {
             if case .react(_, let patience) = userClass.behavior { return patience }
             return nil
         }
+        drawnPrimary = primary.map { $0 ?? .normal(mean: 0, sd: 1) }
     }
 
     /// The longest hold, reaction or patience a person is drawn with: 10⁷ s (116 days), the latest instant a hold's
     /// times may take (`Instant.limit`), beyond which a drawn duration was already taken as 10⁷ s in the rows and
     /// summaries. Drawn as is, a time near 1e306 s overflowed to NaN when a release was written in milliseconds.
-    static let longestDrawnSeconds = Instant.limit / Instant.perSecond
+    static let longestDrawnSeconds = Instant.longestSeconds
+
+    /// Draws `count` people from `generator` into `people` (after what it holds): the people `draw` gives one by
+    /// one, bit for bit. A block of them at a time, in two passes: every number each person takes from the
+    /// generator, person after person in the generator's order (`Distribution.pending`); then each class's
+    /// durations from those numbers, the class's people together (`Distribution.finish(_:at:count:into:)`), so the
+    /// library calls of independent people overlap and no branch depends on a person's class.
+    func draw(_ count: Int, from generator: Generator, into people: inout [DrawnUser], buffers: DrawBuffers) {
+        let size = DrawBuffers.blockSize
+        precondition(buffers.classes == traits.count, "buffers for \(buffers.classes) classes, not \(traits.count)")
+        let pendingPrimary = buffers.primary, pendingPatience = buffers.patience, members = buffers.members
+        let values = buffers.values, memberCounts = buffers.memberCounts
+        people.reserveCapacity(people.count + count)
+        var drawn = 0
+        while drawn < count {
+            let block = min(size, count - drawn)
+            let base = people.count
+            for index in 0..<traits.count { memberCounts[index] = 0 }
+            for slot in 0..<block {
+                let classIndex = self.classIndex(at: generator.uniform())
+                var user = DrawnUser(
+                    classIndex: classIndex, framePhase: generator.uniform(), primary: 0, patience: .infinity,
+                    movementUniform: 0.5)
+                pendingPrimary[slot] = drawnPrimary[classIndex].pending(generator)
+                if let patience = patience[classIndex] { pendingPatience[slot] = patience.pending(generator) }
+                if traits[classIndex].moves { user.movementUniform = generator.uniformPositive() }
+                members[classIndex * size + memberCounts[classIndex]] = Int32(slot)
+                memberCounts[classIndex] += 1
+                people.append(user)
+            }
+            people.withUnsafeMutableBufferPointer { people in
+                let block = people.baseAddress! + base
+                for classIndex in 0..<traits.count where memberCounts[classIndex] > 0 {
+                    let count = memberCounts[classIndex], owners = members + classIndex * size
+                    drawnPrimary[classIndex].finish(pendingPrimary, at: owners, count: count, into: values)
+                    if primary[classIndex] == nil {
+                        // An anticipating class's standard normal z, as drawn.
+                        for k in 0..<count { block[Int(owners[k])].primary = values[k] }
+                    } else {
+                        for k in 0..<count { block[Int(owners[k])].primary = Self.clampedDuration(values[k]) }
+                    }
+                    guard let patience = patience[classIndex] else { continue }
+                    patience.finish(pendingPatience, at: owners, count: count, into: values)
+                    for k in 0..<count { block[Int(owners[k])].patience = Self.clampedDuration(values[k]) }
+                }
+            }
+            drawn += block
+        }
+    }
+
+    /// A drawn hold, reaction or patience as a time of a hold: at least 0 and at most `longestDrawnSeconds`.
+    @inline(__always)
+    static func clampedDuration(_ seconds: Double) -> Double { min(longestDrawnSeconds, max(0, seconds)) }
+
+    /// The class a uniform `u` picks: the first whose cumulative weight is above `u` (the last when none is). The
+    /// weights never decrease, so that is the number of them at or below `u`: counted without a branch, as a class
+    /// drawn at random would mislead the branch predictor.
+    @inline(__always)
+    func classIndex(at u: Double) -> Int {
+        var below = 0
+        for bound in cumulativeWeights { below &+= u >= bound ? 1 : 0 }
+        return Swift.min(below, cumulativeWeights.count - 1)
+    }
 
     /// Draws one person. The number of draws depends only on the class, never on the control.
     @inline(__always)
     func draw(_ generator: Generator) -> DrawnUser {
-        let u = generator.uniform()
-        var classIndex = cumulativeWeights.count - 1
-        for (index, bound) in cumulativeWeights.enumerated() where u < bound {
-            classIndex = index
-            break
-        }
+        let classIndex = classIndex(at: generator.uniform())
         var user = DrawnUser(
             classIndex: classIndex, framePhase: generator.uniform(), primary: 0, patience: .infinity,
             movementUniform: 0.5)
         if let distribution = primary[classIndex] {
-            user.primary = min(Self.longestDrawnSeconds, max(0, distribution.sample(generator)))
-            if let patience = patience[classIndex] { user.patience = min(Self.longestDrawnSeconds, max(0, patience.sample(generator))) }
+            user.primary = Self.clampedDuration(distribution.sample(generator))
+            if let patience = patience[classIndex] { user.patience = Self.clampedDuration(patience.sample(generator)) }
         } else {
             user.primary = generator.gaussian()
         }
@@ -137,5 +199,38 @@ struct UserRun {
     }
     var summary: HoldSummary {
         @inline(__always) get { evaluator.summary }
+    }
+}
+
+/// One worker's buffers for `PreparedPopulation.draw(_:from:into:buffers:)`, for a population of `classes` classes:
+/// a block's pending draws, and per class the block's people of it in order. Plain memory, the worker's for its life.
+final class DrawBuffers {
+    /// People a block takes: their pending draws and values stay in the core's first-level cache.
+    static let blockSize = 256
+    let classes: Int
+    let primary = UnsafeMutablePointer<PendingDraw>.allocate(capacity: blockSize)
+    let patience = UnsafeMutablePointer<PendingDraw>.allocate(capacity: blockSize)
+    let values = UnsafeMutablePointer<Double>.allocate(capacity: blockSize)
+    let members: UnsafeMutablePointer<Int32>
+    let memberCounts: UnsafeMutablePointer<Int>
+
+    init(classes: Int) {
+        self.classes = classes
+        primary.initialize(repeating: PendingDraw(), count: Self.blockSize)
+        patience.initialize(repeating: PendingDraw(), count: Self.blockSize)
+        values.initialize(repeating: 0, count: Self.blockSize)
+        members = .allocate(capacity: classes * Self.blockSize)
+        members.initialize(repeating: 0, count: classes * Self.blockSize)
+        memberCounts = .allocate(capacity: classes)
+        memberCounts.initialize(repeating: 0, count: classes)
+    }
+
+    deinit {
+        // Plain values: nothing to deinitialise.
+        primary.deallocate()
+        patience.deallocate()
+        values.deallocate()
+        members.deallocate()
+        memberCounts.deallocate()
     }
 }
