@@ -137,7 +137,8 @@ struct PreparedPopulation: Sendable {
     @inline(__always)
     func classIndex(at u: Double) -> Int {
         var below = 0
-        for bound in cumulativeWeights { below &+= u >= bound ? 1 : 0 }
+        // The comparison's bit, added (a conditional increment compiles to a jump).
+        for bound in cumulativeWeights { below &+= Int(unsafeBitCast(u >= bound, to: UInt8.self)) }
         return Swift.min(below, cumulativeWeights.count - 1)
     }
 
