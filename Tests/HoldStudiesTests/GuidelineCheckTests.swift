@@ -91,13 +91,25 @@ struct GuidelineCheckTests {
             + "(`holdlab check p --users 2000 --set 'haptics={minInterval: 0.025}'`; in this report a `--set` would change every design)")
         // A fix that voids a key another value gives (GuidelineFix.replaces) takes that value's place where it is given.
         let instant = "retract.mode=instant", curve = "retract.curve=spring(0.6,0)"
-        #expect(ReviewReport.placed(instant, ReviewReport.Placement(variant: ("h", ["fill.start=touchDown", curve])), replaces: curve)
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(variant: ("h", ["fill.start=touchDown", curve])), replaces: [curve])
             == "`\(instant)` in place of `\(curve)` among the values of `--variant h`")
-        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve]), replaces: curve)
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve]), replaces: [curve])
             == "`--set \(instant)` in place of `--set \(curve)` (a value every design has)")
-        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], profile: ("p", ["holdlab", "check", "p", "--set", curve])), replaces: curve)
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], profile: ("p", ["holdlab", "check", "p", "--set", curve])), replaces: [curve])
             == "`\(instant)` in the profile `p` in place of `--set \(curve)` (a value every design has) "
             + "(`holdlab check p --set \(instant)`; in this report a `--set` would change every design)")
+        // Two values it voids: both named, both taken out of the check line (0.3.15 joined them into one string that
+        // matched neither, and said the fix without them).
+        let duration = "retract.duration=0.3"
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve, duration]), replaces: [curve, duration])
+            == "`--set \(instant)` in place of `--set \(curve)` and `--set \(duration)` (values every design has)")
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(variant: ("h", [curve, "fill.start=touchDown", duration])), replaces: [curve, duration])
+            == "`\(instant)` in place of `\(curve)` and `\(duration)` among the values of `--variant h`")
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve, duration], profile: ("p", ["holdlab", "check", "p", "--set", curve, "--set", duration])), replaces: [curve, duration])
+            == "`\(instant)` in the profile `p` in place of `--set \(curve)` and `--set \(duration)` (values every design has) "
+            + "(`holdlab check p --set \(instant)`; in this report a `--set` would change every design)")
+        // check's own text is unchanged: the values as they are pasted.
+        #expect(GuidelineFix(setting: instant, replaces: [curve, duration]).text == "--set \(instant) in place of --set \(curve) --set \(duration)")
         // A code span holding a backtick is fenced by more of them, so it does not end early.
         #expect(ReviewReport.code("--set description=`x`") == "`` --set description=`x` ``")
         #expect(ReviewReport.code("a``b|c") == "``` a``b\\|c ```")

@@ -65,7 +65,9 @@ public struct GuidelineCheckRequest: Sendable {
                 users: users, seed: seed, rng: rng, threads: threads, thresholds: thresholds, sets: sets)
             let own = try Guidelines.check(request)
             if let fixes = try Guidelines.together(request, own) {
-                together.append((subject.profile.name, fixes.sentence { setting, replaced in "`--set \(setting)`" + (replaced.map { " in place of `--set \($0)`" } ?? "") }))
+                together.append((subject.profile.name, fixes.sentence { setting, replaced in
+                    "`--set \(setting)`" + (replaced.isEmpty ? "" : " in place of `\(replaced.map { "--set \($0)" }.joined(separator: " "))`")
+                }))
             }
             results += own
             progress?(index + 1)

@@ -123,11 +123,11 @@ public struct GuidelineFix: Sendable, Equatable {
     public var trades: Bool
     /// The `--set` value the profile was checked with that `setting` takes the place of: one of a key that overlaps
     /// the fix's, which cannot be given beside it (`setting` is then the two merged: `replacing`), or one whose key
-    /// the fix leaves without effect (`retract.duration=0.3` for `retract.mode=instant`), refused beside it (several
-    /// such are joined by ` --set `).
-    public var replaces: String?
+    /// the fix leaves without effect (`retract.duration=0.3` for `retract.mode=instant`), refused beside it: then
+    /// every such value, in the order given. Empty when it takes the place of none.
+    public var replaces: [String]
 
-    public init(setting: String?, note: String = "", trades: Bool = false, replaces: String? = nil) {
+    public init(setting: String?, note: String = "", trades: Bool = false, replaces: [String] = []) {
         self.setting = setting
         self.note = note
         self.trades = trades
@@ -141,12 +141,12 @@ public struct GuidelineFix: Sendable, Equatable {
     /// (`fill.timer={tick: 0.02, duration: 2.5}` beside a fix of `fill.timer.duration`), the two merged into one
     /// value (`Override.merged`) that takes its place, so the fix can be pasted; otherwise the fix as it is.
     public func replacing(_ sets: [String]) -> GuidelineFix {
-        guard replaces == nil, let setting, let fix = try? Override(parsing: setting) else { return self }
+        guard replaces.isEmpty, let setting, let fix = try? Override(parsing: setting) else { return self }
         for text in sets {
             guard let given = try? Override(parsing: text), let merged = given.merged(with: fix) else { continue }
             var placed = self
             placed.setting = merged
-            placed.replaces = text
+            placed.replaces = [text]
             return placed
         }
         return self
@@ -156,8 +156,13 @@ public struct GuidelineFix: Sendable, Equatable {
     /// `replaces`, `in place of --set …` after the value.
     public var text: String {
         guard let setting else { return note }
-        if trades { return "`--set \(setting)`" + (replaces.map { " in place of `--set \($0)`" } ?? "") + " \(note)" }
-        return "--set \(setting)" + (replaces.map { " in place of --set \($0)" } ?? "") + (note.isEmpty ? "" : " (\(note))")
+        if trades { return "`--set \(setting)`" + (replacedText.map { " in place of `\($0)`" } ?? "") + " \(note)" }
+        return "--set \(setting)" + (replacedText.map { " in place of \($0)" } ?? "") + (note.isEmpty ? "" : " (\(note))")
+    }
+
+    /// `--set a --set b` for the values it takes the place of, as they are pasted; nil for none.
+    public var replacedText: String? {
+        replaces.isEmpty ? nil : replaces.map { "--set \($0)" }.joined(separator: " ")
     }
 }
 
@@ -174,12 +179,12 @@ public struct FixesTogether: Sendable {
         case broken([(rule: String, status: GuidelineStatus, fixed: Bool)])
     }
 
-    /// The fixes' `key=value` texts, in rule order, each once, and the `--set` each takes the place of (if any).
+    /// The fixes' `key=value` texts, in rule order, each once, and the `--set` values each takes the place of.
     public var settings: [String]
-    public var replaces: [String?]
+    public var replaces: [[String]]
     public var outcome: Outcome
 
-    public init(settings: [String], replaces: [String?], outcome: Outcome) {
+    public init(settings: [String], replaces: [[String]], outcome: Outcome) {
         self.settings = settings
         self.replaces = replaces
         self.outcome = outcome
@@ -187,9 +192,9 @@ public struct FixesTogether: Sendable {
 
     /// The sentence, each value written by `value` from the setting and the `--set` it replaces (`` `--set k=v` in
     /// place of `--set k=w` `` for check, `` `k=v` `` for a report, whose cells say where each goes).
-    public func sentence(_ value: (String, String?) -> String) -> String {
+    public func sentence(_ value: (String, [String]) -> String) -> String {
         // Separated by commas where a value names the one it replaces, so each pair reads as one.
-        let list = zip(settings, replaces).map(value).joined(separator: replaces.contains { $0 != nil } ? ", " : " ")
+        let list = zip(settings, replaces).map(value).joined(separator: replaces.contains { !$0.isEmpty } ? ", " : " ")
         switch outcome {
         case .conflict(let a, let b):
             return "two of its fixes give one key different values (`\(a)` and `\(b)`): they cannot both be followed; "

@@ -28,11 +28,10 @@ extension Guidelines {
     static func fix(_ profile: Profile, candidates: [String], note: String = "", sets: [String] = [],
                     breaks: (Profile) throws -> [String], passes: (Profile) throws -> Bool) throws -> GuidelineFix {
         var tried: [String] = []
-        var trading: (candidate: String, broken: [String], replaces: String?)?
+        var trading: (candidate: String, broken: [String], replaces: [String])?
         for candidate in candidates where !tried.contains(candidate) {
             tried.append(candidate)
-            guard let (changed, aside) = applying(candidate, to: profile, given: sets), try passes(changed) else { continue }
-            let replaces = aside.isEmpty ? nil : aside.joined(separator: " --set ")
+            guard let (changed, replaces) = applying(candidate, to: profile, given: sets), try passes(changed) else { continue }
             let broken = try breaks(changed)
             if broken.isEmpty { return GuidelineFix(setting: candidate, note: note, replaces: replaces) }
             if trading == nil { trading = (candidate, broken, replaces) }
@@ -92,7 +91,7 @@ extension Guidelines {
         let fixing = results.filter { result in result.suggestion.map { !$0.trades && $0.setting != nil } ?? false }
         // One fix two rules give is one value to follow.
         var settings: [String] = []
-        var replaces: [String?] = []
+        var replaces: [[String]] = []
         for fix in fixing.compactMap(\.suggestion) where !settings.contains(fix.setting ?? "") {
             settings.append(fix.setting ?? "")
             replaces.append(fix.replaces)

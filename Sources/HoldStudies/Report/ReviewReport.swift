@@ -189,33 +189,44 @@ public enum ReviewReport {
     /// `--set` gives the same key; a plain profile's in that profile, with the `holdlab check` command that checks
     /// it there, since in a report a `--set` changes every design; without a placement, a `--set`.
     ///
-    /// - Parameter replaces: the `--set` the fix takes the place of (`GuidelineFix.replaces`): one of an overlapping
-    ///   key, or one whose key the fix leaves without effect.
-    static func placed(_ setting: String, _ placement: Placement, replaces: String? = nil) -> String {
+    /// - Parameter replaces: the `--set` values the fix takes the place of (`GuidelineFix.replaces`): one of an
+    ///   overlapping key, or those whose keys the fix leaves without effect.
+    static func placed(_ setting: String, _ placement: Placement, replaces: [String] = []) -> String {
         let key = Override.keyPath(of: setting)
-        func given(_ sets: [String]) -> String? {
-            if let replaces, sets.contains(replaces) { return replaces }
-            return sets.first { KeyPaths.overlap(Override.keyPath(of: $0), key) }
+        func given(_ sets: [String]) -> [String] {
+            let found = replaces.filter(sets.contains)
+            if !found.isEmpty { return found }
+            return sets.first { KeyPaths.overlap(Override.keyPath(of: $0), key) }.map { [$0] } ?? []
         }
+        /// "`a`", "`a` and `b`", "`a`, `b` and `c`".
+        func listed(_ values: [String], _ span: (String) -> String) -> String {
+            let spans = values.map(span)
+            return spans.count < 2 ? spans.joined() : spans.dropLast().joined(separator: ", ") + " and " + spans[spans.count - 1]
+        }
+        let every = { (common: [String]) in common.count == 1 ? "a value every design has" : "values every design has" }
         if let (profile, check) = placement.profile {
-            // In the profile, where the design's values are: in place of a common --set of the key in its check.
+            // In the profile, where the design's values are: in place of the common --set values of the key in its check.
             var command = check.isEmpty ? ["holdlab", "check", profile] : check
             let common = given(placement.common)
-            if let common, let index = command.indices.dropFirst().first(where: { command[$0] == common && command[$0 - 1] == "--set" }) {
-                command.removeSubrange(index - 1...index)
+            for value in common {
+                if let index = command.indices.dropFirst().first(where: { command[$0] == value && command[$0 - 1] == "--set" }) {
+                    command.removeSubrange(index - 1...index)
+                }
             }
-            let replacing = common.map { " in place of \(code("--set \($0)")) (a value every design has)" } ?? ""
+            let replacing = common.isEmpty ? "" : " in place of \(listed(common) { code("--set \($0)") }) (\(every(common)))"
             return "\(code(setting)) in the profile \(code(profile))\(replacing) (\(code(CSV.commandLine(command + ["--set", setting]))); "
                 + "in this report a `--set` would change every design)"
         }
-        if let common = given(placement.common) {
-            return "\(code("--set \(setting)")) in place of \(code("--set \(common)")) (a value every design has)"
+        let common = given(placement.common)
+        if !common.isEmpty {
+            return "\(code("--set \(setting)")) in place of \(listed(common) { code("--set \($0)") }) (\(every(common)))"
         }
         if let (label, sets) = placement.variant {
             // A review file's variant too: the report records (and reproduce.sh runs) the equivalent `--variant`.
             let values = "the values of \(code("--variant \(label)"))"
-            if let own = given(sets) {
-                return "\(code(setting)) in place of \(code(own)) among \(values)"
+            let own = given(sets)
+            if !own.isEmpty {
+                return "\(code(setting)) in place of \(listed(own, code)) among \(values)"
             }
             return "\(code(setting)) added to \(values)"
         }
