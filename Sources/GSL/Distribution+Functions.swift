@@ -61,11 +61,12 @@ extension Distribution {
         case .normal(let mean, let sd):
             return gsl_cdf_gaussian_P(x - mean, sd)
         case .lognormal(let mu, let sigma):
-            return gsl_cdf_lognormal_P(x, mu, sigma)
+            // GSL's lognormal and Weibull CDFs take the log or a power of x: NaN below their support.
+            return x < 0 ? 0 : gsl_cdf_lognormal_P(x, mu, sigma)
         case .gamma(let shape, let scale):
             return gsl_cdf_gamma_P(x, shape, scale)
         case .weibull(let shape, let scale):
-            return gsl_cdf_weibull_P(x, scale, shape)
+            return x < 0 ? 0 : gsl_cdf_weibull_P(x, scale, shape)
         case .exponential(let mean):
             return gsl_cdf_exponential_P(x, mean)
         case .exgaussian(let mu, let sigma, let tau):
@@ -91,11 +92,11 @@ extension Distribution {
         case .normal(let mean, let sd):
             return gsl_cdf_gaussian_Q(x - mean, sd)
         case .lognormal(let mu, let sigma):
-            return gsl_cdf_lognormal_Q(x, mu, sigma)
+            return x < 0 ? 1 : gsl_cdf_lognormal_Q(x, mu, sigma)
         case .gamma(let shape, let scale):
             return gsl_cdf_gamma_Q(x, shape, scale)
         case .weibull(let shape, let scale):
-            return gsl_cdf_weibull_Q(x, scale, shape)
+            return x < 0 ? 1 : gsl_cdf_weibull_Q(x, scale, shape)
         case .exponential(let mean):
             return gsl_cdf_exponential_Q(x, mean)
         case .exgaussian(let mu, let sigma, let tau):

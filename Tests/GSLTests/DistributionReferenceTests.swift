@@ -167,4 +167,19 @@ struct ParameterisationTests {
         #expect(Distribution.exponential(mean: 0.5).logSurvival(1000) == -2000)
         #expect(isClose(Distribution.loglogistic(scale: 1, shape: 3).logSurvival(1e100), -300 * log(10.0), relative: 1e-12))
     }
+
+    @Test("below the support the CDF is 0 and the survival 1 for every family (GSL's lognormal and Weibull gave NaN)")
+    func belowSupport() throws {
+        let mixture = try Distribution(mixture: [(1, .constant(value: -1)), (1, .lognormal(mu: 0, sigma: 0.3))])
+        for distribution in [Distribution.lognormal(mu: 0, sigma: 0.3), .weibull(shape: 1.7, scale: 0.9), .gamma(shape: 2, scale: 0.3),
+                             .exponential(mean: 0.2), .loglogistic(scale: 0.9, shape: 6), .uniform(min: 0.1, max: 2), .constant(value: 0.5)] {
+            for x in [-Double.leastNonzeroMagnitude, -1, -1e300] {
+                #expect(distribution.cdf(x) == 0, "\(distribution) at \(x)")
+                #expect(distribution.survival(x) == 1, "\(distribution) at \(x)")
+            }
+        }
+        // Half the mixture is the point mass at −1: P(X ≤ −0.5) is exactly its weight.
+        #expect(mixture.cdf(-0.5) == 0.5)
+        #expect(mixture.survival(-0.5) == 0.5)
+    }
 }

@@ -17,6 +17,23 @@ struct SimulateCommandTests {
         #expect(result.stdout.contains("# profile: hig-linear-bar fnv1a64:"))
     }
 
+    @Test("a class drawn at 0 s for much of its distribution is warned about, even with --quiet, by every command that simulates it; the rows are as without the warning")
+    func negativeDurations() throws {
+        let set = ["--set", "population.hold-only.intentional.hold={dist: normal, mean: 0.8, sd: 0.5}"]
+        let warning = "holdlab: warning: population hold-only, class intentional: 5.48 % of its hold distribution {dist: normal, mean: 0.8, sd: 0.5} is below 0 s; those draws are taken as 0 s (a release at touch-down)\n"
+        let simulate = try CLI.run(["simulate", "--population", "hold-only", "--users", "2000", "--quiet"] + set)
+        #expect(simulate.status == 0 && simulate.stderr == warning, "\(simulate.stderr)")
+        for command in [["compare", "--profile", "hig-linear-bar", "--profile", "hig-linear-ring"],
+                        ["sweep", "--profile", "hig-linear-bar", "--vary", "fill.duration=0.5,0.6"],
+                        ["check", "hig-linear-bar"]] {
+            let result = try CLI.run(command + ["--population", "hold-only", "--users", "2000", "--quiet"] + set)
+            #expect(result.stderr.components(separatedBy: warning).count == 2, "\(command[0]): \(result.stderr)")
+        }
+        // The library's populations say nothing of the kind.
+        let plain = try CLI.run(["simulate", "--population", "hold-only", "--users", "2000", "--quiet"])
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+    }
+
     @Test("--list-columns prints every column with its unit and definition, in CSV order, and simulates nothing")
     func listColumns() throws {
         let result = try CLI.run(["simulate", "--list-columns", "--users", "1"])

@@ -44,9 +44,15 @@ struct ProfileSourceOptions: ParsableArguments {
         try allOverrides().filter { !$0.reachesPopulation }
     }
 
-    /// `populations` with the `--set population.…` values applied.
+    /// `populations` with the `--set population.…` values applied: what every command that simulates a population
+    /// runs, once per population, so it is also where a population's notes (`Population.notes`: a class drawn at
+    /// 0 s for its durations below 0) are said, as warnings.
     func applyingPopulationOverrides(to populations: [Population]) throws -> [Population] {
-        try Population.applying(try allOverrides(), to: populations)
+        let applied = try Population.applying(try allOverrides(), to: populations)
+        for population in applied {
+            for note in population.notes { printNote("warning: \(note)") }
+        }
+        return applied
     }
 
     /// Refuses a `--set` key given twice, or also varied by `options` (e.g. `--vary`, `--param`): the last
