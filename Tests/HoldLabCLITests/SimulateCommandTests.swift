@@ -29,6 +29,19 @@ struct SimulateCommandTests {
             let result = try CLI.run(command + ["--population", "hold-only", "--users", "2000", "--quiet"] + set)
             #expect(result.stderr.components(separatedBy: warning).count == 2, "\(command[0]): \(result.stderr)")
         }
+        // check's and report's --impaired-population too, once (also when it runs as --population).
+        let impaired = try TemporaryFiles.write("""
+            version: 1
+            name: negimp
+            description: test
+            classes:
+              - {name: slow, weight: 1, intent: confirm, behavior: hold, hold: {dist: uniform, min: -0.2, max: 1.8}}
+            """, name: "negimp.yaml")
+        let impairedWarning = "holdlab: warning: population negimp, class slow: 10 % of its hold distribution {dist: uniform, min: -0.2, max: 1.8} is below 0 s; those draws are taken as 0 s (a release at touch-down)\n"
+        for extra in [[], ["--population", impaired]] {
+            let check = try CLI.run(["check", "hig-linear-bar", "--impaired-population", impaired, "--users", "1000", "--quiet"] + extra)
+            #expect(check.stderr.components(separatedBy: impairedWarning).count == 2, "\(extra): \(check.stderr)")
+        }
         // The library's populations say nothing of the kind.
         let plain = try CLI.run(["simulate", "--population", "hold-only", "--users", "2000", "--quiet"])
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")

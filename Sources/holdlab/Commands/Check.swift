@@ -64,6 +64,16 @@ struct GuidelineOptions: ParsableArguments {
         thresholds.ruleSet = GuidelineRuleSet(rawValue: ruleSet) ?? .rules2
         return thresholds
     }
+
+    /// The `--impaired-population` motor-impaired-completion simulates, with its notes said as warnings
+    /// (`Population.notes`) unless a population of its name runs too (its warnings are said where it is loaded).
+    func impaired(from library: ProfileLibrary, besides running: [Population]) throws -> Population {
+        let population = try library.loadPopulation(impairedPopulation)
+        if !running.contains(where: { $0.name == population.name }) {
+            for note in population.notes { printNote("warning: \(note)") }
+        }
+        return population
+    }
 }
 
 struct GuidelineCheck: ParsableCommand {
@@ -132,7 +142,6 @@ struct GuidelineCheck: ParsableCommand {
             let overrides = try source.profileOverrides()
             let loaded = try library.loadProfilesWithText(profiles, overrides: overrides).map(\.profile)
             try refuseSameProfileNames(loaded, given: profiles)
-            let impaired = try library.loadPopulation(guidelines.impairedPopulation)
             let out = OutputFile(argument: output.out)
             try out.checkWritable()
             var populations: [String: Population] = [:]
@@ -143,6 +152,7 @@ struct GuidelineCheck: ParsableCommand {
                 populations[name] = population
                 return GuidelineSubject(profile: profile, population: population, populationArgument: name)
             }
+            let impaired = try guidelines.impaired(from: library, besides: subjects.map(\.population))
             let request = GuidelineCheckRequest(
                 subjects: subjects, impairedPopulation: impaired, users: simulation.users, seed: simulation.seed,
                 rng: simulation.rng, threads: simulation.workerThreads, thresholds: guidelines.thresholds,

@@ -293,7 +293,7 @@ struct Report: ParsableCommand {
         for text in sweep { _ = try usage { try SweepParameter(parsing: text) } }
         var request = ReviewRequest(
             plan: plan, users: comparison.users, seed: comparison.seed, threads: comparison.sample.workerThreads,
-            thresholds: guidelines.thresholds, impairedPopulation: try library.loadPopulation(guidelines.impairedPopulation),
+            thresholds: guidelines.thresholds, impairedPopulation: try guidelines.impaired(from: library, besides: plan.populations),
             question: question, sweeps: sweep,
             notebooks: NotebookFolder.discover(executablePath: ProfileSourceOptions.executablePath()),
             arguments: arguments, inputs: inputs, figureStyle: ReviewFigureStyle(rawValue: figureStyle) ?? .slide,
