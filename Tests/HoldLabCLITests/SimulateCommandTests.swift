@@ -47,6 +47,45 @@ struct SimulateCommandTests {
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
     }
 
+    @Test("a sweep over a population's own value warns point by point; a dry run and a refused command line warn of nothing")
+    func negativeDurationsPerPoint() throws {
+        let population = try TemporaryFiles.write("""
+            version: 1
+            name: negpoints
+            description: test
+            classes:
+              - {name: intentional, weight: 0.8, intent: confirm, behavior: hold, hold: {dist: normal, mean: 1, sd: 0.5}}
+              - {name: accidental, weight: 0.2, intent: none, behavior: hold, hold: {dist: normal, mean: -1, sd: 0.1}}
+            """, name: "negpoints.yaml")
+        func said(_ class_: String, _ percent: String, _ distribution: String) -> String {
+            "population negpoints, class \(class_): \(percent) of its hold distribution \(distribution) is below 0 s; those draws are taken as 0 s (a release at touch-down)"
+        }
+        let accidental = said("accidental", "100 %", "{dist: normal, mean: -1.0, sd: 0.1}")
+        let vary = ["--population", population, "--vary", "population.intentional.hold.mean=-1,1,3"]
+        let sweep = try CLI.run(["sweep", "--profile", "hig-linear-bar", "--users", "1000", "--quiet"] + vary)
+        #expect(sweep.status == 0)
+        #expect(sweep.stderr == """
+            holdlab: warning: \(accidental)
+            holdlab: warning: point 1 (population.intentional.hold.mean=-1): \(said("intentional", "97.7 %", "{dist: normal, mean: -1.0, sd: 0.5}"))
+            holdlab: warning: point 2 (population.intentional.hold.mean=1): \(said("intentional", "2.28 %", "{dist: normal, mean: 1.0, sd: 0.5}"))
+
+            """, "\(sweep.stderr)")
+        // A report's sweep of that value: its points, named with its file; the comparison's population as loaded.
+        let out = try CLI.temporaryDirectory().appendingPathComponent("review").path
+        let report = try CLI.run(["report", "--profile", "hig-linear-bar", "--variant", "slow=fill.duration=1.2", "--population", population,
+                                  "--sweep", "population.intentional.hold.mean=-1,1,3", "--users", "1000", "--robustness-users", "0",
+                                  "--quiet", "--out", out])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stderr.contains("holdlab: warning: \(said("intentional", "2.28 %", "{dist: normal, mean: 1.0, sd: 0.5}"))\n"), "\(report.stderr)")
+        #expect(report.stderr.contains("holdlab: warning: sweep-population.intentional.hold.mean.csv: point 1 (population.intentional.hold.mean=-1): \(said("intentional", "97.7 %", "{dist: normal, mean: -1.0, sd: 0.5}"))\n"), "\(report.stderr)")
+        #expect(report.stderr.components(separatedBy: "point 2 (").count == 1, "\(report.stderr)")
+        // Nothing simulated, nothing to warn of: a dry run, a command line refused (64).
+        let dry = try CLI.run(["sweep", "--profile", "hig-linear-bar", "--dry-run"] + vary)
+        #expect(dry.status == 0 && !dry.stderr.contains("warning"), "\(dry.stderr)")
+        let refused = try CLI.run(["simulate", "--population", population, "--set", "fill.duration=-3", "--users", "100"])
+        #expect(refused.status == 64 && !refused.stderr.contains("warning"), "\(refused.stderr)")
+    }
+
     @Test("--list-columns prints every column with its unit and definition, in CSV order, and simulates nothing")
     func listColumns() throws {
         let result = try CLI.run(["simulate", "--list-columns", "--users", "1"])

@@ -128,3 +128,67 @@ struct SweepRowTests {
         }
     }
 }
+
+@Suite("sweep: what its people are, point by point")
+struct SweepPopulationNoteTests {
+    /// A sweep over `vary` of hig-linear-bar against the normal holds of `Make.population` (one class of 1 s ± 0.5 s
+    /// holds, 2.28 % below 0, one of holds 100 % below 0).
+    static func request(_ vary: String, populations count: Int = 1) throws -> SweepRequest {
+        let library = Make.library
+        let path = library.profilePath("hig-linear-bar")
+        let population = try Make.population("""
+              - {name: intentional, weight: 0.8, intent: confirm, behavior: hold, hold: {dist: normal, mean: 1, sd: 0.5}}
+              - {name: accidental, weight: 0.2, intent: none, behavior: hold, hold: {dist: normal, mean: -1, sd: 0.1}}
+            """)
+        var populations = [population]
+        if count == 2 { populations.append(try library.loadPopulation("hold-only")) }
+        let plan = try SweepPlan(parameters: [try SweepParameter(parsing: vary)], design: .grid, points: nil, seed: 1)
+        return SweepRequest(profileText: try String(contentsOfFile: path, encoding: .utf8), profilePath: path,
+                            baseOverrides: [], populations: populations, plan: plan, users: 10, seed: 1, threads: 1)
+    }
+
+    static let accidental = "population q, class accidental: 100 % of its hold distribution {dist: normal, mean: -1.0, sd: 0.1} is below 0 s; those draws are taken as 0 s (a release at touch-down)"
+    static func intentional(_ percent: String, mean: String, sd: String = "0.5") -> String {
+        "population q, class intentional: \(percent) of its hold distribution {dist: normal, mean: \(mean), sd: \(sd)} is below 0 s; those draws are taken as 0 s (a release at touch-down)"
+    }
+
+    @Test("a varied population value is said at each point where it is noted (normal CDF at 0: Φ(2) = 2.28 %, Φ(-2) = 97.7 %); what holds everywhere once")
+    func perPoint() throws {
+        let request = try Self.request("population.intentional.hold.mean=-1,1,3")
+        #expect(try Sweep.populationNotes(request) == [
+            Self.accidental,
+            "point 1 (population.intentional.hold.mean=-1): " + Self.intentional("97.7 %", mean: "-1.0"),
+            "point 2 (population.intentional.hold.mean=1): " + Self.intentional("2.28 %", mean: "1.0"),
+        ])
+        // Already said (a report's comparison population), left out; a shard says its own points only; a resumed
+        // run the points still to run.
+        #expect(try Sweep.populationNotes(request, besides: [Self.accidental]).count == 2)
+        #expect(try Sweep.populationNotes(request, points: 1..<3) == [
+            Self.accidental, "point 2 (population.intentional.hold.mean=1): " + Self.intentional("2.28 %", mean: "1.0"),
+        ])
+        #expect(try Sweep.populationNotes(request, from: 2) == [Self.accidental])
+        #expect(try Sweep.populationNotes(request, from: 3).isEmpty)
+    }
+
+    @Test("a value the sweep varies elsewhere, or none of the population's: the population's notes once")
+    func unvaried() throws {
+        let request = try Self.request("fill.duration=0.5,1")
+        #expect(try Sweep.populationNotes(request) == [Self.intentional("2.28 %", mean: "1.0"), Self.accidental])
+        // A second population's rows: hold-only has nothing to say; resumed past the first population's rows, the
+        // first's notes are not said again.
+        let two = try Self.request("fill.duration=0.5,1", populations: 2)
+        #expect(try Sweep.populationNotes(two) == [Self.intentional("2.28 %", mean: "1.0"), Self.accidental])
+        #expect(try Sweep.populationNotes(two, from: 2).isEmpty)
+    }
+
+    @Test("many points: the first `limit`, then how many more and where")
+    func limited() throws {
+        // sd 0.1 … 1.0: below 0 is Φ(-1/sd), at least 1 % from sd 0.43 on: points 5 to 10.
+        let request = try Self.request("population.intentional.hold.sd=0.1:1.0:0.1")
+        let notes = try Sweep.populationNotes(request, limit: 3)
+        #expect(notes.count == 1 + 3 + 1)
+        #expect(notes[1] == "point 5 (population.intentional.hold.sd=0.5): " + Self.intentional("2.28 %", mean: "1.0"))
+        #expect(notes[3].hasPrefix("point 7 (population.intentional.hold.sd=0.7): population q, class intentional: 7.66 %"))
+        #expect(notes[4] == "and 3 more like these, at points 8, 9, 10")
+    }
+}

@@ -301,10 +301,14 @@ public enum ReviewJob {
             var sweep = planned
             sweep.users = users
             var rows: [[ResultCell]] = []
+            let stem = "sweep-\(parameter.keyPath)"
+            // Its points' people, where its values change them (the comparison's population was said as loaded).
+            for note in try Sweep.populationNotes(sweep, besides: plan.populations[0].notes) {
+                notes?("warning: \(stem).csv: \(note)")
+            }
             try Sweep.run(sweep, profiles: profiles, onRows: { rows += $0 })
             // Names or booleans (fill.curve=linear,easeIn) are drawn one place apart, with intervals, not bands.
             let categorical = Sweep.columns(sweepPlan).first?.kind == .text
-            let stem = "sweep-\(parameter.keyPath)"
             // Its points take the users the comparison's precision came to (`# sweep_users:`): the `# precision:`
             // lines say whether that met the targets, as every other CSV of the review does.
             let sweepTable = Sweep.table(sweepPlan, rows: rows, provenance: Provenance.made(by: "report", commandLine: command)

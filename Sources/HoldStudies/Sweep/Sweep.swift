@@ -100,6 +100,67 @@ public enum Sweep {
         }
     }
 
+    /// What the rows from the `first`-th on of the points in `range` (a shard's; every point by default) should know
+    /// of the people they simulate (`Population.notes`: a class drawn at 0 s for much of a distribution), each said
+    /// once and at the points where it holds: a note that holds at every row of its population is given as it is;
+    /// one that holds at some points only (the plan varies that population's values) is given for each such point,
+    /// `point 3 (population.intentional.hold.mean=-1): …`, the first `limit` of them, then how many more there are
+    /// and where. Notes in `said` (already said by the caller) are left out.
+    public static func populationNotes(
+        _ request: SweepRequest, points range: Range<Int>? = nil, from first: Int = 0, besides said: [String] = [],
+        limit: Int = 8
+    ) throws -> [String] {
+        let range = range ?? request.plan.points.indices
+        let width = range.count
+        let total = width * request.populations.count
+        guard width > 0, first < total else { return [] }
+        var notes: [String] = []
+        guard request.plan.variesPopulation else {
+            // Every row of a population has its notes.
+            for (index, population) in request.populations.enumerated() where (index + 1) * width > first {
+                for note in population.notes where !said.contains(note) && !notes.contains(note) { notes.append(note) }
+            }
+            return notes
+        }
+        var order: [String] = []
+        var found: [String: (population: Int, points: [Int])] = [:]
+        var rowsRun = Array(repeating: 0, count: request.populations.count)
+        for row in max(0, first)..<total {
+            let (point, index) = (range.lowerBound + row % width, row / width)
+            rowsRun[index] += 1
+            for note in try populations(request, point: point)[index].notes where !said.contains(note) {
+                if found[note] == nil {
+                    order.append(note)
+                    found[note] = (index, [])
+                }
+                found[note]?.points.append(point)
+            }
+        }
+        // The rest point by point, in point order (a point's notes in the order found).
+        var atPoints: [(point: Int, rank: Int, note: String)] = []
+        for (rank, note) in order.enumerated() {
+            guard let (index, points) = found[note] else { continue }
+            if points.count == rowsRun[index] {
+                notes.append(note)
+            } else {
+                atPoints += points.map { (point: $0, rank: rank, note: note) }
+            }
+        }
+        atPoints.sort { ($0.point, $0.rank) < ($1.point, $1.rank) }
+        for (point, _, note) in atPoints.prefix(limit) {
+            let assignments = (try? pointOverrides(request, point: point).0) ?? []
+            notes.append("point \(point + 1) (\(assignments.joined(separator: ", "))): \(note)")
+        }
+        if atPoints.count > limit {
+            let rest = atPoints.dropFirst(limit)
+            var points: [Int] = []
+            for (point, _, _) in rest where points.last != point { points.append(point) }
+            let shown = points.prefix(10).map { "\($0 + 1)" }.joined(separator: ", ") + (points.count > 10 ? ", …" : "")
+            notes.append("and \(rest.count) more like these, at point\(points.count == 1 ? "" : "s") \(shown)")
+        }
+        return notes
+    }
+
     /// The error of point `index` (0-based): the point and its values, then what is wrong, named by the key path
     /// the sweep varies rather than as a `--set` the user never typed (a `--set` the user did type that is at fault
     /// with the point's values is named as such).

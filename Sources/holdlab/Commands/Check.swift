@@ -70,7 +70,7 @@ struct GuidelineOptions: ParsableArguments {
     func impaired(from library: ProfileLibrary, besides running: [Population]) throws -> Population {
         let population = try library.loadPopulation(impairedPopulation)
         if !running.contains(where: { $0.name == population.name }) {
-            for note in population.notes { printNote("warning: \(note)") }
+            for note in population.notes { PendingWarnings.add("warning: \(note)") }
         }
         return population
     }

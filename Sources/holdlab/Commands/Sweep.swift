@@ -169,7 +169,7 @@ struct SweepCommand: ParsableCommand {
                 }
                 populations.append(population)
             }
-            populations = try source.applyingPopulationOverrides(to: populations)
+            populations = try source.applyingPopulationOverrides(to: populations, warning: false)
             if populations.count > 1 && (shard != nil || sharding.shards != nil || sharding.emit != nil) {
                 throw UsageError("--shard, --shards and --emit take one population; run one sharded sweep per population")
             }
@@ -248,6 +248,7 @@ struct SweepCommand: ParsableCommand {
     /// without its end line, so a partial shard is never mistaken for a whole one).
     private func runShard(_ shard: ShardSpec, request: SweepRequest, points: Range<Int>, profiles: [Profile], base: Profile,
                           out: OutputFile) throws {
+        for note in try Sweep.populationNotes(request, points: points) { printNote("warning: \(note)") }
         let bar = ProgressBar(label: "sweep \(shard)", total: points.count * simulation.users, unit: "points", per: simulation.users)
         var rows: [[ResultCell]] = []
         var shortfalls: [Sweep.PointShortfall] = []

@@ -66,17 +66,44 @@ func usage<T>(_ body: () throws -> T) throws -> T {
 
 /// Runs a command body, printing library errors as one `holdlab: error:` line on standard error and mapping them
 /// to exit statuses (`ExitStatus`).
+///
+/// Warnings kept for later (`PendingWarnings`) are said when the body returns or fails with anything but a usage
+/// error (64): a command line that is refused says only why.
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
-        return try body()
+        let result = try body()
+        PendingWarnings.say()
+        return result
     } catch let error as ExitStatus {
+        PendingWarnings.say(dropping: error == .usage)
         throw error
     } catch let error as ExitCode {
+        PendingWarnings.say(dropping: error.rawValue == ExitStatus.usage.rawValue)
         throw error
     } catch {
         let (status, message) = classify(error)
+        PendingWarnings.say(dropping: status == .usage)
         if let message { printError(message) }
         throw status
+    }
+}
+
+/// Warnings about what a run will compute (a population's `Population.notes`), found while its inputs are read
+/// and said when the work starts (a progress bar is made) or the command ends, so a command line refused later (64)
+/// says only why it was refused.
+enum PendingWarnings {
+    nonisolated(unsafe) private static var pending: [String] = []
+
+    /// Keeps `message` (a `warning: ` line) to be said later, once.
+    static func add(_ message: String) {
+        if !pending.contains(message) { pending.append(message) }
+    }
+
+    /// Says the kept warnings (or, `dropping`, forgets them).
+    static func say(dropping: Bool = false) {
+        let messages = pending
+        pending = []
+        if !dropping { messages.forEach(printNote) }
     }
 }
 

@@ -46,11 +46,15 @@ struct ProfileSourceOptions: ParsableArguments {
 
     /// `populations` with the `--set population.…` values applied: what every command that simulates a population
     /// runs, once per population, so it is also where a population's notes (`Population.notes`: a class drawn at
-    /// 0 s for its durations below 0) are said, as warnings.
-    func applyingPopulationOverrides(to populations: [Population]) throws -> [Population] {
+    /// 0 s for its durations below 0) are kept to be said as warnings when the run starts (`PendingWarnings`).
+    /// A sweep (`sweep`, `sensitivity`) says them point by point instead (`Sweep.populationNotes`), `warning` false:
+    /// its points may give the population other values.
+    func applyingPopulationOverrides(to populations: [Population], warning: Bool = true) throws -> [Population] {
         let applied = try Population.applying(try allOverrides(), to: populations)
-        for population in applied {
-            for note in population.notes { printNote("warning: \(note)") }
+        if warning {
+            for population in applied {
+                for note in population.notes { PendingWarnings.add("warning: \(note)") }
+            }
         }
         return applied
     }

@@ -27,6 +27,8 @@ final class ProgressBar {
     ///   - total: things to count (users), 0 when unknown; `update` takes the count done.
     ///   - unit: the shown unit (`points`, `evaluations`); `per` counted things make one of them.
     init(label: String, total: Int, unit: String, per: Int = 1, delaySeconds: TimeInterval = 0) {
+        // The work starts: what its inputs warned of is said first (`PendingWarnings`).
+        PendingWarnings.say()
         self.label = label
         open = total <= 0
         self.total = max(1, total)

@@ -21,6 +21,8 @@ func runSweepPoints(
 ) throws {
     if out == .standardOutput && view == nil { try out?.write(head) }
     let total = Sweep.rowCount(request)
+    // What the people of the points still to run are (`Population.notes`), said point by point.
+    for note in try Sweep.populationNotes(request, points: 0..<profiles.count, from: rows.count) { printNote("warning: \(note)") }
     let bar = ProgressBar(label: label, total: (total - rows.count) * request.users, unit: "points", per: request.users)
     // The file is rewritten whole (atomically), so it is rewritten at most once a second: an interrupted run
     // loses at most the last second's points, and a long run does not spend its time rewriting.
@@ -167,7 +169,7 @@ func sweepRequest(
     let baseOverrides = try source.profileOverrides()
     let (base, text, standsIn) = try sweepBase(profile, library: library, overrides: baseOverrides, plan: { plan })
     let population = try source.applyingPopulationOverrides(
-        to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)])[0]
+        to: [simulation.population.map { try library.loadPopulation($0) } ?? library.loadPopulation(of: base)], warning: false)[0]
     var request = SweepRequest(
         profileText: text, profilePath: path,
         baseOverrides: baseOverrides, population: population, plan: plan, users: simulation.users, seed: simulation.seed,
