@@ -108,6 +108,14 @@ struct GuidelineCheckTests {
         #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve, duration], profile: ("p", ["holdlab", "check", "p", "--set", curve, "--set", duration])), replaces: [curve, duration])
             == "`\(instant)` in the profile `p` in place of `--set \(curve)` and `--set \(duration)` (values every design has) "
             + "(`holdlab check p --set \(instant)`; in this report a `--set` would change every design)")
+        // Split between a --set and a variant's own values (report --set retract.curve=easeIn --variant
+        // slow=retract.duration=3): both go, each named where it is given (0.3.15 named the --set only, and the
+        // command with the fix pasted was refused for the variant's value).
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", ["fill.start=touchDown", duration])), replaces: [curve, duration])
+            == "`--set \(instant)` in place of `--set \(curve)` (a value every design has) and of `\(duration)` among the values of `--variant slow`")
+        // A variant value of the fix's own key would override the --set: it goes too.
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", ["retract.mode=animated"])), replaces: [curve])
+            == "`--set \(instant)` in place of `--set \(curve)` (a value every design has) and of `retract.mode=animated` among the values of `--variant slow`")
         // check's own text is unchanged: the values as they are pasted.
         #expect(GuidelineFix(setting: instant, replaces: [curve, duration]).text == "--set \(instant) in place of --set \(curve) --set \(duration)")
         // A code span holding a backtick is fenced by more of them, so it does not end early.

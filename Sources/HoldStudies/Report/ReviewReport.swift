@@ -219,7 +219,12 @@ public enum ReviewReport {
         }
         let common = given(placement.common)
         if !common.isEmpty {
-            return "\(code("--set \(setting)")) in place of \(listed(common) { code("--set \($0)") }) (\(every(common)))"
+            // A variant's own values that the fix voids too (or that would override it) go as well.
+            let own = placement.variant.map { (label, sets) in (label, given(sets)) }
+            let alsoOwn = own.flatMap { label, values in
+                values.isEmpty ? nil : " and of \(listed(values, code)) among the values of \(code("--variant \(label)"))"
+            } ?? ""
+            return "\(code("--set \(setting)")) in place of \(listed(common) { code("--set \($0)") }) (\(every(common)))\(alsoOwn)"
         }
         if let (label, sets) = placement.variant {
             // A review file's variant too: the report records (and reproduce.sh runs) the equivalent `--variant`.
