@@ -514,6 +514,9 @@ struct ReportCommandTests {
               ("profiles: [hig-linear-bar, mismatched-fill]\npopulations: [default, default]\n", "2:24: populations[1]: default is given twice"),
               ("variants: {fast: {fill.duration: 0.6}}\nsweeps: [\"fill.duration=0.5,0.6\", \"fill.duration=0.7,0.8\"]\n",
                "2:35: sweeps[1]: fill.duration is swept twice"),
+              // A sweep reaches the first population alone (report's sweeps run against it).
+              ("variants: {fast: {fill.duration: 0.6}}\npopulations: [default, hold-only]\nsweeps: [\"population.hold-only.intentional.hold.scale=0.8,1.0\"]\n",
+               "3:10: sweeps[0]: a report's sweeps vary the baseline against its first population, default, and population.hold-only.intentional.hold.scale reaches hold-only: list hold-only first"),
               ("variants: {fast: {fill.duration: 0.6}}\nguard: \"false_activation_rate<=+0.5\"\n", "2:8: guard: --guard false_activation_rate<=+0.5: the bound needs a unit"),
               ("variants: {fast: {fill.duration: 0.6}}\nprefer: completion\n", "2:9: prefer: --prefer completion: not a metric a review can prefer"),
               // A bad prefer is its own one problem: the guardrails are checked against the default's.
@@ -532,6 +535,26 @@ struct ReportCommandTests {
         let report = try CLI.run(["report", "--review", review.path, "--users", "200", "--out", directory.appendingPathComponent("o").path])
         #expect(report.status == 65 && report.stderr.contains("\(review.path):\(message)"), "\(report.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["r.yaml"])
+    }
+
+    @Test("a --sweep of the second population's value is refused (64) before anything runs; of the first's, it runs and profiles check says ok")
+    func sweepOfSecondPopulation() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let options = ["report", "--profile", "hig-linear-bar", "--variant", "fast=fill.duration=0.6", "--users", "500",
+                       "--robustness-users", "0", "--quiet", "--sweep", "population.hold-only.intentional.hold.scale=0.8,1.0"]
+        let refused = try CLI.run(options + ["--population", "default", "--population", "hold-only", "--out", directory.appendingPathComponent("o").path])
+        #expect(refused.status == 64 && refused.stderr.contains(
+            "--sweep population.hold-only.intentional.hold.scale=0.8,1.0: a report's sweeps vary the baseline against its first population, default"),
+                "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let runs = try CLI.run(options + ["--population", "hold-only", "--population", "default", "--out", directory.appendingPathComponent("o").path])
+        #expect(runs.status == 0, "\(runs.stderr)")
+        let review = directory.appendingPathComponent("r.yaml")
+        try "variants: {fast: {fill.duration: 0.6}}\npopulations: [hold-only, default]\nsweeps: [\"population.hold-only.intentional.hold.scale=0.8,1.0\"]\n"
+            .write(to: review, atomically: true, encoding: .utf8)
+        let check = try CLI.run(["profiles", "check", review.path])
+        #expect(check.status == 0, "\(check.stderr)")
     }
 
     @Test("a review file's values that begin with '-' (a question, a variant label) are not read as options; reproduce.sh --check passes")

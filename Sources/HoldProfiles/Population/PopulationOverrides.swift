@@ -43,6 +43,18 @@ extension Population {
         return target == index
     }
 
+    /// Why a report's sweep of `keyPath` cannot run: a report's sweeps vary its baseline against its first
+    /// population, and the key reaches another of `populations` (`population.NAME.…`); nil when it reaches the
+    /// first, is no population key, or reaches none (`applying` says why).
+    public static func sweepProblem(_ keyPath: String, among populations: [Population]) -> String? {
+        guard Override.reachesPopulation(keyPath), populations.count > 1,
+              let override = try? Override(parsing: "\(keyPath)=0"),
+              let (index, _) = try? target(of: override, among: populations), index > 0 else { return nil }
+        let (first, named) = (populations[0].name, populations[index].name)
+        return "a report's sweeps vary the baseline against its first population, \(first), and \(keyPath) reaches "
+            + "\(named): list \(named) first among the populations, or vary it with holdlab sweep --population \(named)"
+    }
+
     /// Which of `populations` a population key reaches, and the path inside it (CLASS, key…).
     static func target(of override: Override, among populations: [Population]) throws(ProfileError) -> (Int, [String]) {
         let parts = override.keyPath.dropFirst(Override.populationPrefix.count).split(separator: ".").map(String.init)

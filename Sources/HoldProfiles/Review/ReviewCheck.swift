@@ -282,6 +282,12 @@ extension ProfileLibrary {
                 refuse(message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
                 continue
             }
+            // A report sweeps against its first population alone.
+            if populationsLoaded, let key = points.first.map(Override.keyPath(of:)),
+               let problem = Population.sweepProblem(key, among: populations) {
+                refuse(problem)
+                continue
+            }
             guard designsLoaded, let baseline else { continue }
             // The first value that does not load, unless a later one is a value its key never takes (said wherever
             // it stands, so what is said does not depend on the values' order).
@@ -291,7 +297,11 @@ extension ProfileLibrary {
                 func load(fileAlone: Bool) throws(ProfileError) {
                     let value = try Override(parsing: point)
                     if value.reachesPopulation {
-                        if populationsLoaded { _ = try Population.applying((fileAlone ? fileSets : common) + [value], to: populations) }
+                        // Against the first population, with the values every population has (as report runs it).
+                        if populationsLoaded {
+                            let first = try Population.applying(fileAlone ? fileSets : common, to: populations)[0]
+                            _ = try Population.applying([value], to: [first])
+                        }
                     } else {
                         _ = try loadProfile(baseline.profile, overrides: (fileAlone ? fileProfileSets : profileSets) + baseline.sets + [value])
                     }

@@ -168,6 +168,7 @@ public enum ReviewJob {
         let sweeps = try request.sweeps.map { text in
             do {
                 let parameter = try SweepParameter(parsing: text)
+                if let problem = Population.sweepProblem(parameter.keyPath, among: plan.populations) { throw SweepError(problem) }
                 let sweepPlan = try SweepPlan(parameters: [parameter], design: .grid, points: nil, seed: seed)
                 let baseOverrides: [Override]
                 do {

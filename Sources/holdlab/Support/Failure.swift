@@ -89,8 +89,8 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 }
 
 /// Warnings about what a run will compute (a population's `Population.notes`), found while its inputs are read
-/// and said when the work starts (a progress bar is made) or the command ends, so a command line refused later (64)
-/// says only why it was refused.
+/// and said when the work starts (a progress bar's first update) or the command ends, so a command line refused
+/// later (64) says only why it was refused.
 enum PendingWarnings {
     nonisolated(unsafe) private static var pending: [String] = []
 

@@ -19,6 +19,7 @@ final class ProgressBar {
     /// Nothing is drawn until this many seconds have passed (work that ends sooner shows no bar).
     private let delaySeconds: TimeInterval
     private var drawn = false
+    private var started = false
 
     /// Whether the total is unknown (`total` 0): the bar then shows the count, rate and elapsed time, no ETA.
     private let open: Bool
@@ -27,8 +28,6 @@ final class ProgressBar {
     ///   - total: things to count (users), 0 when unknown; `update` takes the count done.
     ///   - unit: the shown unit (`points`, `evaluations`); `per` counted things make one of them.
     init(label: String, total: Int, unit: String, per: Int = 1, delaySeconds: TimeInterval = 0) {
-        // The work starts: what its inputs warned of is said first (`PendingWarnings`).
-        PendingWarnings.say()
         self.label = label
         open = total <= 0
         self.total = max(1, total)
@@ -40,6 +39,11 @@ final class ProgressBar {
     }
 
     func update(_ done: Int) {
+        // The work has started: what its inputs warned of is said first (`PendingWarnings`), once.
+        if !started {
+            started = true
+            PendingWarnings.say()
+        }
         guard enabled else { return }
         let now = Date()
         guard now.timeIntervalSince(start) >= delaySeconds else { return }
