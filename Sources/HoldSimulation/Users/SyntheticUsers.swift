@@ -74,11 +74,6 @@ struct PreparedPopulation: Sendable {
         drawnPrimary = primary.map { $0 ?? .normal(mean: 0, sd: 1) }
     }
 
-    /// The longest hold, reaction or patience a person is drawn with: 10⁷ s (116 days), the latest instant a hold's
-    /// times may take (`Instant.limit`), beyond which a drawn duration was already taken as 10⁷ s in the rows and
-    /// summaries. Drawn as is, a time near 1e306 s overflowed to NaN when a release was written in milliseconds.
-    static let longestDrawnSeconds = Instant.longestSeconds
-
     /// Draws `count` people from `generator` into `people` (after what it holds): the people `draw` gives one by
     /// one, bit for bit. A block of them at a time, in two passes: every number each person takes from the
     /// generator, person after person in the generator's order (`Distribution.pending`); then each class's
@@ -96,15 +91,9 @@ struct PreparedPopulation: Sendable {
             let base = people.count
             for index in 0..<traits.count { memberCounts[index] = 0 }
             for slot in 0..<block {
-                let classIndex = self.classIndex(at: generator.uniform())
-                var user = DrawnUser(
-                    classIndex: classIndex, framePhase: generator.uniform(), primary: 0, patience: .infinity,
-                    movementUniform: 0.5)
-                pendingPrimary[slot] = drawnPrimary[classIndex].pending(generator)
-                if let patience = patience[classIndex] { pendingPatience[slot] = patience.pending(generator) }
-                if traits[classIndex].moves { user.movementUniform = generator.uniformPositive() }
-                members[classIndex * size + memberCounts[classIndex]] = Int32(slot)
-                memberCounts[classIndex] += 1
+                let user = pending(generator, primary: &pendingPrimary[slot], patience: &pendingPatience[slot])
+                members[user.classIndex * size + memberCounts[user.classIndex]] = Int32(slot)
+                memberCounts[user.classIndex] += 1
                 people.append(user)
             }
             people.withUnsafeMutableBufferPointer { people in
@@ -127,9 +116,11 @@ struct PreparedPopulation: Sendable {
         }
     }
 
-    /// A drawn hold, reaction or patience as a time of a hold: at least 0 and at most `longestDrawnSeconds`.
+    /// A drawn hold, reaction or patience as a time of a hold: at least 0 and at most `Instant.longestSeconds`
+    /// (10⁷ s, the latest instant a hold's times may take; drawn as is, a time near 1e306 s overflowed to NaN when a
+    /// release was written in milliseconds).
     @inline(__always)
-    static func clampedDuration(_ seconds: Double) -> Double { min(longestDrawnSeconds, max(0, seconds)) }
+    static func clampedDuration(_ seconds: Double) -> Double { min(Instant.longestSeconds, max(0, seconds)) }
 
     /// The class a uniform `u` picks: the first whose cumulative weight is above `u` (the last when none is). The
     /// weights never decrease, so that is the number of them at or below `u`: counted without a branch, as a class
@@ -142,20 +133,31 @@ struct PreparedPopulation: Sendable {
         return Swift.min(below, cumulativeWeights.count - 1)
     }
 
-    /// Draws one person. The number of draws depends only on the class, never on the control.
+    /// Takes one person's numbers from `generator`, in the order every draw takes them (class, display phase, the
+    /// primary's and the patience's numbers, the movement's uniform): the person with their durations still to be
+    /// made from `primary` and (react classes) `patience` (`Distribution.finish`). The number of draws depends only
+    /// on the class, never on the control.
     @inline(__always)
-    func draw(_ generator: Generator) -> DrawnUser {
+    private func pending(_ generator: Generator, primary: inout PendingDraw, patience: inout PendingDraw) -> DrawnUser {
         let classIndex = classIndex(at: generator.uniform())
         var user = DrawnUser(
             classIndex: classIndex, framePhase: generator.uniform(), primary: 0, patience: .infinity,
             movementUniform: 0.5)
-        if let distribution = primary[classIndex] {
-            user.primary = Self.clampedDuration(distribution.sample(generator))
-            if let patience = patience[classIndex] { user.patience = Self.clampedDuration(patience.sample(generator)) }
-        } else {
-            user.primary = generator.gaussian()
-        }
+        primary = drawnPrimary[classIndex].pending(generator)
+        if let distribution = self.patience[classIndex] { patience = distribution.pending(generator) }
         if traits[classIndex].moves { user.movementUniform = generator.uniformPositive() }
+        return user
+    }
+
+    /// Draws one person: `pending`, finished at once.
+    @inline(__always)
+    func draw(_ generator: Generator) -> DrawnUser {
+        var (pendingPrimary, pendingPatience) = (PendingDraw(), PendingDraw())
+        var user = pending(generator, primary: &pendingPrimary, patience: &pendingPatience)
+        let value = drawnPrimary[user.classIndex].finish(pendingPrimary)
+        // An anticipating class's standard normal z as drawn; a duration clamped.
+        user.primary = primary[user.classIndex] == nil ? value : Self.clampedDuration(value)
+        if let patience = patience[user.classIndex] { user.patience = Self.clampedDuration(patience.finish(pendingPatience)) }
         return user
     }
 }
