@@ -555,6 +555,16 @@ struct ReportCommandTests {
             .write(to: review, atomically: true, encoding: .utf8)
         let check = try CLI.run(["profiles", "check", review.path])
         #expect(check.status == 0, "\(check.stderr)")
+        // A review file without populations takes the command line's: its sweep is checked against them, in their
+        // order (the order is the command line's fault, 64).
+        try "variants: {fast: {fill.duration: 0.6}}\nusers: 500\nsweeps: [\"population.hold-only.intentional.hold.scale=0.8,1.0\"]\n"
+            .write(to: review, atomically: true, encoding: .utf8)
+        let fileRuns = try CLI.run(["report", "--review", review.path, "--population", "hold-only", "--population", "default",
+                                    "--robustness-users", "0", "--quiet", "--out", directory.appendingPathComponent("f").path])
+        #expect(fileRuns.status == 0, "\(fileRuns.stderr)")
+        let fileRefused = try CLI.run(["report", "--review", review.path, "--population", "default", "--population", "hold-only",
+                                       "--robustness-users", "0", "--quiet", "--out", directory.appendingPathComponent("g").path])
+        #expect(fileRefused.status == 64 && fileRefused.stderr.contains("list hold-only first"), "\(fileRefused.stderr)")
     }
 
     @Test("a review file's values that begin with '-' (a question, a variant label) are not read as options; reproduce.sh --check passes")

@@ -42,6 +42,14 @@ struct SimulateCommandTests {
             let check = try CLI.run(["check", "hig-linear-bar", "--impaired-population", impaired, "--users", "1000", "--quiet"] + extra)
             #expect(check.stderr.components(separatedBy: impairedWarning).count == 2, "\(extra): \(check.stderr)")
         }
+        // Under the name of a population --set values edit, the impaired population as its file gives it says so.
+        let edited = try CLI.run(["check", "hig-linear-bar", "--population", impaired, "--impaired-population", impaired,
+                                  "--set", "population.slow.hold.max=3.8", "--users", "1000", "--quiet"])
+        #expect(edited.stderr.contains("holdlab: warning: population negimp, class slow: 5 % of its hold distribution {dist: uniform, min: -0.2, max: 3.8}"), "\(edited.stderr)")
+        #expect(edited.stderr.contains(impairedWarning.dropLast() + " (the --impaired-population, as its file gives it: --set values do not reach it)\n"), "\(edited.stderr)")
+        // An output that cannot be made (73): nothing ran, nothing to warn of.
+        let unwritable = try CLI.run(["simulate", "--population", "hold-only", "--users", "2000", "--out", "/nonexistent/x.csv"] + set)
+        #expect(unwritable.status == 73 && !unwritable.stderr.contains("warning"), "\(unwritable.stderr)")
         // The library's populations say nothing of the kind.
         let plain = try CLI.run(["simulate", "--population", "hold-only", "--users", "2000", "--quiet"])
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")

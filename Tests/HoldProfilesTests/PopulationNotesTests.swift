@@ -19,11 +19,14 @@ struct PopulationNotesTests {
               - {name: reacts, weight: 1, intent: confirm, behavior: react, reaction: {dist: exgaussian, mu: 0.2, sigma: 0.03, tau: 0.08}, patience: {dist: normal, mean: 0.2, sd: 0.2}}
               - {name: mixed, weight: 1, intent: confirm, behavior: hold, hold: {dist: mixture, components: [{weight: 1, dist: constant, value: -1}, {weight: 1, dist: lognormal, median: 0.5, sigma: 0.3}]}}
               - {name: lognormal, weight: 1, intent: confirm, behavior: hold, hold: {dist: lognormal, median: 0.5, sigma: 0.3}}
+              - {name: near, weight: 1, intent: confirm, behavior: hold, hold: {dist: normal, mean: -2, sd: 0.5}}
             """)
         let notes = population.notes
         // Φ(−10) = 1 − 7.6e-24; Φ(−1.6) = 0.0548; 0.1 of the uniform's 1; Φ(−3) = 0.00135 (under 1 %: no note);
         // a constant 0 is not below 0; Φ(−1) = 0.159 of the patience; half the mixture.
-        #expect(notes.count == 6, "\(notes)")
+        #expect(notes.count == 7, "\(notes)")
+        // Φ(4) = 0.9999683: not rounded up to 100 % (nor down to 99.9 %).
+        #expect(notes.contains { $0.hasPrefix("population q, class near: 99.997 % of its hold") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("population q, class below: 100 % of its hold distribution {dist: normal, mean: -1.0, sd: 0.1} is below 0 s; those draws are taken as 0 s (a release at touch-down)") })
         #expect(notes.contains { $0.hasPrefix("population q, class wide: 5.48 % of its hold") })
         #expect(notes.contains { $0.hasPrefix("population q, class flat: 10 % of its hold") })

@@ -113,8 +113,11 @@ struct GuidelineCheckTests {
         // command with the fix pasted was refused for the variant's value).
         #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", ["fill.start=touchDown", duration])), replaces: [curve, duration])
             == "`--set \(instant)` in place of `--set \(curve)` (a value every design has) and of `\(duration)` among the values of `--variant slow`")
+        // The variant's only value voided: the variant goes (pasted, an empty --variant is refused).
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", [duration])), replaces: [curve, duration])
+            == "`--set \(instant)` in place of `--set \(curve)` (a value every design has); `\(duration)` is its only value, so `--variant slow` goes too: without it the variant is its profile with that value")
         // A variant value of the fix's own key would override the --set: it goes too.
-        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", ["retract.mode=animated"])), replaces: [curve])
+        #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", ["retract.mode=animated", "fill.duration=0.8"])), replaces: [curve])
             == "`--set \(instant)` in place of `--set \(curve)` (a value every design has) and of `retract.mode=animated` among the values of `--variant slow`")
         // check's own text is unchanged: the values as they are pasted.
         #expect(GuidelineFix(setting: instant, replaces: [curve, duration]).text == "--set \(instant) in place of --set \(curve) --set \(duration)")

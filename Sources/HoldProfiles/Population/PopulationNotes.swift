@@ -31,11 +31,16 @@ extension Population {
         return notes
     }
 
-    /// `p` as a percentage of three significant digits ("15.9 %", "100 %"), never rounded up to 100 % or down to 0.
+    /// `p` as a percentage of three significant digits ("15.9 %", "100 %"), with as many more as it takes not to
+    /// round a share below 1 up to 100 % ("99.997 %"); "100 %" is all of it.
     static func percent(_ p: Double) -> String {
         if p >= 1 { return "100 %" }
+        var digits = 3
         var text = String(format: "%.3g", p * 100)
-        if text == "100" { text = "99.9" }
+        while text == "100" && digits < 17 {
+            digits += 1
+            text = String(format: "%.\(digits)g", p * 100)
+        }
         return "\(text) %"
     }
 }

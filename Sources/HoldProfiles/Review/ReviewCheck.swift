@@ -15,8 +15,12 @@ extension ProfileLibrary {
     ///     file is checked as it will run: a problem they mend is none, and one they leave quotes the values the run
     ///     uses. A problem they are part of is the command line's (`ProfileError.commandLineAtFault`, said at the file's entry with the `--set`s named; 64)
     ///     unless the file alone has a problem at the same key of that design or sweep: then it is the file's.
+    ///   - commandLinePopulations: the command line's `--population` names (`report --review FILE --population …`),
+    ///     what the run simulates when the file writes no `populations`: its sweeps are checked against them. One
+    ///     that does not load is the run's to say.
     public func reviewProblems(
-        yaml text: String, path: String, checks: ReviewValueChecks? = nil, commandLineSets: [String] = []
+        yaml text: String, path: String, checks: ReviewValueChecks? = nil, commandLineSets: [String] = [],
+        commandLinePopulations: [String] = []
     ) -> [ProfileError] {
         let sweepPoints = checks?.sweepPoints
         // A key given twice is one problem each, its later value standing for the rest of the check.
@@ -166,9 +170,18 @@ extension ProfileLibrary {
             }
         }
         var populations: [Population] = []
-        let populationNames = review.populations.isEmpty ? firstProfile.map { [$0.population] } ?? [] : review.populations
+        let fromCommandLine = review.populations.isEmpty && !commandLinePopulations.isEmpty
+        let populationNames = !review.populations.isEmpty ? review.populations
+            : fromCommandLine ? commandLinePopulations : firstProfile.map { [$0.population] } ?? []
         for (index, name) in populationNames.enumerated() {
             let keyPath = review.populations.isEmpty ? "populations" : (root.isListAt("populations") ? "populations[\(index)]" : "populations")
+            // The command line's populations are the run's to load and say (66, 64).
+            if fromCommandLine {
+                if let population = try? loadPopulation(name), !populations.contains(where: { $0.name == population.name }) {
+                    populations.append(population)
+                }
+                continue
+            }
             do {
                 // The first profile's own population: an unknown name is that profile's problem, at its line.
                 if review.populations.isEmpty, let firstProfile { try checkPopulation(of: firstProfile) }
@@ -285,7 +298,7 @@ extension ProfileLibrary {
             // A report sweeps against its first population alone.
             if populationsLoaded, let key = points.first.map(Override.keyPath(of:)),
                let problem = Population.sweepProblem(key, among: populations) {
-                refuse(problem)
+                refuse(problem, commandLine: fromCommandLine)
                 continue
             }
             guard designsLoaded, let baseline else { continue }

@@ -220,9 +220,16 @@ public enum ReviewReport {
         let common = given(placement.common)
         if !common.isEmpty {
             // A variant's own values that the fix voids too (or that would override it) go as well.
-            let own = placement.variant.map { (label, sets) in (label, given(sets)) }
-            let alsoOwn = own.flatMap { label, values in
-                values.isEmpty ? nil : " and of \(listed(values, code)) among the values of \(code("--variant \(label)"))"
+            // When they are all its values, the variant is left its profile, which the other designs are then too.
+            let alsoOwn = placement.variant.flatMap { label, sets in
+                let values = given(sets)
+                if values.isEmpty { return nil }
+                if values.count == sets.count {
+                    let only = values.count == 1 ? "its only value" : "all its values"
+                    return "; \(listed(values, code)) \(values.count == 1 ? "is" : "are") \(only), so \(code("--variant \(label)")) "
+                        + "goes too: without \(values.count == 1 ? "it" : "them") the variant is its profile with that value"
+                }
+                return " and of \(listed(values, code)) among the values of \(code("--variant \(label)"))"
             } ?? ""
             return "\(code("--set \(setting)")) in place of \(listed(common) { code("--set \($0)") }) (\(every(common)))\(alsoOwn)"
         }

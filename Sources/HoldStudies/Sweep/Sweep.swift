@@ -122,39 +122,36 @@ public enum Sweep {
             }
             return notes
         }
+        // Each row's notes in its population's class order; then what holds at every row of its population.
+        var rows: [(point: Int, notes: [String])] = []
         var order: [String] = []
-        var found: [String: (population: Int, points: [Int])] = [:]
+        var found: [String: (population: Int, rows: Int)] = [:]
         var rowsRun = Array(repeating: 0, count: request.populations.count)
         for row in max(0, first)..<total {
             let (point, index) = (range.lowerBound + row % width, row / width)
             rowsRun[index] += 1
-            for note in try populations(request, point: point)[index].notes where !said.contains(note) {
+            let notes = try populations(request, point: point)[index].notes.filter { !said.contains($0) }
+            for note in notes {
                 if found[note] == nil {
                     order.append(note)
-                    found[note] = (index, [])
+                    found[note] = (index, 0)
                 }
-                found[note]?.points.append(point)
+                found[note]?.rows += 1
             }
+            rows.append((point, notes))
         }
-        // The rest point by point, in point order (a point's notes in the order found).
-        var atPoints: [(point: Int, rank: Int, note: String)] = []
-        for (rank, note) in order.enumerated() {
-            guard let (index, points) = found[note] else { continue }
-            if points.count == rowsRun[index] {
-                notes.append(note)
-            } else {
-                atPoints += points.map { (point: $0, rank: rank, note: note) }
-            }
-        }
-        atPoints.sort { ($0.point, $0.rank) < ($1.point, $1.rank) }
-        for (point, _, note) in atPoints.prefix(limit) {
+        let everywhere = Set(order.filter { note in found[note].map { $0.rows == rowsRun[$0.population] } ?? false })
+        notes += order.filter(everywhere.contains)
+        // The rest row by row (the CSV's order).
+        let atPoints = rows.flatMap { row in row.notes.filter { !everywhere.contains($0) }.map { (point: row.point, note: $0) } }
+        for (point, note) in atPoints.prefix(limit) {
             let assignments = (try? pointOverrides(request, point: point).0) ?? []
             notes.append("point \(point + 1) (\(assignments.joined(separator: ", "))): \(note)")
         }
         if atPoints.count > limit {
             let rest = atPoints.dropFirst(limit)
             var points: [Int] = []
-            for (point, _, _) in rest where points.last != point { points.append(point) }
+            for (point, _) in rest where points.last != point { points.append(point) }
             let shown = points.prefix(10).map { "\($0 + 1)" }.joined(separator: ", ") + (points.count > 10 ? ", …" : "")
             notes.append("and \(rest.count) more like these, at point\(points.count == 1 ? "" : "s") \(shown)")
         }

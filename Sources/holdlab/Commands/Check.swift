@@ -66,11 +66,14 @@ struct GuidelineOptions: ParsableArguments {
     }
 
     /// The `--impaired-population` motor-impaired-completion simulates, with its notes said as warnings
-    /// (`Population.notes`) unless a population of its name runs too (its warnings are said where it is loaded).
+    /// (`Population.notes`) unless a population that runs says the same (the same file, unedited). It is simulated
+    /// as its file gives it, `--set` values aside: under the name of a population they edit, its notes say so.
     func impaired(from library: ProfileLibrary, besides running: [Population]) throws -> Population {
         let population = try library.loadPopulation(impairedPopulation)
-        if !running.contains(where: { $0.name == population.name }) {
-            for note in population.notes { PendingWarnings.add("warning: \(note)") }
+        let said = Set(running.flatMap(\.notes))
+        let edited = running.contains { $0.name == population.name }
+        for note in population.notes where !said.contains(note) {
+            PendingWarnings.add("warning: \(note)" + (edited ? " (the --impaired-population, as its file gives it: --set values do not reach it)" : ""))
         }
         return population
     }

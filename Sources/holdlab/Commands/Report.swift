@@ -169,7 +169,7 @@ struct Report: ParsableCommand {
             // A problem the command line's `--set` is part of is the run's to say (64), as it says a `--set`'s own.
             let problems = source.library.reviewProblems(
                 yaml: text, path: ProfileLibrary.displayPath(review), checks: Profiles.Check.reviewChecks,
-                commandLineSets: source.overrides).filter { !$0.isCommandLines }
+                commandLineSets: source.overrides, commandLinePopulations: comparison.populationNames).filter { !$0.isCommandLines }
             if !problems.isEmpty {
                 for problem in problems { printError(problem.description) }
                 if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(review)): \(problems.count) problems") }

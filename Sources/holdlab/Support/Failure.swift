@@ -67,30 +67,31 @@ func usage<T>(_ body: () throws -> T) throws -> T {
 /// Runs a command body, printing library errors as one `holdlab: error:` line on standard error and mapping them
 /// to exit statuses (`ExitStatus`).
 ///
-/// Warnings kept for later (`PendingWarnings`) are said when the body returns or fails with anything but a usage
-/// error (64): a command line that is refused says only why.
+/// Warnings kept for later (`PendingWarnings`) and not yet said (the work had not started) are said when the body
+/// returns with its answer (0, or 1: the answer is no) and dropped when it fails: they are about results it did
+/// not make, and a refused command line says only why.
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         let result = try body()
         PendingWarnings.say()
         return result
     } catch let error as ExitStatus {
-        PendingWarnings.say(dropping: error == .usage)
+        PendingWarnings.say(dropping: error != .answerIsNo)
         throw error
     } catch let error as ExitCode {
-        PendingWarnings.say(dropping: error.rawValue == ExitStatus.usage.rawValue)
+        PendingWarnings.say(dropping: error.rawValue != ExitStatus.answerIsNo.rawValue)
         throw error
     } catch {
         let (status, message) = classify(error)
-        PendingWarnings.say(dropping: status == .usage)
+        PendingWarnings.say(dropping: true)
         if let message { printError(message) }
         throw status
     }
 }
 
 /// Warnings about what a run will compute (a population's `Population.notes`), found while its inputs are read
-/// and said when the work starts (a progress bar's first update) or the command ends, so a command line refused
-/// later (64) says only why it was refused.
+/// and said when the work starts (a progress bar's first update) or the command ends with its answer, so a command
+/// line refused later (64) or an output that cannot be made (73) says only why.
 enum PendingWarnings {
     nonisolated(unsafe) private static var pending: [String] = []
 
