@@ -442,3 +442,28 @@ struct GuidelineCheckTests {
         #expect(both.results.allSatisfy { $0.status == .pass })
     }
 }
+
+@Suite("check: the sentence for a profile's fixes together")
+struct FixesTogetherSentenceTests {
+    static let settings = ["retract.mode=instant", "haptics.minInterval=0.05"]
+    static func sentence(_ outcome: FixesTogether.Outcome, replaces: [[String]] = [[], []]) -> String {
+        FixesTogether(settings: settings, replaces: replaces, outcome: outcome).sentence { setting, replaced in
+            "`--set \(setting)`" + (replaced.isEmpty ? "" : " in place of " + replaced.map { "`--set \($0)`" }.joined(separator: " "))
+        }
+    }
+
+    @Test("each outcome in its words: a rule a fix fixed that still fails or warns, a rule that passed and no longer does")
+    func outcomes() {
+        let list = "`--set retract.mode=instant` `--set haptics.minInterval=0.05`"
+        #expect(Self.sentence(.passEvery) == "its fixes together (\(list)) pass every rule")
+        #expect(Self.sentence(.passFixed) == "its fixes together (\(list)) pass the rules each fixes and break none that passed")
+        #expect(Self.sentence(.refused("retract.duration: no effect")) == "its fixes together (\(list)) are refused: retract.duration: no effect; follow one, then check again")
+        #expect(Self.sentence(.conflict("a=1", "a=2")) == "two of its fixes give one key different values (`a=1` and `a=2`): they cannot both be followed; follow one, then check again")
+        #expect(Self.sentence(.broken([(rule: "retract-time", status: .fail, fixed: true), (rule: "haptic-rate", status: .warn, fixed: false)]))
+            == "with its fixes together (\(list)), `retract-time` still fails and `haptic-rate` no longer passes (warns); follow one, then check again")
+        #expect(Self.sentence(.broken([(rule: "first-feedback", status: .warn, fixed: true)])).contains("`first-feedback` still warns;"))
+        // A value that names the one it replaces is set off by commas, so each pair reads as one.
+        #expect(Self.sentence(.passEvery, replaces: [["retract.curve=easeIn"], []])
+            == "its fixes together (`--set retract.mode=instant` in place of `--set retract.curve=easeIn`, `--set haptics.minInterval=0.05`) pass every rule")
+    }
+}
