@@ -1188,6 +1188,15 @@ enum HostileCases {
                 absent: ["r/p.html"]),
         Hostile("report --out inside the review --inputs reads: 64", smallReport + ["--inputs", "r/inputs", "--out", "r/again"], 64,
                 "--out r/again is inside the review folder r", before: [smallReport + ["--out", "r"]], absent: ["r/again"]),
+        // Any command, into any earlier review folder (report.md and reproduce.sh): a cited review's files stay its own.
+        Hostile("report --html into an earlier review's folder, without --out: 64", smallReport + ["--html", "r/report.html"], 64,
+                "r/report.html: is inside the review folder", before: [smallReport + ["--out", "r"]]),
+        Hostile("simulate --out over a review's designs.csv: 64", ["simulate", "--users", "100", "--out", "r/designs.csv"], 64,
+                "r/designs.csv: is inside the review folder", before: [smallReport + ["--out", "r"]]),
+        Hostile("sweep --out into a review's inputs/: 64", ["sweep", "--vary", "fill.duration=0.5,0.6", "--users", "100", "--out", "r/inputs/s.csv"], 64,
+                "r/inputs/s.csv: is inside the review folder", before: [smallReport + ["--out", "r"]], absent: ["r/inputs/s.csv"]),
+        Hostile("report --out a folder inside an earlier review: 64", smallReport + ["--out", "r/again"], 64,
+                "r/again: is inside the review folder", before: [smallReport + ["--out", "r"]], absent: ["r/again"]),
         Hostile("report --inputs DIR/inputs --out DIR regenerates the review in place (reproduce.sh)", smallReport + ["--inputs",
                 "r/inputs", "--out", "r"], 0, before: [smallReport + ["--out", "r"]], present: ["r/report.md"]),
     ]

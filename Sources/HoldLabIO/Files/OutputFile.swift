@@ -12,6 +12,9 @@ public struct OutputError: Error, Equatable, CustomStringConvertible {
         case brokenPipe
         /// The output is a file the run read as an input (`InputFiles`): a usage error (64), nothing replaced.
         case replacesInput
+        /// The output is inside a review folder (`OutputFile.reviewFolder(enclosing:)`) it is not: a file the folder
+        /// does not make fails its `reproduce.sh --check`, and one it makes is replaced by another run's (64).
+        case insideReview
     }
 
     public let path: String
@@ -142,6 +145,26 @@ public enum OutputFile: Sendable, Equatable {
             throw OutputError(path: path, message: "names a directory (it ends in /); name a file")
         }
         if let problem = directoryProblem(of: path) { throw OutputError(path: path, message: problem) }
+        if let review = reviewFolder(enclosing: path) {
+            throw OutputError(path: path, message: "is inside the review folder \(review) (its report.md and reproduce.sh): a file "
+                + "it does not make fails its reproduce.sh --check, and one it makes would no longer be its own; write it outside the folder",
+                kind: .insideReview)
+        }
+    }
+
+    /// The review folder (one holding both `report.md` and `reproduce.sh`, as `holdlab report` writes it) that a file
+    /// or folder at `path` would be inside, at any depth; nil for none. A folder this process is assembling
+    /// (`.NAME.PID.partial`, `PartialDirectory`) is not one: its files are the review's own.
+    public static func reviewFolder(enclosing path: String) -> String? {
+        let partial = ".\(ProcessInfo.processInfo.processIdentifier).partial"
+        var folder = canonical(path)
+        while folder != "/" && !folder.isEmpty {
+            folder = directory(of: folder)
+            let name = fileName(of: folder)
+            if name.hasPrefix(".") && name.hasSuffix(partial) { return nil }
+            if access(folder + "/report.md", F_OK) == 0 && access(folder + "/reproduce.sh", F_OK) == 0 { return folder }
+        }
+        return nil
     }
 
     /// What keeps a file or folder from being made at `path` in its directory (`directory(of:)`): that it does not

@@ -126,7 +126,7 @@ func classify(_ error: Error) -> (ExitStatus, String?) {
         case .cannotCreate: return (.cannotCreate, error.description)
         case .writeFailed: return (.ioError, error.description)
         case .brokenPipe: return (.brokenPipe, nil)
-        case .replacesInput: return (.usage, error.description)
+        case .replacesInput, .insideReview: return (.usage, error.description)
         }
     case let error as SweepError:
         return (error.kind == .usage ? .usage : .dataError, error.description)
