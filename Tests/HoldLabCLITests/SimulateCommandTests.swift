@@ -47,6 +47,20 @@ struct SimulateCommandTests {
                                   "--set", "population.slow.hold.max=3.8", "--users", "1000", "--quiet"])
         #expect(edited.stderr.contains("holdlab: warning: population negimp, class slow: 5 % of its hold distribution {dist: uniform, min: -0.2, max: 3.8}"), "\(edited.stderr)")
         #expect(edited.stderr.contains(impairedWarning.dropLast() + " (the --impaired-population, as its file gives it: --set values do not reach it)\n"), "\(edited.stderr)")
+        // Every note of it, also one the edited population says alike.
+        let two = try TemporaryFiles.write("""
+            version: 1
+            name: negtwo
+            description: test
+            classes:
+              - {name: slow, weight: 0.5, intent: confirm, behavior: hold, hold: {dist: uniform, min: -0.2, max: 1.8}}
+              - {name: quick, weight: 0.5, intent: none, behavior: hold, hold: {dist: uniform, min: -0.5, max: 0.5}}
+            """, name: "negtwo.yaml")
+        let both = try CLI.run(["check", "hig-linear-bar", "--population", two, "--impaired-population", two,
+                                "--set", "population.slow.hold.max=3.8", "--users", "1000", "--quiet"])
+        #expect(both.stderr.components(separatedBy: "class quick: 50 %").count == 3
+                && both.stderr.contains("class quick: 50 % of its hold distribution {dist: uniform, min: -0.5, max: 0.5} is below 0 s; those draws are taken as 0 s (a release at touch-down) (the --impaired-population"),
+                "\(both.stderr)")
         // An output that cannot be made (73): nothing ran, nothing to warn of.
         let unwritable = try CLI.run(["simulate", "--population", "hold-only", "--users", "2000", "--out", "/nonexistent/x.csv"] + set)
         #expect(unwritable.status == 73 && !unwritable.stderr.contains("warning"), "\(unwritable.stderr)")

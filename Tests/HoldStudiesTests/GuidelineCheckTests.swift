@@ -113,9 +113,10 @@ struct GuidelineCheckTests {
         // command with the fix pasted was refused for the variant's value).
         #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", ["fill.start=touchDown", duration])), replaces: [curve, duration])
             == "`--set \(instant)` in place of `--set \(curve)` (a value every design has) and of `\(duration)` among the values of `--variant slow`")
-        // The variant's only value voided: the variant goes (pasted, an empty --variant is refused).
+        // The variant's only value voided: no run of the review keeps the variant and passes, said as such (an empty
+        // --variant is refused, and a report of one design is no comparison).
         #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", [duration])), replaces: [curve, duration])
-            == "`--set \(instant)` in place of `--set \(curve)` (a value every design has); `\(duration)` is its only value, so `--variant slow` goes too: without it the variant is its profile with that value")
+            == "`--set \(instant)` in place of `--set \(curve)` (a value every design has) passes this rule, and leaves `--variant slow` nothing of its own (`\(duration)`, its only value, has no effect beside it): it would be the design it is compared with, so no run of this review keeps slow and passes; slow needs another change to pass beside the other designs' values")
         // A variant value of the fix's own key would override the --set: it goes too.
         #expect(ReviewReport.placed(instant, ReviewReport.Placement(common: [curve], variant: ("slow", ["retract.mode=animated", "fill.duration=0.8"])), replaces: [curve])
             == "`--set \(instant)` in place of `--set \(curve)` (a value every design has) and of `retract.mode=animated` among the values of `--variant slow`")

@@ -225,9 +225,11 @@ public enum ReviewReport {
                 let values = given(sets)
                 if values.isEmpty { return nil }
                 if values.count == sets.count {
-                    let only = values.count == 1 ? "its only value" : "all its values"
-                    return "; \(listed(values, code)) \(values.count == 1 ? "is" : "are") \(only), so \(code("--variant \(label)")) "
-                        + "goes too: without \(values.count == 1 ? "it" : "them") the variant is its profile with that value"
+                    // Nothing of the variant is left: no command of this review keeps it as a design of its own.
+                    let only = values.count == 1 ? "its only value, has" : "all its values, have"
+                    return " passes this rule, and leaves \(code("--variant \(label)")) nothing of its own (\(listed(values, code)), "
+                        + "\(only) no effect beside it): it would be the design it is compared with, so no run of this review "
+                        + "keeps \(label) and passes; \(label) needs another change to pass beside the other designs' values"
                 }
                 return " and of \(listed(values, code)) among the values of \(code("--variant \(label)"))"
             } ?? ""

@@ -70,9 +70,11 @@ struct GuidelineOptions: ParsableArguments {
     /// as its file gives it, `--set` values aside: under the name of a population they edit, its notes say so.
     func impaired(from library: ProfileLibrary, besides running: [Population]) throws -> Population {
         let population = try library.loadPopulation(impairedPopulation)
-        let said = Set(running.flatMap(\.notes))
-        let edited = running.contains { $0.name == population.name }
-        for note in population.notes where !said.contains(note) {
+        // Under the name of a running population that says otherwise (`--set` values edited it), each of its notes
+        // is marked as the impaired population's; else said as it is, once (`PendingWarnings`).
+        let namesake = running.first { $0.name == population.name }
+        let edited = namesake.map { $0.notes != population.notes } ?? false
+        for note in population.notes {
             PendingWarnings.add("warning: \(note)" + (edited ? " (the --impaired-population, as its file gives it: --set values do not reach it)" : ""))
         }
         return population
