@@ -234,7 +234,11 @@ import Testing
         for (bad, says) in [("false_activation_rate<=0.5", "needs a unit"), ("false_activation_rate<=+5ms", "is a rate"),
                             ("completion_time_mean_ms<=1pt", "is a mean"), ("false_activation<=1pt", "did you mean"),
                             ("false_activation_rate=1pt", "write METRIC"), ("false_activation_rate<=x%", "not a number"),
-                            ("false_activation_rate<=120%", "0 % to 100 %")] {
+                            ("false_activation_rate<=120%", "0 % to 100 %"),
+                            // The better direction bounded: no guardrail (a baseline could not meet it against itself).
+                            ("false_activation_rate>=+1pt", "write false_activation_rate<=BOUND"),
+                            ("completion_rate<=1%", "write completion_rate>=BOUND"),
+                            ("completion_time_mean_ms>=-20ms", "e.g. completion_time_mean_ms<=+20ms")] {
             #expect(throws: DecisionRuleError.self) { try DecisionRule(guards: [bad]) }
             do { _ = try DecisionRule(guards: [bad]) } catch { #expect(error.message.contains(says), "\(bad): \(error.message)") }
         }

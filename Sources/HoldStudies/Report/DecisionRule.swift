@@ -91,8 +91,15 @@ public struct DecisionRule: Sendable, Equatable {
         let metric = String(compact[..<range.lowerBound])
         let atMost = compact[range] == "<="
         var value = String(compact[range.upperBound...])
-        guard names.contains(metric) else {
+        guard let direction = directions.first(where: { $0.metric == metric }) else {
             throw DecisionRuleError("--guard \(text): '\(metric)' is not a metric a review can guard\(Suggestions.didYouMean(metric, among: names)); allowed: \(names.joined(separator: ", "))")
+        }
+        // A guardrail bounds harm: the worse direction of the metric. The other way round it asks a design to be
+        // worse (a baseline, exempt, could not meet it against itself), and a verdict would rest on it.
+        if atMost == direction.higherIsBetter {
+            let (worse, sign) = direction.higherIsBetter ? ("lower", ">=") : ("higher", "<=")
+            throw DecisionRuleError("--guard \(text): a guardrail bounds how much worse a design may be, and a \(worse) \(metric) is worse: "
+                + "write \(metric)\(sign)BOUND (e.g. \(metric)\(sign)\(direction.higherIsBetter ? "-1pt" : isRate(metric) ? "+0.5pt" : "+20ms"))")
         }
         let unit: String
         if value.hasSuffix("pt") { unit = "pt" } else if value.hasSuffix("ms") { unit = "ms" } else if value.hasSuffix("%") { unit = "%" } else {
