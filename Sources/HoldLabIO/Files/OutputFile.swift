@@ -145,11 +145,15 @@ public enum OutputFile: Sendable, Equatable {
             throw OutputError(path: path, message: "names a directory (it ends in /); name a file")
         }
         if let problem = directoryProblem(of: path) { throw OutputError(path: path, message: problem) }
-        if let review = reviewFolder(enclosing: path) {
-            throw OutputError(path: path, message: "is inside the review folder \(review) (its report.md and reproduce.sh): a file "
-                + "it does not make fails its reproduce.sh --check, and one it makes would no longer be its own; write it outside the folder",
-                kind: .insideReview)
-        }
+        try refuseInsideReview(path, what: "a file it does not make fails its reproduce.sh --check, and one it makes would no longer be its own")
+    }
+
+    /// Refuses (`.insideReview`) a file or folder at `path` inside a review folder (`reviewFolder(enclosing:)`),
+    /// saying `what` writing there would do.
+    static func refuseInsideReview(_ path: String, what: String) throws(OutputError) {
+        guard let review = reviewFolder(enclosing: path) else { return }
+        throw OutputError(path: path, message: "is inside the review folder \(review) (its report.md and reproduce.sh): \(what); "
+            + "write it outside the folder", kind: .insideReview)
     }
 
     /// The review folder (one holding both `report.md` and `reproduce.sh`, as `holdlab report` writes it) that a file

@@ -36,10 +36,7 @@ public final class PartialDirectory {
         let parent = OutputFile.directory(of: trimmed)
         if let problem = OutputFile.directoryProblem(of: trimmed) { throw OutputError(path: trimmed, message: problem) }
         // Inside another review folder (the folder itself, a review written again in place, is not inside one).
-        if let review = OutputFile.reviewFolder(enclosing: trimmed) {
-            throw OutputError(path: trimmed, message: "is inside the review folder \(review) (its report.md and reproduce.sh): a folder "
-                + "it does not make fails its reproduce.sh --check; write it outside the folder", kind: .insideReview)
-        }
+        try OutputFile.refuseInsideReview(trimmed, what: "a folder it does not make fails its reproduce.sh --check")
         let pid = ProcessInfo.processInfo.processIdentifier
         temporary = (parent == "/" ? "/" : parent + "/") + ".\(OutputFile.fileName(of: trimmed)).\(pid).partial"
         tokens.append(Temporaries.shared.register(temporary))
