@@ -296,6 +296,34 @@ extension Profile {
                     control.retract.interruption = .swiftui
                 }
             }
+            if case .none = control.fill.model {
+                // No fill, nothing to retract: a value that says something would be silently ignored (a sweep of it
+                // would give the same rows at every point). The defaults, and an instant mode (the empty bar stays
+                // empty), say nothing and pass; a --set of the mode is refused whatever its value.
+                let modeSet = r.contains("mode") && r.origin(of: "mode").isOverride
+                let unread: [(key: String, present: Bool)] = [
+                    ("mode", control.retract.mode == .reverse || modeSet),
+                    ("curve", control.retract.curve != .easeOut),
+                    ("duration", control.retract.durationSeconds.map { $0 != 0.2 } ?? false),
+                    ("interruption", control.retract.interruption != .swiftui),
+                    ("afterTrigger", control.retract.afterTrigger != .stay),
+                ]
+                let cause = fillNode?.node(atKeyPath: "model")?.origin
+                for (key, present) in unread where present {
+                    try r.refuseWithoutEffect(key, causeOrigin: cause,
+                                              "has no effect: fill.model none draws no fill, so nothing retracts")
+                }
+                // Moot under a --set of the model: the defaults, so that the resolved profile loads back.
+                // (A reverse mode's implied match goes with it; a written match is refused below: nothing to match.)
+                if control.retract.mode == .reverse {
+                    control.retract.mode = .animation
+                    if !explicitDuration { control.retract.durationSeconds = 0.2 }
+                }
+                control.retract.curve = .easeOut
+                if control.retract.durationSeconds != nil { control.retract.durationSeconds = 0.2 }
+                control.retract.interruption = .swiftui
+                control.retract.afterTrigger = .stay
+            }
             try r.finish()
         }
         if let node = top.node("haptics") {
@@ -309,6 +337,12 @@ extension Profile {
             control.haptics.actuatorMinIntervalSeconds = try h.number(
                 "actuatorMinInterval", default: Haptics.defaultActuatorMinIntervalSeconds,
                 requirement: "a number of seconds from 0 to 1 (an assumption about the device)", where: { $0 >= 0 && $0 <= 1 })
+            if case .none = control.fill.model, control.haptics.threshold != 0 {
+                // No fill, no progress to cross a step: the pulses would silently never come.
+                try h.refuseWithoutEffect("threshold", causeOrigin: fillNode?.node(atKeyPath: "model")?.origin,
+                                          "has no effect: fill.model none draws no fill, so no progress crosses a step; onComplete pulses when the action fires")
+                control.haptics.threshold = 0
+            }
             try h.finish()
         }
         if let node = top.node("display") {
