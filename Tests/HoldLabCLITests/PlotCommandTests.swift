@@ -72,6 +72,13 @@ struct PlotCommandTests {
         for text in ["holdlab plot rates-vs-duration --data rates.csv", "--var", "69 gnuplot is not installed", ".png or .svg"] {
             #expect(flat.contains(text), "help lacks \(text)")
         }
+        // Every notebook of the package is named among the NOTEBOOKs (robustness-margin was left out).
+        let notebooks = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Notebooks").path)
+            .filter { $0.hasSuffix(".gp") }.map { String($0.dropLast(3)) }
+        #expect(notebooks.count >= 11)
+        for notebook in notebooks {
+            #expect(flat.contains(" \(notebook),") || flat.contains(" \(notebook).") , "help lacks the notebook \(notebook)")
+        }
     }
 
     @Test("a notebook by name writes the figure, PNG or SVG, and nothing else; quietly")
@@ -106,6 +113,26 @@ struct PlotCommandTests {
         let path = try CLI.run(["plot", script, "--data", fixtures.path("kiko.csv"), fixtures.path("mismatched-fill.csv")], in: directory)
         #expect(path.status == 0 && path.stderr.isEmpty, "\(path.stderr)")
         #expect(Self.isPNG(directory.appendingPathComponent("fill-curves.png")))
+    }
+
+    @Test("a --var string reaches gnuplot as text: backquotes, quotes and backslashes run nothing and stay as written")
+    func variablesAreText() throws {
+        let fixtures = try Fixtures.get()
+        let directory = try CLI.temporaryDirectory()
+        // gnuplot runs `…` inside a double-quoted string as a shell command: the label must not create the file.
+        let sentinel = directory.appendingPathComponent("ran")
+        for label in ["the `touch \(sentinel.path)` key", "a \\` b \" c ' d \\", "`touch \(sentinel.path)`"] {
+            let result = try CLI.run(["plot", "heatmap", "--data", fixtures.path("grid.csv"), "--var", "z=mismatch_p95_ms",
+                                      "--var", "xlabel=\(label)", "--out", "h.svg"], in: directory)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(label): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: sentinel.path), "\(label) ran a command")
+            // The SVG holds the label as written (XML-escaped).
+            let svg = try String(contentsOf: directory.appendingPathComponent("h.svg"), encoding: .utf8)
+            let escaped = label.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+                .replacingOccurrences(of: "'", with: "&apos;")
+            #expect(svg.contains(escaped) || svg.contains(label), "\(label) not drawn as written")
+        }
     }
 
     @Test("$HOLDLAB_NOTEBOOKS names the notebook folder")

@@ -107,11 +107,14 @@ public enum GnuplotAssignment {
         return nil
     }
 
-    /// A gnuplot double-quoted string holding `text` exactly: a backslash and a double quote are escaped (`\\`,
-    /// `\"`). Single quotes are not used: gnuplot's scanner takes a backslash before a quote as an escape even
-    /// there, so `'a\'` never ends. The caller keeps control characters out (`problem(with:)`).
+    /// A gnuplot double-quoted string holding `text` exactly: a backslash, a double quote and a backquote are
+    /// escaped (`\\`, `\"`, `` \` ``). gnuplot runs `` `text` `` inside a double-quoted string as a shell command and
+    /// puts its output in its place (`--var 'xlabel=the `key`'` ran `key`); escaped, a backquote is itself. Single
+    /// quotes are not used: gnuplot's scanner takes a backslash before a quote as an escape even there, so `'a\'`
+    /// never ends. The caller keeps control characters out (`problem(with:)`).
     public static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "`", with: "\\`") + "\""
     }
 
     /// `name="value"`, or `name=value` for a number.

@@ -17,8 +17,7 @@ struct Plot: ParsableCommand {
 
             NOTEBOOK is a name from the Notebooks folder ($HOLDLAB_NOTEBOOKS, else ./Notebooks, else this package's): \
             trace, fill-curves, retract-rules, rates-vs-duration, pulses-vs-threshold, mismatch-vs-duration, heatmap, \
-            design-rates, scorecard, \
-            sensitivity. \
+            design-rates, scorecard, robustness-margin, sensitivity. \
             An argument with a '/' or ending in .gp is a script path. Notebooks/README.md lists the commands behind \
             each figure.
 
