@@ -30,6 +30,8 @@ struct ExportCommandTests {
              typeName: "HigLinearBar"),
         Case(profile: "kikocard-accelerating", sets: [], release: 1.5, typeName: "KikocardAccelerating"),
         Case(profile: "flutter-monster555", sets: ["haptics.threshold=0.25"], release: 0.9, typeName: "FlutterMonster555"),
+        // A fill duration of its own (0.8 s), not match.
+        Case(profile: "mismatched-fill", sets: [], release: 0.5, typeName: "MismatchedFill"),
     ]
 
     /// Instants agree within 1e-9 s and progress within 1e-9 with the in-process trace (the code `holdlab trace`
@@ -183,6 +185,13 @@ struct ExportCommandTests {
         let kotlinNumbers = Self.numbers(in: kotlin.stdout, from: "// The profile's numbers", to: "// Derived by holdlab")
             + Self.numbers(in: kotlin.stdout, from: "val FILL_NOMINAL_SECONDS", to: "\n")
         #expect(kotlinNumbers.sorted() == (try Self.expectedNumbers(profile)).sorted())
+        // The fill's duration is said to be match only where the profile's is (mismatched-fill's 0.8 s is its own).
+        if case .animation = profile.control.fill.model {
+            let said = profile.fillDurationMatchesGesture ? "fill.duration (match: gesture.minimumDuration)" : "fill.duration"
+            let line = kotlin.stdout.split(separator: "\n").first { $0.contains("val FILL_DURATION") } ?? ""
+            #expect(line.hasSuffix("// \(said), s"), "\(line)")
+            #expect(swift.stdout.contains(", \(said), seconds.\n"))
+        }
         // The Kotlin's pulse times are the ones holdlab haptics exports (microseconds).
         let held = try TraceRequest(profile: profile).run()
         let pulses = held.rows.filter { $0.event == .pulse || $0.event == .completionPulse }.map { ($0.time + 500) / 1000 }

@@ -33,6 +33,12 @@ public enum ControlExport {
         public var notes: [String]
     }
 
+    /// What an exported fill duration is: `match` resolved to the gesture's minimum duration, or the profile's own
+    /// number (a comment saying "match" beside `fill.duration: 0.8` would send a reader looking for a match).
+    static func fillDurationNote(_ profile: Profile) -> String {
+        profile.fillDurationMatchesGesture ? "fill.duration (match: gesture.minimumDuration)" : "fill.duration"
+    }
+
     /// Writes the source. Throws for a profile the model refuses (`ControlError`).
     public static func export(_ request: Request) throws(ControlError) -> Result {
         let parts = try Parts(request)

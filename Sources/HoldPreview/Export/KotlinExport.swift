@@ -59,7 +59,7 @@ enum KotlinExport {
         case .animation(let curve, let duration):
             s += "    const val FILL_MODEL = \"animation\"\n"
             s += "    const val FILL_CURVE = \(q(curve.description))\n"
-            s += "    const val FILL_DURATION = \(n(duration)) // fill.duration (match resolved), s\n"
+            s += "    const val FILL_DURATION = \(n(duration)) // \(ControlExport.fillDurationNote(parts.profile)), s\n"
             s += curveConstants("FILL", curve)
         case .timer(let timer):
             s += "    const val FILL_MODEL = \"timer\"\n"

@@ -41,7 +41,7 @@ enum SwiftExport {
         s += "    public static let fillDelay = \(n(c.fill.delaySeconds))\n"
         switch c.fill.model {
         case .animation(let curve, let duration):
-            s += "    /// fill: model animation, curve \(ControlExport.comment(curve.description)), duration (match resolved), seconds.\n"
+            s += "    /// fill: model animation, curve \(ControlExport.comment(curve.description)), \(ControlExport.fillDurationNote(profile)), seconds.\n"
             s += "    public static let fill = FillModel.animation(curve: \(swiftCurve(curve)), duration: \(n(duration)))\n"
         case .timer(let timer):
             s += "    /// fill: model timer; tick, initialIncrement, acceleration, duration (nil: increments), latency (s).\n"

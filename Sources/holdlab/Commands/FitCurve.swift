@@ -21,7 +21,7 @@ struct FitCurve: ParsableCommand {
             fewer distinct x than parameters, values beyond ±1e150) is refused with status 65; a target the curve \
             never reaches is reported in its own row.
 
-            Example (false activations fall to 0.5 % at minimumDuration 1.26 s [1.16, 1.36]):
+            Example (false activations fall to 0.5 % at minimumDuration 1.27 s [1.17, 1.37]):
               holdlab sweep --vary gesture.minimumDuration=0.3:1.5:0.1 --out rates.csv
               holdlab fit-curve --data rates.csv --x param_gesture_minimumDuration \\
                 --y false_activation_rate --model exponential --target 0.005

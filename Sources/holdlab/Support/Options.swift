@@ -79,7 +79,7 @@ struct ProfileSourceOptions: ParsableArguments {
 /// The hold a command traces: `--release-at`, `--phase`, `--seed` (trace, preview, haptics).
 struct OneHoldOptions: ParsableArguments {
     @Option(name: .customLong("release-at"), parsing: .unconditional, help: ArgumentHelp(
-        "Seconds after touch-down when the finger lifts (0 to 120). Default: hold until the action fired, the fill completed and the bar was first drawn full, plus 0.25 s.",
+        "Seconds after touch-down when the finger lifts (0 to 120; preview: at most 30). Default: hold until the action fired, the fill completed and the bar was first drawn full, plus 0.25 s.",
         valueName: "seconds"))
     var releaseAt: Double?
 
