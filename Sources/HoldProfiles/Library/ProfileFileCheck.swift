@@ -37,6 +37,37 @@ extension ProfileLibrary {
         return .profile
     }
 
+    /// The problem of a file read as `expected` that its content shows to be another kind (a population given as a
+    /// profile: its `version: 2` was refused as a profile's unsupported schema), said at the file's first line with
+    /// where that kind goes; nil when it is of the kind, or does not say what it is. Asked only of a file that failed
+    /// to load, so a valid file never meets it.
+    public static func wrongKindProblem(_ text: String, path: String, expected: LibraryFileKind) -> ProfileError? {
+        guard let keys = ConfigNode.parseListingDuplicates(text, path: path).root?.keys else { return nil }
+        let found: LibraryFileKind
+        if keys.contains("classes") {
+            found = .population
+        } else if !keys.contains("version"), keys.contains(where: ReviewFile.keys.contains) {
+            found = .review
+        } else if keys.contains(where: Self.profileOnlyKeys.contains) {
+            found = .profile
+        } else {
+            return nil
+        }
+        guard found != expected else { return nil }
+        let what: String
+        switch found {
+        case .population: what = "a population file (it has classes:), not a \(expected.rawValue); give it with --population \(path)"
+        case .review: what = "a review file (\(keys.filter(ReviewFile.keys.contains).prefix(3).map { "\($0):" }.joined(separator: ", "))), "
+            + "not a \(expected.rawValue); run it with holdlab report --review \(path), or check it with holdlab profiles check"
+        case .profile: what = "a profile (\(keys.filter(Self.profileOnlyKeys.contains).prefix(3).map { "\($0):" }.joined(separator: ", "))), "
+            + "not a \(expected.rawValue); give it with --profile \(path)"
+        }
+        return ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "", message: "this is \(what)")
+    }
+
+    /// Keys only a profile has.
+    static let profileOnlyKeys = ["gesture", "trigger", "fill", "retract", "haptics", "display"]
+
     /// Checks a profile, population or review file, or a profile or population of the library by name (`-`:
     /// standard input). The kind comes from the content (``kind(of:path:)``).
     ///

@@ -149,7 +149,12 @@ public struct ProfileLibrary: Sendable {
                                     overrides: [Override] = []) throws(ProfileError) -> (profile: Profile, text: String) {
         let path = profilePath(nameOrPath)
         let text = try profileText(nameOrPath)
-        let profile = try Profile.load(yaml: text, path: Self.displayPath(path), overrides: overrides)
+        let profile: Profile
+        do {
+            profile = try Profile.load(yaml: text, path: Self.displayPath(path), overrides: overrides)
+        } catch where !error.origin.isOverride {
+            throw Self.wrongKindProblem(text, path: Self.displayPath(path), expected: .profile) ?? error
+        }
         if let problem = libraryNameProblem(profile.name, file: path, text: text, in: directory) { throw problem }
         return (profile, text)
     }

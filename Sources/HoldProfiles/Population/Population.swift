@@ -190,7 +190,12 @@ extension ProfileLibrary {
     public func loadPopulation(_ nameOrPath: String) throws(ProfileError) -> Population {
         let path = populationPath(nameOrPath)
         let text = try populationText(nameOrPath)
-        let population = try Population.load(yaml: text, path: Self.displayPath(path))
+        let population: Population
+        do {
+            population = try Population.load(yaml: text, path: Self.displayPath(path))
+        } catch {
+            throw Self.wrongKindProblem(text, path: Self.displayPath(path), expected: .population) ?? error
+        }
         if let problem = libraryNameProblem(population.name, file: path, text: text, in: directory + "/populations") {
             throw problem
         }

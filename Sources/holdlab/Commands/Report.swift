@@ -171,6 +171,11 @@ struct Report: ParsableCommand {
                 yaml: text, path: ProfileLibrary.displayPath(review), checks: Profiles.Check.reviewChecks,
                 commandLineSets: source.overrides, commandLinePopulations: comparison.populationNames).filter { !$0.isCommandLines }
             if !problems.isEmpty {
+                // A profile or population given as the review: one line saying so, not each of its keys refused.
+                if let wrongKind = ProfileLibrary.wrongKindProblem(text, path: ProfileLibrary.displayPath(review), expected: .review) {
+                    printError(wrongKind.description)
+                    throw ExitStatus.dataError
+                }
                 for problem in problems { printError(problem.description) }
                 if problems.count > 1 { printNote("\(ProfileLibrary.displayPath(review)): \(problems.count) problems") }
                 throw ExitStatus.dataError
