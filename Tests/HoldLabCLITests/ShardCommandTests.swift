@@ -201,6 +201,68 @@ struct ShardCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["parallel.sh", "slurm.sh"])
     }
 
+    /// `file`'s first row with `change` applied to its fields by column name, resealed with a valid hash.
+    static func forgeFirstRow(_ url: URL, _ change: (inout [String: Int]) -> Void) throws {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var lines = text.components(separatedBy: "# shard_end:")[0].split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        lines.removeLast()
+        let header = try #require(lines.firstIndex { !$0.hasPrefix("#") })
+        let names = lines[header].split(separator: ",").map(String.init)
+        var fields = lines[header + 1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var counts: [String: Int] = [:]
+        for (index, name) in names.enumerated() { if let value = Int(fields[index]) { counts[name] = value } }
+        change(&counts)
+        for (index, name) in names.enumerated() { if let value = counts[name] { fields[index] = String(value) } }
+        lines[header + 1] = fields.joined(separator: ",")
+        let body = lines.joined(separator: "\n") + "\n"
+        let rows = lines.count - header - 1
+        try (body + "# shard_end: \(rows) rows fnv1a64:\(testFNV1a64(body))\n").write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    @Test("merge refuses a sweep shard row of users its plan cannot give, as --resume of the merged file would: fixed --users, and --precision's chunk ends")
+    func sweepRowUsers() throws {
+        let directory = try CLI.temporaryDirectory()
+        for k in 1...2 {
+            let run = try CLI.run(["sweep", "--vary", "gesture.minimumDuration=0.6,1.2", "--users", "2000", "--shard", "\(k)/2",
+                                   "--out", "w\(k).csv"], in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        // More people, every count still adding up (the extra are accidental users whose action never fired).
+        try Self.forgeFirstRow(directory.appendingPathComponent("w1.csv")) { $0["users"]! += 1000; $0["accidental_users"]! += 1000 }
+        let merge = try CLI.run(["merge", "--out", "m.csv", "w1.csv", "w2.csv"], in: directory)
+        #expect(merge.status == 65 && merge.stderr.contains("w1.csv: row 1: users '3000' is not the sweep's, 2000 per point"), "\(merge.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("m.csv").path))
+        // With --precision a point stops at a chunk's end or at the cap.
+        let precise = ["sweep", "--vary", "gesture.minimumDuration=0.6,1.2", "--users", "12000", "--precision", "completion_rate=0.02"]
+        for k in 1...2 {
+            let run = try CLI.run(precise + ["--shard", "\(k)/2", "--out", "p\(k).csv"], in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let merged = try CLI.run(["merge", "--out", "pm.csv", "p1.csv", "p2.csv"], in: directory)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        try Self.forgeFirstRow(directory.appendingPathComponent("p1.csv")) { $0["users"]! += 1; $0["accidental_users"]! += 1 }
+        let refused = try CLI.run(["merge", "--out", "pm2.csv", "p1.csv", "p2.csv"], in: directory)
+        #expect(refused.status == 65 && refused.stderr.contains(
+            "which a run with --precision cannot stop at: it stops after a whole number of chunks of 4096 users, or at --users 12000"),
+                "\(refused.stderr)")
+        // --resume says the same of a row of the file it resumes.
+        let file = directory.appendingPathComponent("pm.csv")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { !$0.hasPrefix("#") })
+        let usersColumn = try #require(lines[header].split(separator: ",").firstIndex(of: "users"))
+        var fields = lines[header + 1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[usersColumn] = String(Int(fields[usersColumn])! + 1)
+        var edited = lines
+        edited[header + 1] = fields.joined(separator: ",")
+        try edited.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let resumed = try CLI.run(precise + ["--out", "pm.csv", "--resume"], in: directory)
+        #expect(resumed.status == 65 && resumed.stderr.contains(
+            "which a run with --precision cannot stop at: it stops after a whole number of chunks of 4096 users, or at --users 12000"),
+                "\(resumed.stderr)")
+    }
+
     @Test("merge refuses a shard of format version 1 (before the sums of squares): one line, 65, nothing written")
     func oldShard() throws {
         let directory = try CLI.temporaryDirectory()

@@ -18,7 +18,8 @@ struct PrecisionTests {
         #expect(precision.targets[1].width == .relative(1))
         #expect(precision.description == "completion_rate=0.002,completion_time_mean_ms=1%")
         for bad in ["completion_rate=0", "completion_rate=-1", "completion_rate=nan", "completion_rate=inf", "completion_rate=50%%",
-                    "completion_rate=100%", "completion_rate", "completion_time_p50_ms=1", "nope=1"] {
+                    "completion_rate=100%", "completion_rate", "completion_time_p50_ms=1", "nope=1", "completion_rate=++0.5",
+                    "completion_rate=+-0.5", "completion_rate=+", "completion_rate=+nan"] {
             #expect(throws: PrecisionError.self, "\(bad)") { try Precision(parsing: [bad], allowed: Precision.summaryMetrics) }
         }
         // One spelling and one order for one meaning: what the provenance says and --resume compares.
@@ -26,6 +27,8 @@ struct PrecisionTests {
         #expect(written.description == "completion_rate=0.005,mismatch_mean_ms=2%")
         #expect(try Precision(parsing: ["completion_rate=0.0050", "mismatch_mean_ms=2%"], allowed: Precision.summaryMetrics) == written)
         #expect(try Precision(parsing: ["completion_rate=.5"], allowed: Precision.summaryMetrics).description == "completion_rate=0.5")
+        // A leading '+', as --users and --set take it.
+        #expect(try Precision(parsing: ["completion_rate=+0.005,mismatch_mean_ms=+2%"], allowed: Precision.summaryMetrics) == written)
         #expect(try Precision(parsing: ["completion_rate=1e-7"], allowed: Precision.summaryMetrics).description == "completion_rate=0.0000001")
         #expect(Precision.summaryMetrics.contains("false_activation_rate"))
         #expect(!Precision.summaryMetrics.contains("premature_release_rate"))

@@ -117,6 +117,8 @@ struct SimulationShardTests {
         var tally = Tally()
         tally[.user] = 10; tally[.intent] = 8; tally[.accidental] = 2; tally[.completed] = 5; tally[.prematureRelease] = 2
         tally[.movementCancel] = 1
+        // None of the 8 had a first feedback (no values of it), and every one had none.
+        tally[.noFeedback] = 8
         #expect(tally.inconsistency() == nil)
         var cases: [(Tally, String)] = []
         var a = tally; a[.intent] = .max; a[.accidental] = 1; cases.append((a, "intent_users 9223372036854775807 exceeds users 10"))
@@ -128,6 +130,16 @@ struct SimulationShardTests {
         var e = tally; e[.completedUnseen] = 1; cases.append((e, "completed_unseen 1 exceeds completed_with_fill 0"))
         var f = tally; f.valueCounts[HoldValue.retract.rawValue] = 9; cases.append((f, "9 values of retract exceed intent_users 8"))
         var g = tally; g.valueCounts[HoldValue.mismatch.rawValue] = .max; cases.append((g, "values of mismatch exceed completed 5"))
+        // Feedback or none, for every intent user; a hold that gave up at its patience had none; a mismatch needs a
+        // completed hold with a fill that looked full.
+        var i = tally; i[.noFeedback] = 7
+        cases.append((i, "0 values of first_feedback and no_feedback 7 do not add up to intent_users 8"))
+        var j = tally; j.valueCounts[HoldValue.firstFeedback.rawValue] = 3
+        cases.append((j, "3 values of first_feedback and no_feedback 8 do not add up to intent_users 8"))
+        var k = tally; k[.noFeedback] = 1; k.valueCounts[HoldValue.firstFeedback.rawValue] = 7; k[.prematureImpatience] = 2
+        cases.append((k, "premature_impatience 2 exceeds no_feedback 1"))
+        var l = tally; l[.completedWithFill] = 5; l[.completedUnseen] = 3; l.valueCounts[HoldValue.mismatch.rawValue] = 3
+        cases.append((l, "3 values of mismatch exceed the 2 completed holds with a fill that looked full"))
         // Five completion times of 1 s: their sum is 5 s, not 50 s, whatever the squares say.
         var h = tally
         for _ in 0..<5 { h.take(.completionTime, 1_000_000, real: 0) }
@@ -136,8 +148,9 @@ struct SimulationShardTests {
         h.sums[HoldValue.completionTime.rawValue] = 50_000_000
         h.squares[HoldValue.completionTime.rawValue] = 1_000_000_000_000_000
         cases.append((h, "the sum of completion_time is outside its count times its smallest and largest values"))
-        // Extremes: five completed holds of two pulses 10 ms apart, 20 ms of mismatch, a full bar.
+        // Extremes: five completed holds (with a fill) of two pulses 10 ms apart, 20 ms of mismatch, a full bar.
         var x = tally
+        x[.completedWithFill] = 5
         for _ in 0..<5 {
             x.take(.pulses, 2, real: 2)
             x.take(.mismatch, 20_000, real: 0.02)

@@ -134,8 +134,10 @@ public struct Precision: Sendable, Equatable, CustomStringConvertible {
         let relative = value.hasSuffix("%")
         if relative { value.removeLast() }
         // Plain decimal numbers only: no nan, inf, hexadecimal or a second '%'.
-        let isDecimal = !value.isEmpty && value.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
-            && value.first.map { $0.isNumber || $0 == "." } == true
+        // A leading '+' reads as it does in --users and --set (`+0.005`).
+        let digits = value.hasPrefix("+") ? value.dropFirst() : Substring(value)
+        let isDecimal = !digits.isEmpty && digits.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
+            && digits.first.map { $0.isNumber || $0 == "." } == true
         guard isDecimal, let number = Double(value), number.isFinite, number > 0, !relative || number < 100 else {
             throw PrecisionError(message: "--precision \(name)=\(text[text.index(after: equals)...]): the half-width must be a positive finite number in the column's unit, or a percentage of the estimate above 0 and below 100 with one '%', \(example)")
         }

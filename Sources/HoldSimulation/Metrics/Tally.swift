@@ -142,6 +142,19 @@ struct Tally: HoldSink {
         for value in HoldValue.allCases where valueCounts[value.rawValue] > self[value.over] {
             return "\(valueCounts[value.rawValue]) values of \(TallyCoding.snakeCase(value)) exceed \(TallyCoding.column(of: value.over)) \(self[value.over])"
         }
+        // Every intent user had a first feedback or none (`HoldContribution.hold`); every completed hold with a fill
+        // looked full (a mismatch) or did not (completed unseen). Each count is at most its whole here, so the
+        // differences cannot overflow.
+        let feedback = valueCounts[HoldValue.firstFeedback.rawValue]
+        if self[.intent] - feedback != self[.noFeedback] {
+            return "\(feedback) values of first_feedback and \(TallyCoding.column(of: .noFeedback)) \(self[.noFeedback]) "
+                + "do not add up to \(TallyCoding.column(of: .intent)) \(self[.intent])"
+        }
+        let mismatches = valueCounts[HoldValue.mismatch.rawValue]
+        if mismatches > self[.completedWithFill] - self[.completedUnseen] {
+            return "\(mismatches) values of mismatch exceed the \(self[.completedWithFill] - self[.completedUnseen]) completed "
+                + "holds with a fill that looked full (\(TallyCoding.column(of: .completedWithFill)) − \(TallyCoding.column(of: .completedUnseen)))"
+        }
         // The sums: of no values 0; of squares at least the square of the sum over the count (Cauchy–Schwarz); of a
         // value that is never negative, not negative; of a value with quantiles, within the count times its smallest
         // and largest quantile (each exact to 4 significant digits: a thousandth of slack, and a unit).
@@ -229,6 +242,8 @@ struct Tally: HoldSink {
         (.intent, .user), (.accidental, .user), (.completed, .intent), (.prematureRelease, .intent), (.movementCancel, .intent),
         (.prematureImpatience, .prematureRelease), (.prematureMismatch, .prematureRelease), (.falseActivation, .accidental),
         (.noFeedback, .intent), (.completedWithFill, .completed), (.completedUnseen, .completedWithFill),
+        // Who gave up at their patience let go before any feedback came.
+        (.prematureImpatience, .noFeedback),
     ]
 
     /// The first relation between counts of people that no simulation breaks, broken by `count`: each subset at most

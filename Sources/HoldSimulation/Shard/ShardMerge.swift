@@ -67,6 +67,9 @@ public final class ShardMerge {
         let profile = recorded["sweep_profile"].map(Self.name)
         let populations = recorded["sweep_population"].map { $0.components(separatedBy: " ; ").map(Self.name) }
         let seed = recorded["sweep_users"].flatMap { $0.split(separator: " ").last.map(String.init) }
+        // `N per point, seed S`: every point's users, or with --precision the cap where a point stops at the latest.
+        let cap = recorded["sweep_users"].flatMap { $0.split(separator: " ").first.map(String.init) }
+        let precise = recorded["sweep_precision"] != nil
         for (number, row) in file.rows.enumerated() {
             guard let fields = CSV.splitRecord(row), fields.count == columns.count else {
                 throw ShardError("\(file.path): row \(number + 1) does not have the \(columns.count) fields of the header")
@@ -80,12 +83,27 @@ public final class ShardMerge {
                     problem = "population \(Quoted.value(given)) is not one of the sweep's (\(populations.joined(separator: ", ")))"
                 } else if let seed, let given = value("seed"), given != seed {
                     problem = "seed \(Quoted.value(given)) is not the sweep's, \(seed)"
+                } else if let cap, let given = value("users") {
+                    if !precise, given != cap {
+                        problem = "users \(Quoted.value(given)) is not the sweep's, \(cap) per point"
+                    } else if precise, let limit = Int(cap), let users = Self.precisionUsersProblem(given, cap: limit) {
+                        problem = "users \(users)"
+                    }
                 }
             }
             if let problem {
                 throw ShardError("\(file.path): row \(number + 1): \(problem); no simulation writes that, so this is not a shard holdlab wrote")
             }
         }
+    }
+
+    /// Why `text` is no users count a run with `--precision` and `--users cap` stops at (`'16385', which a run with
+    /// --precision cannot stop at: …`), or nil: it stops at the end of a chunk of `Simulator.chunkSize` users, or at
+    /// the cap.
+    public static func precisionUsersProblem(_ text: String, cap: Int) -> String? {
+        if let users = Int(text), users >= 1, users <= cap, users == cap || users % Simulator.chunkSize == 0 { return nil }
+        return "\(Quoted.value(text)), which a run with --precision cannot stop at: it stops after a whole number of "
+            + "chunks of \(Simulator.chunkSize) users, or at --users \(cap)"
     }
 
     /// What is wrong with a summary row (a sweep's, read back by `merge` or `--resume`; its columns may have others

@@ -472,10 +472,7 @@ public enum Sweep {
             ("profile", baseProfile.name), ("population", population.name), ("seed", "\(request.seed)"),
         ] + (request.precision == nil ? [("users", "\(request.users)")] : [])
         if request.precision != nil, let index = columns.firstIndex(of: "users") {
-            guard let users = Int(fields[index]), users >= 1, users <= request.users,
-                  users == request.users || users % Simulator.chunkSize == 0 else {
-                return "has users \(Quoted.value(fields[index])), which this sweep with --precision cannot stop at (at most \(request.users))"
-            }
+            if let problem = ShardMerge.precisionUsersProblem(fields[index], cap: request.users) { return "has users \(problem)" }
         }
         for (column, value) in known {
             if let index = columns.firstIndex(of: column), fields[index] != value {
