@@ -80,6 +80,31 @@ struct TuneCommandTests {
         #expect(result.stderr.contains("set by false_activation_rate<=\(bound)"))
     }
 
+    @Test("too few users for any rate to pass: the refusal says so and how many users would let 0 events pass")
+    func tooFewUsers() throws {
+        let result = try CLI.run(["tune", "--profile", "hig-linear-bar", "--param", "gesture.minimumDuration=1.0:2.0",
+                                  "--target", "completion_time_mean_ms=1000", "--constraint", "false_activation_rate<=0.005",
+                                  "--users", "2000"])
+        #expect(result.status == 1)
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("no point in the range meets") })
+        // "with N people in its denominator (of 2000 users) even 0 events would give a bound of B, so no design can
+        // meet it: give --users about U or more": B = z²/(N + z²) at the one-sided z of 0.95, U = z²(1 − 0.005)/0.005 · 2000/N.
+        let numbers = line.components(separatedBy: "with ")[1].split(whereSeparator: { !"0123456789.".contains($0) })
+            .compactMap { Double($0) }
+        #expect(numbers.count >= 5, "\(line)")
+        let n = numbers[0], z = 1.6448536269514722
+        #expect(numbers[1] == 2000 && n > 200 && n < 500, "\(line)")
+        // Printed to 4 significant digits.
+        #expect(abs(numbers[3] - z * z / (n + z * z)) < 5e-4 * numbers[3], "\(line)")
+        #expect(numbers[4] == (z * z * 0.995 / 0.005 * 2000 / n).rounded(.up), "\(line)")
+        #expect(line.contains("even 0 events would give a bound of") && line.contains("so no design can meet it: give --users about"))
+        // With enough users the same search meets the bound, or fails for the design's own reasons, never this one.
+        let enough = try CLI.run(["tune", "--profile", "hig-linear-bar", "--param", "gesture.minimumDuration=1.0:2.0",
+                                  "--target", "completion_time_mean_ms=1000", "--constraint", "false_activation_rate<=0.005",
+                                  "--users", "\(Int(numbers[4]) + 500)"])
+        #expect(!enough.stderr.contains("no design can meet it"), "\(enough.stderr)")
+    }
+
     @Test("issue 14 case 8: by default a rate constraint holds for its 95 % one-sided Wilson upper bound")
     func confidence() throws {
         let users = 5_000

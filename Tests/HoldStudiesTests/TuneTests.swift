@@ -232,6 +232,54 @@ struct TuneTests {
         #expect((result.boundaries[0]?.standardError ?? 0) > 0)
     }
 
+    @Test("a range that starts at an invalid candidate (minimumDuration 0 under a matching fill) still finds the constraint's boundary")
+    func boundaryBesideInvalidCandidates() throws {
+        let population = try Make.population("""
+              - {name: a, weight: 1, intent: none, behavior: hold, hold: {dist: lognormal, median: 0.12, sigma: 0.6}}
+            """)
+        // hig-linear-bar's fill matches minimumDuration: 0 is no fill duration, an invalid profile, so infeasible.
+        let request = try Self.request(
+            profile: "hig-linear-bar", population: population, parameters: ["gesture.minimumDuration=0:1.5"],
+            objective: { .minimize(try TuneMetric("gesture.minimumDuration", parameters: $0)) },
+            constraints: ["false_activation_rate<=0.005"], users: 4_000)
+        let holds = try Self.accidentalHolds(request)
+        let threshold = Self.exactThreshold(holds: holds, bound: 0.005, z: Distribution.normal(mean: 0, sd: 1).quantile(0.95))
+        let result = try Tuner.run(request)
+        #expect(result.best.feasible)
+        #expect(result.best.values[0] > threshold - 1e-6 && result.best.values[0] <= threshold + 1.5e-4 + 1e-6,
+                "\(result.best.values[0]) vs exact \(threshold)")
+        #expect(result.boundaries[0]?.constraint == "false_activation_rate<=0.005")
+        #expect((result.boundaries[0]?.standardError ?? 0) > 0)
+    }
+
+    @Test("a rate's standard error is its Wilson interval's half-width over z: above 0 at 0 events, √(p(1−p)/n) within 1 % away from the ends")
+    func rateStandardError() {
+        let z = Proportion.z95
+        // 0 of 750: (z/2n)/(1 + z²/n).
+        let none = Tuner.rateStandardError(Proportion(successes: 0, trials: 750))
+        #expect(abs(none - (z / 1500) / (1 + z * z / 750)) < 1e-15 && none > 0.0012)
+        #expect(Tuner.rateStandardError(Proportion(successes: 750, trials: 750)) == none)
+        let p = 0.3, n = 100_000.0
+        let se = Tuner.rateStandardError(Proportion(successes: 30_000, trials: 100_000))
+        #expect(abs(se / (p * (1 - p) / n).squareRoot() - 1) < 0.01)
+        #expect(Tuner.rateStandardError(Proportion(successes: 0, trials: 0)).isNaN)
+    }
+
+    @Test("the check's verdict says the value to the digits that decide it when its interval's digits round it onto the bound")
+    func verdictDigits() throws {
+        let atMost = try TuneConstraint(parsing: "false_activation_rate<=0.005", parameters: [])
+        #expect(TuneReport.verdict(atMost, value: 0.0051, shown: "0.005 [0.004, 0.007]") == "VIOLATED: 0.0051")
+        #expect(TuneReport.verdict(atMost, value: 0.00500004, shown: "0.005 [0.004, 0.007]") == "VIOLATED: 0.00500004")
+        #expect(TuneReport.verdict(atMost, value: 0.0049, shown: "0.005 [0.004, 0.007]") == "holds: 0.0049")
+        #expect(TuneReport.verdict(atMost, value: 0.0049, shown: "0.0049 [0.0040, 0.0060]") == "holds")
+        #expect(TuneReport.verdict(atMost, value: 0.009, shown: "0.009 [0.007, 0.011]") == "VIOLATED")
+        // Exactly the bound holds, and nothing sharper can be said.
+        #expect(TuneReport.verdict(atMost, value: 0.005, shown: "0.005 [0.004, 0.007]") == "holds")
+        let atLeast = try TuneConstraint(parsing: "completion_rate>=0.9", parameters: [])
+        #expect(TuneReport.verdict(atLeast, value: 0.8996, shown: "0.900 [0.896, 0.903]") == "VIOLATED: 0.8996")
+        #expect(TuneReport.verdict(atLeast, value: 0.87, shown: "0.87 [0.85, 0.89]") == "VIOLATED")
+    }
+
     @Test("issue 14 case 8: at --confidence 0.95 the recommendation keeps false activations ≤ 0.5 % on fresh samples")
     func margin() throws {
         // True rate at θ: the lognormal's survival, exactly. Eight tuning seeds of 2,000 users each: at confidence 0.95

@@ -1,4 +1,5 @@
 import Foundation
+import GSL
 import HoldLabIO
 import HoldProfiles
 import HoldSimulation
@@ -61,7 +62,10 @@ public enum TuneReport {
                 + usersColumn + metricColumns.map { ResultColumn($0.name, .number, unit: unit($0.name)) },
             rows: result.trajectory.map { evaluation in
                 [ResultCell.integer(evaluation.index)] + evaluation.values.map(parameterCell)
-                    + [evaluation.score, evaluation.objective, evaluation.penalty].map { .significant($0, digits: 10) }
+                    // A feasible point whose objective is undefined scores the minimisers' stand-in (the largest
+                    // double) internally; the CSV says NaN, as its objective does.
+                    + [evaluation.score == Minimization.nonFinitePenalty ? .nan : evaluation.score, evaluation.objective,
+                       evaluation.penalty].map { .significant($0, digits: 10) }
                     + [.boolean(evaluation.feasible)]
                     + (usersColumn.isEmpty ? [] : [ResultCell.integer(evaluation.summary.users)])
                     + metricColumns.map { .significant($0.value(values: evaluation.values, summary: evaluation.summary), digits: 10) }
@@ -123,10 +127,48 @@ public enum TuneReport {
             let name = worst.constraint.metric.name
             return "no point in the range meets \(worst.constraint.text): at best (\(at)) \(name) is undefined (\(result.best.summary.whyUndefined(name) ?? "no value")), which meets no bound\(written)"
         }
-        let bound = worst.constraint.metric.proportion(result.best.summary) != nil && request.confidence > 0.5
+        let proportion = worst.constraint.metric.proportion(result.best.summary)
+        let bound = proportion != nil && request.confidence > 0.5
             ? String(format: " (its %g Wilson bound)", request.confidence) : ""
-        return String(format: "no point in the range meets %@: at best (%@) it reaches %.4g%@, %.4g beyond the bound%@",
-                      worst.constraint.text, at, worst.value, bound, worst.excess, written)
+        return String(format: "no point in the range meets %@: at best (%@) it reaches %.4g%@, %.4g beyond the bound%@%@",
+                      worst.constraint.text, at, worst.value, bound, worst.excess,
+                      proportion.map { tooFewUsers(request, worst.constraint, $0, users: result.best.summary.users) } ?? "", written)
+    }
+
+    /// For a rate constraint that no rate could meet with this many people in its denominator (even 0 events of
+    /// 300 give a one-sided 95 % Wilson bound of 0.009, above a bound of 0.005): says so, and about how many users
+    /// would let the best possible count pass, so that "no point meets" is not read as "no design can". Empty
+    /// otherwise.
+    static func tooFewUsers(_ request: TuneRequest, _ constraint: TuneConstraint, _ proportion: Proportion, users simulated: Int) -> String {
+        guard request.confidence > 0.5, proportion.trials > 0, constraint.bound > 0, constraint.bound < 1 else { return "" }
+        let z = Distribution.normal(mean: 0, sd: 1).quantile(request.confidence)
+        // The best count for the constraint: none for METRIC<=V, all for METRIC>=V; its bound is z²/(n + z²) from
+        // the nearer end (Wilson's interval at p = 0 or 1).
+        let n = Double(proportion.trials), z2 = z * z
+        let reach = z2 / (n + z2)
+        let distance = constraint.atMost ? constraint.bound : 1 - constraint.bound
+        guard reach > distance else { return "" }
+        // n ≥ z²(1 − d)/d people in the denominator let the best count pass; users in proportion.
+        let needed = z2 * (1 - distance) / distance
+        let users = (needed * Double(simulated) / n).rounded(.up)
+        let best = constraint.atMost ? "0 events" : "every one"
+        return String(format: "; with %d people in its denominator (of %d users) even %@ would give a bound of %.4g, so no design can meet it: give --users about %.0f or more, or --confidence 0.5 to hold the rate itself",
+                      proportion.trials, simulated, best, constraint.atMost ? reach : 1 - reach, users)
+    }
+
+    /// "holds" or "VIOLATED" for `value` against `constraint`; when the value as `shown` (to its interval's digits)
+    /// reads as the bound or on its other side (0.0051 shown as 0.005 beside VIOLATED), the value follows to the
+    /// fewest significant digits that put it on its own side (`VIOLATED: 0.0051`).
+    static func verdict(_ constraint: TuneConstraint, value: Double, shown: String) -> String {
+        let holds = constraint.violation(value) == 0
+        let word = holds ? "holds" : "VIOLATED"
+        guard value.isFinite, let printed = Double(shown.prefix { !$0.isWhitespace }),
+              (constraint.violation(printed) == 0) != holds || printed == constraint.bound else { return word }
+        func text(_ digits: Int) -> String { String(format: "%.*g", digits, value) }
+        guard let digits = (2...17).first(where: { digits in
+            Double(text(digits)).map { (constraint.violation($0) == 0) == holds && $0 != constraint.bound } ?? false
+        }) else { return word }
+        return "\(word): \(text(digits))"
     }
 
     public static func summary(_ request: TuneRequest, result: TuneResult) -> String {
@@ -149,9 +191,11 @@ public enum TuneReport {
                         : result.objectiveUndefined ? "nothing to recommend: \(objectiveName) is undefined at every point (\(result.best.summary.whyUndefined(objectiveName) ?? "no value") at \(values.joined(separator: " ")), seed \(request.seed))"
                         : "least violating: \(values.joined(separator: " ")) (violates a constraint at seed \(request.seed))"]
         let check = result.check
+        // To the interval's digits, as the metric lines below (four fixed decimals printed [0.0000, 0.0000] for an
+        // interval the next line printed [0.00000, 0.00005]).
         func rate(_ name: String, _ p: Proportion) -> String {
             guard let r = p.rate, let ci = p.wilson95 else { return "\(name) NaN" }
-            return String(format: "%@ %.4f [%.4f, %.4f]", name, r, ci.lower, ci.upper)
+            return "\(name) " + NumberText.withInterval("\(r)", "\(ci.lower)", "\(ci.upper)")
         }
         lines.append("check (seed \(request.checkSeed)): " + [
             rate("completion_rate", check.completion), rate("false_activation_rate", check.falseActivation),
@@ -184,7 +228,9 @@ public enum TuneReport {
         for constraint in request.constraints {
             let value = constraint.metric.value(values: result.best.values, summary: check)
             let holds = constraint.violation(value) == 0
-            lines.append("  \(constraint.text): \(shown(constraint.metric)) at the check seed (\(holds ? "holds" : "VIOLATED"))")
+            let text = shown(constraint.metric)
+            let said = constraint.metric.parameterIndex == nil ? verdict(constraint, value: value, shown: text) : (holds ? "holds" : "VIOLATED")
+            lines.append("  \(constraint.text): \(text) at the check seed (\(said))")
         }
         return lines.joined(separator: "\n")
     }

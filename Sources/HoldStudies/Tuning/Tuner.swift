@@ -272,6 +272,15 @@ public enum Tuner {
         return (max(0, centre - half), min(1, centre + half))
     }
 
+    /// A rate's sampling standard error as its 95 % Wilson interval implies it: the interval's half-width over z,
+    /// √(p(1−p)/n + z²/4n²) / (1 + z²/n). Above 0 at 0 or n events, where √(p(1−p)/n) would say the rate is exact
+    /// (a boundary printed "± 0" from 0 false activations in 750 accidental users). NaN without trials.
+    static func rateStandardError(_ proportion: Proportion) -> Double {
+        guard proportion.trials > 0 else { return .nan }
+        let n = Double(proportion.trials), p = Double(proportion.successes) / n, z = Proportion.z95
+        return (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot() / (1 + z * z / n)
+    }
+
     /// The candidates the search starts from, in the order it evaluates them: one parameter's scan of its range
     /// (`scanIntervals` cells, both ends), or a Sobol scan of the box (8 points per parameter, at least 16).
     public static func scanCandidates(_ parameters: [TuneParameter]) throws -> [[Double]] {
@@ -424,7 +433,9 @@ public enum Tuner {
                     let value = constraint.excess(constraint.heldValue(values: evaluation.values, summary: evaluation.summary, z: z))
                     return value.isFinite ? value : nil
                 }
-                let signs = scanned.map { excess($0).map { $0 <= 0 } }
+                // An invalid candidate (a profile the range reaches but the model refuses, `minimumDuration=0` under a
+                // matching fill) is infeasible, as the search counts it; an undefined value leaves the switch unknown.
+                let signs = scanned.map { evaluation in evaluation == nil ? false : excess(evaluation).map { $0 <= 0 } }
                 guard signs.allSatisfy({ $0 != nil }) else { continue }
                 let holds = signs.compactMap { $0 }
                 let switches = zip(holds, holds.dropFirst()).filter { $0 != $1 }.count
@@ -457,9 +468,9 @@ public enum Tuner {
                 var standardError = Double.nan
                 if let a = scanned[cell], let b = scanned[cell + 1], let pa = constraint.metric.proportion(a.summary),
                    let pb = constraint.metric.proportion(b.summary), let here = simulate([edge]),
-                   let p = constraint.metric.proportion(here.summary), let rate = p.rate, p.trials > 0 {
+                   let p = constraint.metric.proportion(here.summary), p.trials > 0 {
                     let slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[cell + 1] - grid[cell])
-                    if slope > 0 { standardError = (rate * (1 - rate) / Double(p.trials)).squareRoot() / slope }
+                    if slope > 0 { standardError = Self.rateStandardError(p) / slope }
                 }
                 if feasibleAbove, edge > low { low = edge; boundaryOf[0] = (constraint, standardError) }
                 if !feasibleAbove, edge < high { high = edge; boundaryOf[1] = (constraint, standardError) }
