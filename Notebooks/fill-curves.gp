@@ -56,7 +56,11 @@ stem(f) = strlen(f) > 4 && f[strlen(f)-3:] eq '.csv' ? f[1:strlen(f)-4] : f
 describe(f) = system("awk '/^# profile: / && p == \"\" { p = $3 } /^# command: / { for (i = 3; i < NF; i++) if ($i == \"--set\" && $(i+1) !~ /['\\''\"]/) s = s \" \" $(i+1) } END { if (p != \"\") print p s }' '" . f . "' 2>/dev/null")
 name(f) = (_described = describe(f), _described ne '' ? _described : stem(basename(f)))
 # `titles` (optional): one title per file, separated by spaces, instead of the provenance.
-title_of(f, i) = exists("titles") && words(titles) >= i ? word(titles, i) : name(f)
+# A title goes into a double-quoted string of the plot command built below and run by eval: its backslashes, double
+# quotes and backquotes are escaped (a title a"b broke the command; a backquoted title ran as a shell command, as
+# gnuplot runs a backquoted text in a double-quoted string, in this script too: hence "\`" for the character).
+_escaped(s, c) = (_e = strstrt(s, c), _e == 0 ? s : s[1:_e-1] . "\\" . c . _escaped(s[_e+1:], c))
+title_of(f, i) = _escaped(_escaped(_escaped(exists("titles") && words(titles) >= i ? word(titles, i) : name(f), "\\"), "\""), "\`")
 
 # One pass per file: the ranges, and whether it has a trigger and a full frame (an empty series makes gnuplot warn).
 n = words(data)

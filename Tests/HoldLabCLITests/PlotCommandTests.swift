@@ -133,6 +133,16 @@ struct PlotCommandTests {
                 .replacingOccurrences(of: "'", with: "&apos;")
             #expect(svg.contains(escaped) || svg.contains(label), "\(label) not drawn as written")
         }
+        // fill-curves builds its plot command as a string and evals it: a title there is escaped again. (Titles are
+        // space-separated words: ${IFS} is the shell's space.)
+        for title in ["a\"b", "a\\b", "x\"y\\\"z", "`touch${IFS}\(sentinel.path)`", "it's"] {
+            let result = try CLI.run(["plot", "fill-curves", "--data", fixtures.path("kiko.csv"), "--var", "titles=\(title)",
+                                      "--out", "f.svg"], in: directory)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(title): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: sentinel.path), "\(title) ran a command")
+            let svg = try String(contentsOf: directory.appendingPathComponent("f.svg"), encoding: .utf8)
+            #expect(svg.contains(">\(title)<"), "\(title) not drawn as written")
+        }
     }
 
     @Test("$HOLDLAB_NOTEBOOKS names the notebook folder")
