@@ -140,6 +140,45 @@ struct SimulationShardTests {
         cases.append((k, "premature_impatience 2 exceeds no_feedback 1"))
         var l = tally; l[.completedWithFill] = 5; l[.completedUnseen] = 3; l.valueCounts[HoldValue.mismatch.rawValue] = 3
         cases.append((l, "3 values of mismatch exceed the 2 completed holds with a fill that looked full"))
+        // Sums beyond what their values' histogram buckets hold: 6 holds of exactly 1 pulse sum to 6, not 5 (the
+        // thousandth of slack per value let 6,000 pass for 6,163); a mismatch sum above its positive values' reach.
+        var pulsed = tally
+        for _ in 0..<5 { pulsed.take(.pulses, 1, real: 1) }
+        pulsed.maxima[HoldValue.pulses.rawValue] = 1
+        pulsed.finish()
+        #expect(pulsed.inconsistency() == nil, "\(pulsed.inconsistency() ?? "")")
+        var fewer = pulsed; fewer.sums[HoldValue.pulses.rawValue] = 4; fewer.squares[HoldValue.pulses.rawValue] = 4
+        cases.append((fewer, "the sum of pulses is outside what its values' histogram buckets can sum to"))
+        var signed = tally
+        signed[.completedWithFill] = 5
+        for amount in [-3_000, -2_000, 994, 994, 994] as [Int64] { signed.take(.mismatch, amount, real: Double(amount) / 1e6) }
+        signed.finish()
+        #expect(signed.inconsistency() == nil, "\(signed.inconsistency() ?? "")")
+        var shifted = signed
+        shifted.sums[HoldValue.mismatch.rawValue] += 4_000
+        shifted.squares[HoldValue.mismatch.rawValue] += 8_000_000
+        cases.append((shifted, "the sum of mismatch is outside what its values' histogram buckets can sum to"))
+        // A first feedback after its hold ended; a progress above 1.
+        var felt = tally
+        for _ in 0..<2 { felt.take(.holdTime, 1_000_000, real: 0) }
+        felt.take(.firstFeedback, 100_000, real: 0); felt.take(.firstFeedback, 200_000, real: 0)
+        felt[.noFeedback] = 6
+        felt.finish()
+        #expect(felt.inconsistency() == nil, "\(felt.inconsistency() ?? "")")
+        var late = felt
+        late.sums[HoldValue.firstFeedback.rawValue] = 99_999_999_999_999
+        late.squares[HoldValue.firstFeedback.rawValue] = Int128(99_999_999_999_999) * 99_999_999_999_999
+        cases.append((late, "the sum of first_feedback is outside what "))
+        var full = tally
+        for _ in 0..<5 { full.take(.progressAtTrigger, 1_000_000_000, real: 1) }
+        full.minima[HoldValue.progressAtTrigger.rawValue] = 1
+        full.finish()
+        #expect(full.inconsistency() == nil, "\(full.inconsistency() ?? "")")
+        var over = full
+        over.sums[HoldValue.progressAtTrigger.rawValue] = 6_000_000_000
+        over.squares[HoldValue.progressAtTrigger.rawValue] = Int128(6_000_000_000) * 6_000_000_000 / 5
+        over.minima[HoldValue.progressAtTrigger.rawValue] = 1.2
+        cases.append((over, "the sum of progress_at_trigger is outside what 5 progresses of 0 to 1 can sum to"))
         // Five completion times of 1 s: their sum is 5 s, not 50 s, whatever the squares say.
         var h = tally
         for _ in 0..<5 { h.take(.completionTime, 1_000_000, real: 0) }

@@ -95,6 +95,9 @@ struct Quantiles {
 
     var count: UInt64 { (settled?.total ?? 0) + pending.total + runLength }
 
+    /// `BucketCounts.sumBounds` of every value recorded (0 to 0 without values).
+    func sumBounds() -> SumBounds { flushed?.sumBounds() ?? SumBounds() }
+
     /// The HdrHistogram of every value recorded, or nil without values: what a shard file stores (`TallyCoding.swift`).
     var recordedHistogram: Histogram<UInt64>? {
         flushed.map { $0.histogram(highest: highest, digits: digits) }
@@ -241,6 +244,23 @@ struct BucketCounts {
         return 0
     }
 
+    /// What the values these counts hold can sum to, and their squares: each bucket's count times the least and the
+    /// greatest value of its range (within the exact extremes). Every value lies in its bucket, so its sums lie within
+    /// these (a merge's test of a shard's sums: `Tally.inconsistency`).
+    func sumBounds() -> SumBounds {
+        var bounds = SumBounds()
+        let counts = storage.counts, least = smallest
+        for index in occupied where counts[index] > 0 {
+            let count = Double(counts[index]), first = layout.value(at: index)
+            let low = Double(Swift.max(first, least)), high = Double(Swift.min(layout.highestEquivalent(first), max))
+            bounds.sum.low += count * low
+            bounds.sum.high += count * high
+            bounds.squares.low += count * low * low
+            bounds.squares.high += count * high * high
+        }
+        return bounds
+    }
+
     /// The same values as an HdrHistogram (`HistogramLayout.record` keeps the extremes exact).
     func histogram(highest: UInt64, digits: SignificantDigits) -> Histogram<UInt64> {
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highest,
@@ -339,6 +359,22 @@ struct PendingCounts {
     }
 }
 
+/// The least and greatest sum of values, and of their squares, that histogram counts allow (`BucketCounts.sumBounds`).
+struct SumBounds {
+    var sum: (low: Double, high: Double) = (0, 0)
+    var squares: (low: Double, high: Double) = (0, 0)
+
+    /// Whether `total` and `squares` lie within the bounds, up to the rounding of the bounds' products (1e-12 of
+    /// them: far below a unit over any count a run reaches).
+    func holds(sum total: Int128, squares square: Int128) -> (sum: Bool, squares: Bool) {
+        func within(_ value: Double, _ range: (low: Double, high: Double)) -> Bool {
+            let slack = 1e-12 * Swift.max(abs(range.low), abs(range.high)) + 0.5
+            return value >= range.low - slack && value <= range.high + slack
+        }
+        return (within(Double(total), sum), within(Double(square), squares))
+    }
+}
+
 /// Quantiles of signed integers: negatives and non-negatives in two histograms of magnitudes.
 struct SignedQuantiles {
     private var negative: Quantiles
@@ -365,6 +401,15 @@ struct SignedQuantiles {
     }
 
     var count: UInt64 { negative.count + positive.count }
+
+    /// `Quantiles.sumBounds` of all values: the negatives' magnitudes subtract, their squares add.
+    func sumBounds() -> SumBounds {
+        let minus = negative.sumBounds(), plus = positive.sumBounds()
+        var bounds = SumBounds()
+        bounds.sum = (plus.sum.low - minus.sum.high, plus.sum.high - minus.sum.low)
+        bounds.squares = (plus.squares.low + minus.squares.low, plus.squares.high + minus.squares.high)
+        return bounds
+    }
 
     /// The two histograms of magnitudes, for shard files (`TallyCoding.swift`).
     var parts: (negative: Quantiles, positive: Quantiles) { (negative, positive) }

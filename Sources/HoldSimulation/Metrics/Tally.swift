@@ -183,8 +183,48 @@ struct Tally: HoldSink {
                     return "the sum of squares of \(name) is above its count times its largest square"
                 }
             }
+            if let problem = sumsBeyondTheirValues(value, sum: sum, squares: square, count: n) { return problem }
         }
         return extremeProblem()
+    }
+
+    /// Why the sums of `value` cannot be of the values behind them, or nil: each value lies in its histogram bucket
+    /// (those with quantiles: 6,163 holds of exactly 1 pulse sum to 6,163, not 6,000, which the thousandth of slack
+    /// above let pass), within what a hold gives (a progress within 0 and 1, a time within `highestMicroseconds`),
+    /// and a first feedback came while the finger was down, so within its hold time (whose buckets bound it).
+    func sumsBeyondTheirValues(_ value: HoldValue, sum: Int128, squares: Int128, count n: Int) -> String? {
+        let name = TallyCoding.snakeCase(value)
+        var checks: [(SumBounds, String)] = []
+        switch value.quantiles {
+        case .completionTime: checks.append((completionTime.sumBounds(), "its values' histogram buckets"))
+        case .pulses: checks.append((pulses.sumBounds(), "its values' histogram buckets"))
+        case .mismatch: checks.append((mismatch.sumBounds(), "its values' histogram buckets"))
+        case .holdTime, nil: break
+        }
+        let count = Double(n)
+        func each(from low: Double, to high: Double) -> SumBounds {
+            SumBounds(sum: (count * low, count * high), squares: (low < 0 && high > 0 ? 0 : count * Swift.min(low * low, high * high),
+                                                                    count * Swift.max(low * low, high * high)))
+        }
+        switch value {
+        case .progressAtTrigger: checks.append((each(from: 0, to: 1_000_000_000), "\(n) progresses of 0 to 1"))
+        case .firstFeedback, .retract:
+            checks.append((each(from: 0, to: Double(Self.highestMicroseconds)), "\(n) times of at most \(Self.highestMicroseconds) µs"))
+        default: break
+        }
+        if value == .firstFeedback {
+            // At most each hold's time; the bounds' low ends say nothing (not every hold had a first feedback).
+            var held = holdTime.sumBounds()
+            held.sum.low = 0
+            held.squares.low = 0
+            checks.append((held, "the hold times of the intent users it came to"))
+        }
+        for (bounds, what) in checks {
+            let fits = bounds.holds(sum: sum, squares: squares)
+            if !fits.sum { return "the sum of \(name) is outside what \(what) can sum to" }
+            if !fits.squares { return "the sum of squares of \(name) is outside what \(what) can sum to" }
+        }
+        return nil
     }
 
     /// The first kept extreme no simulation gives: one over no values that moved from where it starts, one over

@@ -170,6 +170,20 @@ public final class ShardMerge {
                 return "\(ratio.rate) \(rate) is not \(ratio.numerator) / \(ratio.denominator) (\(numerator) / \(denominator))"
             }
         }
+        // Every intent user has one outcome, so the outcome rates over them sum to 1, and the two reasons to let go
+        // early are parts of letting go early (each rate to its 6 decimals: half a millionth of rounding each).
+        if let completed = value("completion_rate"), let early = value("premature_release_rate"),
+           let cancelled = value("movement_cancel_rate"), abs(completed + early + cancelled - 1) > 2e-6 {
+            return "completion_rate + premature_release_rate + movement_cancel_rate is \(completed + early + cancelled), not 1: every intent user has one outcome"
+        }
+        if let early = value("premature_release_rate"), let impatient = value("premature_impatience_rate"),
+           let mismatched = value("premature_mismatch_rate"), impatient + mismatched > early + 2e-6 {
+            return "premature_impatience_rate + premature_mismatch_rate exceeds premature_release_rate \(early)"
+        }
+        // Whoever gave up at their patience had no feedback.
+        if let impatient = value("premature_impatience_rate"), let none = value("no_feedback_rate"), impatient > none + 1e-6 {
+            return "premature_impatience_rate \(impatient) exceeds no_feedback_rate \(none): who gave up at their patience had no feedback"
+        }
         var ordered = Metric.orderedPairs.map { ($0.smaller, $0.larger) }
         for name in columns where columns.contains(name + "_lo") && columns.contains(name + "_hi") {
             ordered += [(name + "_lo", name), (name, name + "_hi")]
