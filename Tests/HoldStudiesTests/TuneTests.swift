@@ -265,19 +265,38 @@ struct TuneTests {
         #expect(Tuner.rateStandardError(Proportion(successes: 0, trials: 0)).isNaN)
     }
 
-    @Test("the check's verdict says the value to the digits that decide it when its interval's digits round it onto the bound")
+    @Test("the check's verdict is decided as the search decides it, and says the digits that decide it")
     func verdictDigits() throws {
         let atMost = try TuneConstraint(parsing: "false_activation_rate<=0.005", parameters: [])
-        #expect(TuneReport.verdict(atMost, value: 0.0051, shown: "0.005 [0.004, 0.007]") == "VIOLATED: 0.0051")
-        #expect(TuneReport.verdict(atMost, value: 0.00500004, shown: "0.005 [0.004, 0.007]") == "VIOLATED: 0.00500004")
-        #expect(TuneReport.verdict(atMost, value: 0.0049, shown: "0.005 [0.004, 0.007]") == "holds: 0.0049")
-        #expect(TuneReport.verdict(atMost, value: 0.0049, shown: "0.0049 [0.0040, 0.0060]") == "holds")
-        #expect(TuneReport.verdict(atMost, value: 0.009, shown: "0.009 [0.007, 0.011]") == "VIOLATED")
+        func said(_ c: TuneConstraint, _ value: Double, held: Double? = nil, confidence: Double = 0.5, _ shown: String) -> String {
+            TuneReport.verdict(c, value: value, held: held ?? value, confidence: confidence, shown: shown)
+        }
+        // The rate itself (--confidence 0.5): its digits when the interval's round it onto the bound.
+        #expect(said(atMost, 0.0051, "0.005 [0.004, 0.007]") == "VIOLATED: 0.0051")
+        #expect(said(atMost, 0.00500004, "0.005 [0.004, 0.007]") == "VIOLATED: 0.00500004")
+        #expect(said(atMost, 0.0049, "0.005 [0.004, 0.007]") == "holds: 0.0049")
+        #expect(said(atMost, 0.0049, "0.0049 [0.0040, 0.0060]") == "holds")
+        #expect(said(atMost, 0.009, "0.009 [0.007, 0.011]") == "VIOLATED")
         // Exactly the bound holds, and nothing sharper can be said.
-        #expect(TuneReport.verdict(atMost, value: 0.005, shown: "0.005 [0.004, 0.007]") == "holds")
+        #expect(said(atMost, 0.005, "0.005 [0.004, 0.007]") == "holds")
         let atLeast = try TuneConstraint(parsing: "completion_rate>=0.9", parameters: [])
-        #expect(TuneReport.verdict(atLeast, value: 0.8996, shown: "0.900 [0.896, 0.903]") == "VIOLATED: 0.8996")
-        #expect(TuneReport.verdict(atLeast, value: 0.87, shown: "0.87 [0.85, 0.89]") == "VIOLATED")
+        #expect(said(atLeast, 0.8996, "0.900 [0.896, 0.903]") == "VIOLATED: 0.8996")
+        #expect(said(atLeast, 0.87, "0.87 [0.85, 0.89]") == "VIOLATED")
+        // At 0.95 the Wilson bound decides, as it decided feasibility: a rate of 1 over 300 users is not >= 0.995.
+        let high = try TuneConstraint(parsing: "completion_rate>=0.995", parameters: [])
+        #expect(said(high, 1, held: 0.98507, confidence: 0.95, "1.000 [0.985, 1.000]") == "VIOLATED: its 0.95 Wilson bound 0.99")
+        #expect(said(atMost, 0.003, held: 0.00487, confidence: 0.95, "0.003 [0.002, 0.005]") == "holds: its 0.95 Wilson bound 0.0049")
+        #expect(said(atMost, 0.003, held: 0.0051, confidence: 0.95, "0.003 [0.002, 0.005]") == "VIOLATED: its 0.95 Wilson bound 0.0051")
+    }
+
+    @Test("a standard error prints to two significant digits, a trailing zero kept")
+    func twoDigits() {
+        #expect(TuneReport.twoDigits(0.001) == "0.0010")
+        #expect(TuneReport.twoDigits(0.1) == "0.10")
+        #expect(TuneReport.twoDigits(0.0494) == "0.049")
+        #expect(TuneReport.twoDigits(12.4) == "12")
+        #expect(TuneReport.twoDigits(0.000012) == "1.2e-05")
+        #expect(TuneReport.twoDigits(.nan) == "nan")
     }
 
     @Test("issue 14 case 8: at --confidence 0.95 the recommendation keeps false activations ≤ 0.5 % on fresh samples")

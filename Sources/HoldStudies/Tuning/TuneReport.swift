@@ -41,8 +41,8 @@ public enum TuneReport {
                : result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))
         for (parameter, boundary) in zip(request.parameters, result.boundaries) {
             guard let boundary else { continue }
-            provenance.append("boundary", String(format: "%@ is set by %@, standard error %.2g from the rate's sampling error",
-                                                 parameter.keyPath, boundary.constraint, boundary.standardError))
+            provenance.append("boundary", "\(parameter.keyPath) is set by \(boundary.constraint), standard error "
+                              + "\(Self.twoDigits(boundary.standardError)) from the rate's sampling error")
         }
         if let first = result.invalidCandidates.first {
             provenance.append("skipped", "\(result.invalidCandidates.count) candidates that are not valid profiles, e.g. \(first)")
@@ -152,29 +152,49 @@ public enum TuneReport {
         let needed = z2 * (1 - distance) / distance
         let users = (needed * Double(simulated) / n).rounded(.up)
         let best = constraint.atMost ? "0 events" : "every one"
-        return String(format: "; with %d people in its denominator (of %d users) even %@ would give a bound of %.4g, so no design can meet it: give --users about %.0f or more, or --confidence 0.5 to hold the rate itself",
-                      proportion.trials, simulated, best, constraint.atMost ? reach : 1 - reach, users)
+        // With --precision an evaluation may stop before --users: the users it takes are the precision's to raise.
+        let precise = request.precision == nil ? "" : " and a --precision that runs that far"
+        return String(format: "; with %d people in its denominator (of %d users) even %@ would give a bound of %.4g, so no design can meet it: give --users about %.0f or more%@, or --confidence 0.5 to hold the rate itself",
+                      proportion.trials, simulated, best, constraint.atMost ? reach : 1 - reach, users, precise)
     }
 
-    /// "holds" or "VIOLATED" for `value` against `constraint`; when the value as `shown` (to its interval's digits)
-    /// reads as the bound or on its other side (0.0051 shown as 0.005 beside VIOLATED), the value follows to the
-    /// fewest significant digits that put it on its own side (`VIOLATED: 0.0051`).
-    static func verdict(_ constraint: TuneConstraint, value: Double, shown: String) -> String {
-        let holds = constraint.violation(value) == 0
+    /// "holds" or "VIOLATED" for `constraint` at the check seed, decided as the search decides it: on `held`, the
+    /// rate's one-sided Wilson bound at `confidence` (`TuneConstraint.heldValue`; the value itself at 0.5 and for
+    /// other metrics). A bound that is not the value is said (`VIOLATED: its 0.95 Wilson bound 0.985`: the rate
+    /// 1.000 shown beside a verdict of "holds" contradicted the search's "no point meets"); a value that, as `shown`
+    /// to its interval's digits, reads as the bound or on its other side (0.0051 shown as 0.005) is said too. Either
+    /// to the fewest significant digits that put it on its own side of the bound.
+    static func verdict(_ constraint: TuneConstraint, value: Double, held: Double, confidence: Double, shown: String) -> String {
+        let holds = constraint.violation(held) == 0
         let word = holds ? "holds" : "VIOLATED"
-        guard value.isFinite, let printed = Double(shown.prefix { !$0.isWhitespace }),
+        func digits(_ x: Double) -> String? {
+            (2...17).lazy.map { String(format: "%.*g", $0, x) }.first { text in
+                Double(text).map { (constraint.violation($0) == 0) == holds && $0 != constraint.bound } ?? false
+            }
+        }
+        guard held.isFinite else { return word }
+        if held != value {
+            return digits(held).map { "\(word): its \(String(format: "%g", confidence)) Wilson bound \($0)" } ?? word
+        }
+        guard let printed = Double(shown.prefix { !$0.isWhitespace }),
               (constraint.violation(printed) == 0) != holds || printed == constraint.bound else { return word }
-        func text(_ digits: Int) -> String { String(format: "%.*g", digits, value) }
-        guard let digits = (2...17).first(where: { digits in
-            Double(text(digits)).map { (constraint.violation($0) == 0) == holds && $0 != constraint.bound } ?? false
-        }) else { return word }
-        return "\(word): \(text(digits))"
+        return digits(value).map { "\(word): \($0)" } ?? word
+    }
+
+    /// A standard error to two significant digits, a trailing zero kept (`0.0010`, `0.10`; `%.2g` printed 0.001
+    /// beside a value printed to 0.0001).
+    static func twoDigits(_ x: Double) -> String {
+        guard x.isFinite else { return "\(x)" }
+        var text = String(format: "%#.2g", x)
+        // %#g keeps a point with nothing after it (`12.`).
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     public static func summary(_ request: TuneRequest, result: TuneResult) -> String {
         let values = zip(request.parameters, zip(result.best.values, result.boundaries)).map { parameter, pair in
             let (value, boundary) = pair
-            let se = boundary.map { String(format: " (± %.2g, set by %@)", $0.standardError, $0.constraint) } ?? ""
+            let se = boundary.map { " (± \(Self.twoDigits($0.standardError)), set by \($0.constraint))" } ?? ""
             // Brent stops within 1e-4 of the range, Nelder–Mead at a simplex of 1e-3 of the unit box.
             let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)
             let text = Self.recommended(value, standardError: boundary?.standardError, resolution: resolution,
@@ -225,11 +245,14 @@ public enum TuneReport {
         case .minimize(let metric), .maximize(let metric):
             lines.append("  \(metric.name): \(shown(metric)) at the check seed")
         }
+        let z = Distribution.normal(mean: 0, sd: 1).quantile(request.confidence)
         for constraint in request.constraints {
             let value = constraint.metric.value(values: result.best.values, summary: check)
-            let holds = constraint.violation(value) == 0
+            let held = constraint.heldValue(values: result.best.values, summary: check, z: z)
             let text = shown(constraint.metric)
-            let said = constraint.metric.parameterIndex == nil ? verdict(constraint, value: value, shown: text) : (holds ? "holds" : "VIOLATED")
+            let said = constraint.metric.parameterIndex == nil
+                ? verdict(constraint, value: value, held: held, confidence: request.confidence, shown: text)
+                : (constraint.violation(held) == 0 ? "holds" : "VIOLATED")
             lines.append("  \(constraint.text): \(text) at the check seed (\(said))")
         }
         return lines.joined(separator: "\n")
