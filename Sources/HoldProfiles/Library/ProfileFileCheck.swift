@@ -42,7 +42,18 @@ extension ProfileLibrary {
     /// where that kind goes; nil when it is of the kind, or does not say what it is. Asked only of a file that failed
     /// to load, so a valid file never meets it.
     public static func wrongKindProblem(_ text: String, path: String, expected: LibraryFileKind) -> ProfileError? {
-        guard let keys = ConfigNode.parseListingDuplicates(text, path: path).root?.keys else { return nil }
+        let root = ConfigNode.parseListingDuplicates(text, path: path).root
+        guard case .mapping? = root else {
+            // Not a mapping: a CSV (holdlab's output, a telemetry export) read as YAML is a scalar or worse.
+            let lines = text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let header = lines.first(where: { !$0.isEmpty && !$0.hasPrefix("#") }), header.contains(","),
+                  !header.contains(":") || text.hasPrefix("# holdlab:") else { return nil }
+            let made = text.hasPrefix("# holdlab:") ? "holdlab's output" : "rows of values"
+            return ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "",
+                                message: "this is a CSV file (\(made)), not a \(expected.rawValue): a \(expected.rawValue) is a YAML "
+                                    + "mapping (docs/\(expected == .population ? "POPULATIONS" : expected == .review ? "REPORT" : "PROFILES").md)")
+        }
+        let keys = root?.keys ?? []
         let found: LibraryFileKind
         if keys.contains("classes") {
             found = .population

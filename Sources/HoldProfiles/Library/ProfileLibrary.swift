@@ -204,9 +204,13 @@ public struct ProfileLibrary: Sendable {
     private func text(_ nameOrPath: String, what: String, path: String, folder: String, given: [String: String],
                       names: () -> [String]) throws(ProfileError) -> String {
         if !Self.isPath(nameOrPath), given[nameOrPath] == nil, !fileExists(path) {
+            // `--profile rates.csv` beside a file of that name: it was read as a library name (no '/', no .yaml).
+            let here = fileExists(nameOrPath)
+                ? "; a file \(nameOrPath) is here, but a name without '/' or .yaml is looked up in the library: give ./\(nameOrPath) to read it as a \(what) file"
+                : ""
             throw ProfileError(
                 origin: .unknown(path: nameOrPath), keyPath: "",
-                message: "no \(what) of that name " + Self.lookedIn(folder, for: nameOrPath, among: names()),
+                message: "no \(what) of that name " + Self.lookedIn(folder, for: nameOrPath, among: names()) + here,
                 cannotOpen: true)
         }
         return try Self.read(path, what: what)
