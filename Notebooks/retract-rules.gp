@@ -47,6 +47,10 @@ is(name) = strcol('event') eq name
 # The rule named on the file's command line (--set retract.interruption=RULE), else the i-th word of `rules`.
 ruleOf(f) = system("awk '/^# command: / { for (i = 3; i < NF; i++) if ($i == \"--set\" && index($(i+1), \"retract.interruption=\") == 1) r = substr($(i+1), 22) } END { if (r ~ /^[A-Za-z]+$/) print r }' '" . f . "' 2>/dev/null")
 title(f, i) = (_rule = ruleOf(f), _rule ne '' ? _rule : (i <= words(rules) ? word(rules, i) : f))
+# A title goes into a double-quoted string of the plot command built below and run by eval: its backslashes, double
+# quotes and backquotes are escaped (a title in single quotes there let rules=a'.system("…").'b run a command, and
+# it's broke the command; gnuplot runs a backquoted text in a double-quoted string, in this script too: hence "\`").
+_escaped(s, c) = (_e = strstrt(s, c), _e == 0 ? s : s[1:_e-1] . "\\" . c . _escaped(s[_e+1:], c))
 
 n = words(data)
 array releases[n]
@@ -88,7 +92,7 @@ set arrow 100 from 0, 0 to tmax, 0 nohead lc rgb '#888888'
 series = ''
 do for [i = 1:n] {
     f = word(data, i)
-    series = series . sprintf("'%s' using 't_ms':'model_progress' with lines lw 2 lc rgb '%s' title '%s', ", f, colour(i), title(f, i))
+    series = series . sprintf("'%s' using 't_ms':'model_progress' with lines lw 2 lc rgb '%s' title \"%s\", ", f, colour(i), _escaped(_escaped(_escaped(title(f, i), "\\"), "\""), "\`"))
 }
 series = series . "keyentry with lines dt 2 lc rgb '#555555' title 'release'"
 eval 'plot ' . series

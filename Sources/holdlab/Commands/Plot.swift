@@ -111,6 +111,23 @@ struct Plot: ParsableCommand {
         return (name, value)
     }
 
+    /// The variables of HoldLab's notebooks that take any text: labels and titles, which the notebooks escape where
+    /// they build a command of them. Every other variable names columns, metrics, rules or a style, which the
+    /// notebooks pass to awk in the shell (`metrics=x'; touch FILE; '` ran `touch`) and into commands they eval.
+    static let textVariables: Set<String> = ["xlabel", "ylabel", "zlabel", "headline", "question", "recommendation", "titles", "rules"]
+
+    /// Why a value of a HoldLab notebook's variable `name` that is not text (`textVariables`) cannot be one, or nil:
+    /// names are letters, digits and `_ . - + %`, several separated by spaces or commas.
+    static func nameProblem(_ name: String, _ value: String) -> String? {
+        guard !textVariables.contains(name) else { return nil }
+        let allowed = value.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "_.-+% ,".unicodeScalars.contains(scalar)
+        }
+        return allowed ? nil : "--var \(name)=\(value): \(name) takes column, metric or rule names (letters, digits and _ . - + %, "
+            + "several separated by spaces or commas), not any text; the labels (\(textVariables.subtracting(["rules"]).sorted().joined(separator: ", "))) take any"
+    }
+
     func run() throws {
         do {
             let folder = NotebookFolder.discover(executablePath: Self.executablePath())
@@ -124,6 +141,11 @@ struct Plot: ParsableCommand {
                 throw PlotFailure(status: 64, message: "--var \(name): \(notebookStem) has no variable '\(name)'"
                     + Suggestions.didYouMean(name, among: known) + "; "
                     + (known.isEmpty ? "it has none to set (data and out come from --data and --out)" : "its variables: " + known.joined(separator: ", ")))
+            }
+            // HoldLab's notebooks: a value that names something has no quote or other character a shell or an eval
+            // would take as its own.
+            if !NotebookFolder.isPath(notebook), let problem = parsed.lazy.compactMap({ Self.nameProblem($0.0, $0.1) }).first {
+                throw PlotFailure(status: 64, message: problem)
             }
             for file in data where file != "-" && !NotebookFolder.isFile(file) {
                 var isDirectory: ObjCBool = false
