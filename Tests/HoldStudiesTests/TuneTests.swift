@@ -252,6 +252,23 @@ struct TuneTests {
         #expect((result.boundaries[0]?.standardError ?? 0) > 0)
     }
 
+    @Test("an invalid candidate on the feasible side leaves the boundary to be found too: the range's start and its end")
+    func boundaryBesideInvalidFeasibleEnd() throws {
+        // static-long-press, maximising minimumDuration with completions ≥ 80 %: short gestures are feasible, and 0
+        // (no gesture) is not a valid profile. The boundary from 0:3 is the one from 0.001:3.
+        func run(_ range: String) throws -> TuneResult {
+            try Tuner.run(try Self.request(
+                profile: "static-long-press", population: try Make.library.loadPopulation("default"), parameters: ["gesture.minimumDuration=\(range)"],
+                objective: { .maximize(try TuneMetric("gesture.minimumDuration", parameters: $0)) },
+                constraints: ["completion_rate>=0.8"], users: 3_000))
+        }
+        let withInvalid = try run("0:3.0"), valid = try run("0.001:3.0")
+        #expect(withInvalid.boundaries[0]?.constraint == "completion_rate>=0.8")
+        #expect(valid.boundaries[0]?.constraint == "completion_rate>=0.8")
+        // Both root-find the same switch, to 1e-4 of their ranges (3e-4 s).
+        #expect(abs(withInvalid.best.values[0] - valid.best.values[0]) <= 6e-4, "\(withInvalid.best.values[0]) vs \(valid.best.values[0])")
+    }
+
     @Test("a rate's standard error is its Wilson interval's half-width over z: above 0 at 0 events, √(p(1−p)/n) within 1 % away from the ends")
     func rateStandardError() {
         let z = Proportion.z95

@@ -433,43 +433,52 @@ public enum Tuner {
                     let value = constraint.excess(constraint.heldValue(values: evaluation.values, summary: evaluation.summary, z: z))
                     return value.isFinite ? value : nil
                 }
-                // An invalid candidate (a profile the range reaches but the model refuses, `minimumDuration=0` under a
-                // matching fill) is infeasible, as the search counts it; an undefined value leaves the switch unknown.
-                let signs = scanned.map { evaluation in evaluation == nil ? false : excess(evaluation).map { $0 <= 0 } }
-                guard signs.allSatisfy({ $0 != nil }) else { continue }
-                let holds = signs.compactMap { $0 }
-                let switches = zip(holds, holds.dropFirst()).filter { $0 != $1 }.count
-                guard switches == 1, let cell = holds.indices.dropLast().first(where: { holds[$0] != holds[$0 + 1] }) else { continue }
-                let feasibleAbove = holds[cell + 1]
-                var root = grid[cell]
+                // Whether the constraint holds at each valid scan point. An invalid candidate (a profile the range
+                // reaches but the model refuses: `minimumDuration=0` under a matching fill, a Timer of more than
+                // 100,000 ticks) says nothing about the constraint and is passed over, at either end or inside (0.3.15
+                // gave up on the boundary; counting it infeasible made a second switch on the feasible side); an
+                // undefined value leaves the switch unknown.
+                var points: [(index: Int, holds: Bool)] = []
+                var undefined = false
+                for (index, evaluation) in scanned.enumerated() {
+                    guard let evaluation else { continue }
+                    guard let value = excess(evaluation) else { undefined = true; break }
+                    points.append((index, value <= 0))
+                }
+                let switches = zip(points, points.dropFirst()).filter { $0.holds != $1.holds }
+                guard !undefined, switches.count == 1, let (before, after) = switches.first else { continue }
+                // The scan cell of the switch, between the two valid points (invalid ones may lie between them).
+                let (lower, upper) = (before.index, after.index)
+                let feasibleAbove = after.holds
+                var root = grid[lower]
                 do {
                     // Where the constraint holds exactly (excess 0, e.g. 20 of 4,000 against 0.005) counts as
                     // feasible: shift it below 0 so the root is the switch, not any point of that plateau.
                     let floor = max(abs(constraint.bound), 1e-3) * 1e-9
-                    root = try RootFinding.brent(lower: grid[cell], upper: grid[cell + 1], absoluteTolerance: tolerance,
+                    root = try RootFinding.brent(lower: grid[lower], upper: grid[upper], absoluteTolerance: tolerance,
                                                  relativeTolerance: 0) { x in
                         guard let value = excess(simulate([x])) else {
-                            return (feasibleAbove ? 1 : -1) * (x - grid[cell] < grid[cell + 1] - x ? 1 : -1)
+                            return (feasibleAbove ? 1 : -1) * (x - grid[lower] < grid[upper] - x ? 1 : -1)
                         }
                         return value > 0 ? value : min(value, 0) - floor
                     }
                 } catch {
-                    root = feasibleAbove ? grid[cell + 1] : grid[cell]
+                    root = feasibleAbove ? grid[upper] : grid[lower]
                 }
                 // The root lies within the tolerance of the switch: step to its feasible side.
                 var edge = root
                 for _ in 0..<8 {
                     if let value = excess(simulate([edge])), value <= 0 { break }
-                    edge = feasibleAbove ? min(grid[cell + 1], edge + tolerance / 2) : max(grid[cell], edge - tolerance / 2)
+                    edge = feasibleAbove ? min(grid[upper], edge + tolerance / 2) : max(grid[lower], edge - tolerance / 2)
                 }
-                if let value = excess(simulate([edge])), value > 0 { edge = feasibleAbove ? grid[cell + 1] : grid[cell] }
+                if let value = excess(simulate([edge])), value > 0 { edge = feasibleAbove ? grid[upper] : grid[lower] }
                 edge = Double(SweepParameter.format(edge)) ?? edge
                 // The edge's standard error: the rate's sampling SE over the rate's slope across the cell.
                 var standardError = Double.nan
-                if let a = scanned[cell], let b = scanned[cell + 1], let pa = constraint.metric.proportion(a.summary),
+                if let a = scanned[lower], let b = scanned[upper], let pa = constraint.metric.proportion(a.summary),
                    let pb = constraint.metric.proportion(b.summary), let here = simulate([edge]),
                    let p = constraint.metric.proportion(here.summary), p.trials > 0 {
-                    let slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[cell + 1] - grid[cell])
+                    let slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[upper] - grid[lower])
                     if slope > 0 { standardError = Self.rateStandardError(p) / slope }
                 }
                 if feasibleAbove, edge > low { low = edge; boundaryOf[0] = (constraint, standardError) }
