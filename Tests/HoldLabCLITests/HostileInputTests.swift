@@ -968,6 +968,19 @@ enum HostileCases {
                 before: [["trace", "--out", "./-t.csv"]], present: ["f.png"]),
         Hostile("plot --var value with quotes and a backslash", ["plot", "fill-curves", "--data", "t.csv", "--var", "headline=it's \"x\\", "--out", "f.png"], 0,
                 before: [trace], present: ["f.png"]),
+        // A variable that names columns, metrics or rules takes names: its value reached the shell (sensitivity's
+        // metrics, awk -v) or an eval (retract-rules' titles), and ran there. (gnuplot runs in a folder beside the
+        // figure: ../PWN is the test's folder.)
+        Hostile("plot --var metrics with a quote runs nothing", ["plot", "sensitivity", "--data", "t.csv", "--var",
+                                                                "metrics=x'; touch ../PWN; '", "--out", "f.png"], 64,
+                "--var metrics=x'; touch ../PWN; ': metrics takes column, metric or rule names", before: [trace], absent: ["f.png", "PWN"]),
+        Hostile("plot --var x with a quote runs nothing", ["plot", "rates-vs-duration", "--data", "t.csv", "--var",
+                                                          "x=q';touch${IFS}../PWN;'", "--out", "f.png"], 64,
+                "x takes column, metric or rule names", before: [trace], absent: ["f.png", "PWN"]),
+        Hostile("plot retract-rules titles with quotes draw as text", ["plot", "retract-rules", "--data", "t.csv", "t.csv", "t.csv",
+                                                                      "--var", "rules=a'.system(\"touch${IFS}../PWN\").'b it's `touch${IFS}../PWN`",
+                                                                      "--out", "f.png"], 0,
+                before: [trace], absent: ["PWN"], present: ["f.png"]),
         // A name the notebook does not read was dropped without a word.
         Hostile("plot --var a notebook does not read", ["plot", "trace", "--data", "t.csv", "--var", "note=1", "--out", "f.png"], 64,
                 "--var note: trace has no variable 'note'; it has none to set", before: [trace], absent: ["f.png"]),
@@ -1477,6 +1490,8 @@ enum HostileCases {
                                                                                                    "--users", "100", "--out", "s.csv"], 66,
                 "; a file a.csv is here, but a name without '/' or .yaml is looked up in the library: give ./a.csv to read it as a profile file",
                 before: [["simulate", "--users", "100", "--out", "a.csv"]], absent: ["s.csv"]),
+        Hostile("profiles check of a CSV says it is a CSV", ["profiles", "check", "./a.csv"], 65,
+                "error: ./a.csv:1:1: this is a CSV file (holdlab's output), not a profile", before: [["simulate", "--users", "100", "--out", "a.csv"]]),
         Hostile("a CSV given as a profile by its path is named a CSV", ["simulate", "--profile", "./a.csv", "--users", "100",
                                                                          "--out", "s.csv"], 65,
                 "error: ./a.csv:1:1: this is a CSV file (holdlab's output), not a profile", before: [["simulate", "--users", "100", "--out", "a.csv"]],

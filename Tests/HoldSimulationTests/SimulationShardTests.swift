@@ -158,6 +158,15 @@ struct SimulationShardTests {
         shifted.sums[HoldValue.mismatch.rawValue] += 4_000
         shifted.squares[HoldValue.mismatch.rawValue] += 8_000_000
         cases.append((shifted, "the sum of mismatch is outside what its values' histogram buckets can sum to"))
+        // Dropped pulses are whole numbers from 0, each at most a pulse count's reach.
+        var dropped = pulsed
+        for amount in [0, 2, 3, 0, 1] as [Int64] { dropped.take(.droppedPulses, amount, real: 0) }
+        #expect(dropped.inconsistency() == nil, "\(dropped.inconsistency() ?? "")")
+        var fractional = dropped; fractional.sums[HoldValue.droppedPulses.rawValue] = 3; fractional.squares[HoldValue.droppedPulses.rawValue] = 2
+        cases.append((fractional, "the sum of squares of dropped_pulses is below its sum"))
+        var many = dropped; many.sums[HoldValue.droppedPulses.rawValue] = 1_000_000_000_000
+        many.squares[HoldValue.droppedPulses.rawValue] = Int128(1_000_000_000_000) * 1_000_000_000_000
+        cases.append((many, "the sum of dropped_pulses is outside what 5 counts of at most 10,000,000 can sum to"))
         // A first feedback after its hold ended; a progress above 1.
         var felt = tally
         for _ in 0..<2 { felt.take(.holdTime, 1_000_000, real: 0) }

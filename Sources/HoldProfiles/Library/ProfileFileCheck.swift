@@ -67,11 +67,12 @@ extension ProfileLibrary {
         guard found != expected else { return nil }
         let what: String
         switch found {
-        case .population: what = "a population file (it has classes:), not a \(expected.rawValue); give it with --population \(path)"
+        case .population: what = "a population file (it has classes:), not a \(expected.rawValue); give it with --population \(path) "
+            + "to a command that simulates, or check it with holdlab profiles check \(path)"
         case .review: what = "a review file (\(keys.filter(ReviewFile.keys.contains).prefix(3).map { "\($0):" }.joined(separator: ", "))), "
             + "not a \(expected.rawValue); run it with holdlab report --review \(path), or check it with holdlab profiles check"
         case .profile: what = "a profile (\(keys.filter(Self.profileOnlyKeys.contains).prefix(3).map { "\($0):" }.joined(separator: ", "))), "
-            + "not a \(expected.rawValue); give it with --profile \(path)"
+            + "not a \(expected.rawValue); give it with --profile \(path) to a command that simulates, or check it with holdlab profiles check \(path)"
         }
         return ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "", message: "this is \(what)")
     }
@@ -109,6 +110,11 @@ extension ProfileLibrary {
         switch Self.kind(of: text, path: path) {
         case .profile:
             var problems = Profile.problems(yaml: text, path: display, overrides: profileOverrides)
+            // A CSV is no YAML mapping at all: say so, not "must be a mapping (got a scalar)".
+            if !problems.isEmpty, let csv = Self.wrongKindProblem(text, path: display, expected: .profile),
+               csv.message.hasPrefix("this is a CSV file") {
+                return .invalid(path: display, problems: [csv])
+            }
             guard problems.isEmpty else {
                 // The population it names is the library's question, which the other problems leave open: asked of
                 // the file's own `population:` (a text), unless an override or a problem of its own stands there.

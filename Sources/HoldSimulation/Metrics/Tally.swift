@@ -207,6 +207,10 @@ struct Tally: HoldSink {
                                                                     count * Swift.max(low * low, high * high)))
         }
         switch value {
+        case .droppedPulses:
+            // Whole numbers from 0 (so each square at least its value), at most a pulse count's reach (`pulses`).
+            if squares < sum { return "the sum of squares of \(name) is below its sum, which whole numbers from 0 cannot give" }
+            checks.append((each(from: 0, to: 10_000_000), "\(n) counts of at most 10,000,000"))
         case .progressAtTrigger: checks.append((each(from: 0, to: 1_000_000_000), "\(n) progresses of 0 to 1"))
         case .firstFeedback, .retract:
             checks.append((each(from: 0, to: Double(Self.highestMicroseconds)), "\(n) times of at most \(Self.highestMicroseconds) µs"))
