@@ -27,8 +27,7 @@ extension ProfileLibrary {
     public static func kind(of text: String, path: String) -> LibraryFileKind {
         // Keys given twice do not hide what kind of file it is.
         let keys = ConfigNode.parseListingDuplicates(text, path: path).root?.keys ?? []
-        if keys.contains("classes") { return .population }
-        if !keys.contains("version"), keys.contains(where: ReviewFile.keys.contains) { return .review }
+        if let kind = contentKind(keys), kind != .profile { return kind }
         // Standard input has no folder (the working directory's name says nothing about it).
         guard path != standardInput else { return .profile }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
@@ -37,34 +36,40 @@ extension ProfileLibrary {
         return .profile
     }
 
+    /// The kind a mapping's top-level keys say a file is, or nil when they do not say: `classes` makes a population;
+    /// a review key (`question`, `profiles`, `variants`, …) without `version` a review; a key only a profile has
+    /// (`profileOnlyKeys`) a profile.
+    static func contentKind(_ keys: [String]) -> LibraryFileKind? {
+        if keys.contains("classes") { return .population }
+        if !keys.contains("version"), keys.contains(where: ReviewFile.keys.contains) { return .review }
+        if keys.contains(where: profileOnlyKeys.contains) { return .profile }
+        return nil
+    }
+
+    /// Keys only a profile has.
+    static let profileOnlyKeys = ["gesture", "trigger", "fill", "retract", "haptics", "display"]
+
+    /// The problem of a file read as `expected` that is a CSV (holdlab's output, a telemetry export), no YAML mapping
+    /// at all ("must be a mapping (got a scalar)" said nothing of what it is); nil for anything else.
+    static func csvProblem(_ text: String, path: String, expected: LibraryFileKind) -> ProfileError? {
+        if case .mapping? = ConfigNode.parseListingDuplicates(text, path: path).root { return nil }
+        let lines = text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let header = lines.first(where: { !$0.isEmpty && !$0.hasPrefix("#") }), header.contains(","),
+              !header.contains(":") || text.hasPrefix("# holdlab:") else { return nil }
+        let made = text.hasPrefix("# holdlab:") ? "holdlab's output" : "rows of values"
+        let page = expected == .population ? "POPULATIONS" : expected == .review ? "REPORT" : "PROFILES"
+        return ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "",
+                            message: "this is a CSV file (\(made)), not a \(expected.rawValue): a \(expected.rawValue) is a YAML mapping (docs/\(page).md)")
+    }
+
     /// The problem of a file read as `expected` that its content shows to be another kind (a population given as a
-    /// profile: its `version: 2` was refused as a profile's unsupported schema), said at the file's first line with
-    /// where that kind goes; nil when it is of the kind, or does not say what it is. Asked only of a file that failed
-    /// to load, so a valid file never meets it.
+    /// profile: its `version: 2` was refused as a profile's unsupported schema; a CSV, `csvProblem`), said at the
+    /// file's first line with where that kind goes; nil when it is of the kind, or does not say what it is. Asked only
+    /// of a file that failed to load, so a valid file never meets it.
     public static func wrongKindProblem(_ text: String, path: String, expected: LibraryFileKind) -> ProfileError? {
-        let root = ConfigNode.parseListingDuplicates(text, path: path).root
-        guard case .mapping? = root else {
-            // Not a mapping: a CSV (holdlab's output, a telemetry export) read as YAML is a scalar or worse.
-            let lines = text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let header = lines.first(where: { !$0.isEmpty && !$0.hasPrefix("#") }), header.contains(","),
-                  !header.contains(":") || text.hasPrefix("# holdlab:") else { return nil }
-            let made = text.hasPrefix("# holdlab:") ? "holdlab's output" : "rows of values"
-            return ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "",
-                                message: "this is a CSV file (\(made)), not a \(expected.rawValue): a \(expected.rawValue) is a YAML "
-                                    + "mapping (docs/\(expected == .population ? "POPULATIONS" : expected == .review ? "REPORT" : "PROFILES").md)")
-        }
-        let keys = root?.keys ?? []
-        let found: LibraryFileKind
-        if keys.contains("classes") {
-            found = .population
-        } else if !keys.contains("version"), keys.contains(where: ReviewFile.keys.contains) {
-            found = .review
-        } else if keys.contains(where: Self.profileOnlyKeys.contains) {
-            found = .profile
-        } else {
-            return nil
-        }
-        guard found != expected else { return nil }
+        if let csv = csvProblem(text, path: path, expected: expected) { return csv }
+        let keys = ConfigNode.parseListingDuplicates(text, path: path).root?.keys ?? []
+        guard let found = contentKind(keys), found != expected else { return nil }
         let what: String
         switch found {
         case .population: what = "a population file (it has classes:), not a \(expected.rawValue); give it with --population \(path) "
@@ -76,9 +81,6 @@ extension ProfileLibrary {
         }
         return ProfileError(origin: .file(path: path, line: 1, column: 1), keyPath: "", message: "this is \(what)")
     }
-
-    /// Keys only a profile has.
-    static let profileOnlyKeys = ["gesture", "trigger", "fill", "retract", "haptics", "display"]
 
     /// Checks a profile, population or review file, or a profile or population of the library by name (`-`:
     /// standard input). The kind comes from the content (``kind(of:path:)``).
@@ -111,8 +113,7 @@ extension ProfileLibrary {
         case .profile:
             var problems = Profile.problems(yaml: text, path: display, overrides: profileOverrides)
             // A CSV is no YAML mapping at all: say so, not "must be a mapping (got a scalar)".
-            if !problems.isEmpty, let csv = Self.wrongKindProblem(text, path: display, expected: .profile),
-               csv.message.hasPrefix("this is a CSV file") {
+            if !problems.isEmpty, let csv = Self.csvProblem(text, path: display, expected: .profile) {
                 return .invalid(path: display, problems: [csv])
             }
             guard problems.isEmpty else {

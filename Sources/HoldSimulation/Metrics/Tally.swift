@@ -195,12 +195,7 @@ struct Tally: HoldSink {
     func sumsBeyondTheirValues(_ value: HoldValue, sum: Int128, squares: Int128, count n: Int) -> String? {
         let name = TallyCoding.snakeCase(value)
         var checks: [(SumBounds, String)] = []
-        switch value.quantiles {
-        case .completionTime: checks.append((completionTime.sumBounds(), "its values' histogram buckets"))
-        case .pulses: checks.append((pulses.sumBounds(), "its values' histogram buckets"))
-        case .mismatch: checks.append((mismatch.sumBounds(), "its values' histogram buckets"))
-        case .holdTime, nil: break
-        }
+        if let buckets = sumBounds(of: value) { checks.append((buckets, "its values' histogram buckets")) }
         let count = Double(n)
         func each(from low: Double, to high: Double) -> SumBounds {
             SumBounds(sum: (count * low, count * high), squares: (low < 0 && high > 0 ? 0 : count * Swift.min(low * low, high * high),
@@ -218,7 +213,7 @@ struct Tally: HoldSink {
         }
         if value == .firstFeedback {
             // At most each hold's time; the bounds' low ends say nothing (not every hold had a first feedback).
-            var held = holdTime.sumBounds()
+            var held = sumBounds(of: .holdTime) ?? SumBounds()
             held.sum.low = 0
             held.squares.low = 0
             checks.append((held, "the hold times of the intent users it came to"))
@@ -327,6 +322,18 @@ struct Tally: HoldSink {
         case .holdTime: holdTime.value(atPercentile: percentile)
         case .pulses: pulses.value(atPercentile: percentile)
         case .mismatch: mismatch.value(atPercentile: percentile)
+        case nil: nil
+        }
+    }
+
+    /// What a value's quantile store allows its sums to be (`BucketCounts.sumBounds`), as `quantile(of:atPercentile:)`
+    /// reads the store; nil without quantiles.
+    func sumBounds(of value: HoldValue) -> SumBounds? {
+        switch value.quantiles {
+        case .completionTime: completionTime.sumBounds()
+        case .holdTime: holdTime.sumBounds()
+        case .pulses: pulses.sumBounds()
+        case .mismatch: mismatch.sumBounds()
         case nil: nil
         }
     }
