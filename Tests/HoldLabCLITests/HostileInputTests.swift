@@ -981,6 +981,13 @@ enum HostileCases {
                                                                       "--var", "rules=a'.system(\"touch${IFS}../PWN\").'b it's `touch${IFS}../PWN`",
                                                                       "--out", "f.png"], 0,
                 before: [trace], absent: ["PWN"], present: ["f.png"]),
+        // A flag or a style that is not one failed inside gnuplot (diverging=abc) or was taken silently (style=abc).
+        Hostile("plot --var labels not 1 or 0", ["plot", "heatmap", "--data", "t.csv", "--var", "labels=yes", "--out", "f.png"], 64,
+                "--var labels=yes: labels takes 1 or 0", before: [trace], absent: ["f.png"]),
+        Hostile("plot --var diverging a word", ["plot", "heatmap", "--data", "t.csv", "--var", "diverging=abc", "--out", "f.png"], 64,
+                "--var diverging=abc: diverging takes 1 or 0", before: [trace], absent: ["f.png"]),
+        Hostile("plot --var style neither classic nor slide", ["plot", "fill-curves", "--data", "t.csv", "--var", "style=abc", "--out", "f.png"], 64,
+                "--var style=abc: style takes classic or slide", before: [trace], absent: ["f.png"]),
         // A name the notebook does not read was dropped without a word.
         Hostile("plot --var a notebook does not read", ["plot", "trace", "--data", "t.csv", "--var", "note=1", "--out", "f.png"], 64,
                 "--var note: trace has no variable 'note'; it has none to set", before: [trace], absent: ["f.png"]),

@@ -143,6 +143,19 @@ struct PlotCommandTests {
             let svg = try String(contentsOf: directory.appendingPathComponent("f.svg"), encoding: .utf8)
             #expect(svg.contains(">\(title)<"), "\(title) not drawn as written")
         }
+        // A label or title that reads as a number is text too: passed as a number, gnuplot failed on it (65).
+        for (notebook, data, variable) in [("heatmap", "grid.csv", "xlabel"), ("heatmap", "grid.csv", "zlabel"),
+                                           ("fill-curves", "kiko.csv", "titles"), ("fill-curves", "kiko.csv", "headline")] {
+            for text in ["2024", "-0.5", "1e3"] {
+                // A headline is drawn on slides only.
+                let style = variable == "headline" ? ["--var", "style=slide"] : []
+                let result = try CLI.run(["plot", notebook, "--data", fixtures.path(data), "--var", "\(variable)=\(text)"]
+                                         + style + ["--out", "n.svg"], in: directory)
+                #expect(result.status == 0 && result.stderr.isEmpty, "\(notebook) \(variable)=\(text): \(result.stderr)")
+                let svg = try String(contentsOf: directory.appendingPathComponent("n.svg"), encoding: .utf8)
+                #expect(svg.contains(">\(text)<"), "\(notebook) \(variable)=\(text) not drawn as written")
+            }
+        }
     }
 
     @Test("$HOLDLAB_NOTEBOOKS names the notebook folder")

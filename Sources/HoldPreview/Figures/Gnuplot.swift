@@ -117,9 +117,16 @@ public enum GnuplotAssignment {
             .replacingOccurrences(of: "`", with: "\\`") + "\""
     }
 
-    /// `name="value"`, or `name=value` for a number.
-    public static func text(_ name: String, _ value: String) -> String {
-        isNumber(value) ? "\(name)=\(value)" : "\(name)=\(quoted(value))"
+    /// The variables of HoldLab's notebooks that take a number (1 or 0: whether to print each cell's value, whether
+    /// the colour scale diverges, whether to draw the footer); every other one takes a string, a number-like one too
+    /// (`xlabel=2024` is a label, `z=1` a column name).
+    public static let flagVariables: Set<String> = ["labels", "diverging", "footer"]
+
+    /// `name="value"`, or `name=value` for a number: where `guessing` (a notebook of the user's own, whose variables
+    /// HoldLab does not know) for every value that reads as a number, else for the flags (`flagVariables`) only.
+    public static func text(_ name: String, _ value: String, guessing: Bool) -> String {
+        let number = isNumber(value) && (guessing || flagVariables.contains(name))
+        return number ? "\(name)=\(value)" : "\(name)=\(quoted(value))"
     }
 }
 
@@ -173,7 +180,7 @@ public enum Gnuplot {
             Temporaries.shared.unregister(token)
         }
 
-        let variables = ([("out", temporaryName)] + assignments).map { GnuplotAssignment.text($0.0, $0.1) }
+        let variables = ([("out", temporaryName)] + assignments).map { GnuplotAssignment.text($0.0, $0.1, guessing: false) }
         let outcome: ChildProcess.Outcome
         do {
             outcome = try ChildProcess.run(gnuplot, arguments: ["-e", variables.joined(separator: "; "), script],
@@ -239,7 +246,11 @@ public enum Gnuplot {
     /// gnuplot's messages name the data files as given.
     ///
     /// - Throws: as `render(script:assignments:out:)`; 73 when the folder cannot be made.
-    public static func render(script: String, data: [String], assignments: [(String, String)], out: String) throws(PlotFailure) {
+    ///
+    /// - Parameter guessing: pass a value that reads as a number as one whatever its name (a notebook of the user's
+    ///   own); false passes HoldLab's notebooks' strings as strings (`GnuplotAssignment.text`).
+    public static func render(script: String, data: [String], assignments: [(String, String)], out: String,
+                              guessing: Bool) throws(PlotFailure) {
         guard let gnuplot = executable() else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
         }
@@ -328,7 +339,7 @@ public enum Gnuplot {
         tokens.append(Temporaries.shared.register(figure))
         created.append(figure)
         let variables = ([("out", figureName), ("data", staged.map(\.name).joined(separator: " "))] + assignments)
-            .map { GnuplotAssignment.text($0.0, $0.1) }
+            .map { GnuplotAssignment.text($0.0, $0.1, guessing: guessing) }
         let outcome: ChildProcess.Outcome
         do {
             outcome = try ChildProcess.run(gnuplot, arguments: ["-e", variables.joined(separator: "; "), scriptArgument],

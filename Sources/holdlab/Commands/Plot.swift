@@ -51,7 +51,7 @@ struct Plot: ParsableCommand {
     var out: String?
 
     @Option(name: .customLong("var"), help: ArgumentHelp(
-        "Set a notebook variable, e.g. --var z=mismatch_p95_ms or --var labels=0 (repeatable). Numbers are passed as numbers, anything else as a string.",
+        "Set a notebook variable, e.g. --var z=mismatch_p95_ms or --var labels=0 (repeatable). HoldLab's notebooks take labels and diverging as 1 or 0, style as classic or slide, everything else as a string; a notebook file of your own gets numbers as numbers, anything else as a string.",
         valueName: "name=value"))
     var variables: [String] = []
 
@@ -117,9 +117,16 @@ struct Plot: ParsableCommand {
     static let textVariables: Set<String> = ["xlabel", "ylabel", "zlabel", "headline", "question", "recommendation", "titles", "rules"]
 
     /// Why a value of a HoldLab notebook's variable `name` that is not text (`textVariables`) cannot be one, or nil:
-    /// names are letters, digits and `_ . - + %`, several separated by spaces or commas.
+    /// the flags (`GnuplotAssignment.flagVariables`) take 1 or 0, `style` classic or slide, and names are letters,
+    /// digits and `_ . - + %`, several separated by spaces or commas.
     static func nameProblem(_ name: String, _ value: String) -> String? {
         guard !textVariables.contains(name) else { return nil }
+        if GnuplotAssignment.flagVariables.contains(name) {
+            return value == "0" || value == "1" ? nil : "--var \(name)=\(value): \(name) takes 1 or 0"
+        }
+        if name == "style" {
+            return ["classic", "slide"].contains(value) ? nil : "--var style=\(value): style takes classic or slide"
+        }
         let allowed = value.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                 || "_.-+% ,".unicodeScalars.contains(scalar)
@@ -158,7 +165,8 @@ struct Plot: ParsableCommand {
             try reportingErrors { try OutputFile.file(figure).checkWritable() }
             let assignments = parsed + (noFooter ? [("footer", "0")] : [])
             // gnuplot sees names HoldLab chose for the data, the notebook and the figure: any path works.
-            try Gnuplot.render(script: script, data: data, assignments: assignments, out: figure)
+            try Gnuplot.render(script: script, data: data, assignments: assignments, out: figure,
+                               guessing: NotebookFolder.isPath(notebook))
             Temporaries.shared.outputsInPlace()
         } catch let failure as PlotFailure {
             if !failure.message.isEmpty { printError(failure.message) }
