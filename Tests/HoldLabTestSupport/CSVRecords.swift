@@ -37,15 +37,19 @@ public func testFNV1a64(_ text: String) -> String {
 }
 
 extension Make {
-    /// The job `holdlab simulate` makes of library profiles (with `--set` values) against library populations (nil:
-    /// the one the profiles name), as the command builds it.
+    /// The job `holdlab simulate` makes of library profiles (with `--set` values, and `own` values for some of them
+    /// alone, as their own files would have) against library populations (nil: the one the profiles name), as the
+    /// command builds it.
     public static func simulation(
-        _ profiles: [String] = ["hig-linear-bar"], populations: [String]? = nil, overrides: [String] = [], users: Int,
+        _ profiles: [String] = ["hig-linear-bar"], populations: [String]? = nil, overrides: [String] = [],
+        own: [String: [String]] = [:], users: Int,
         seed: UInt64 = 1, rng: Generator.Kind = .users, threads: Int = 2, commandLine: String = "holdlab simulate"
     ) throws -> SimulationJob {
         let library = Make.library
-        let parsed = try overrides.map { text throws(ProfileError) in try Override(parsing: text) }
-        let loaded = try profiles.map { try library.loadProfile($0, overrides: parsed) }
+        let loaded = try profiles.map { name in
+            let parsed = try (overrides + (own[name] ?? [])).map { text throws(ProfileError) in try Override(parsing: text) }
+            return try library.loadProfile(name, overrides: parsed)
+        }
         let names = try SimulationJob.populationNames(given: populations ?? [], profiles: loaded)
         return SimulationJob(profiles: loaded, populations: try names.map(library.loadPopulation), users: users, seed: seed,
                              rng: rng, threads: threads, commandLine: commandLine)

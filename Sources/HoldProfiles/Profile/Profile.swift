@@ -337,11 +337,22 @@ extension Profile {
             control.haptics.actuatorMinIntervalSeconds = try h.number(
                 "actuatorMinInterval", default: Haptics.defaultActuatorMinIntervalSeconds,
                 requirement: "a number of seconds from 0 to 1 (an assumption about the device)", where: { $0 >= 0 && $0 <= 1 })
+            // What makes the threshold what it is: its own key, or a model that leaves it at 0 (below).
+            var thresholdCause = h.contains("threshold") ? h.origin(of: "threshold") : nil
             if case .none = control.fill.model, control.haptics.threshold != 0 {
                 // No fill, no progress to cross a step: the pulses would silently never come.
                 try h.refuseWithoutEffect("threshold", causeOrigin: fillNode?.node(atKeyPath: "model")?.origin,
                                           "has no effect: fill.model none draws no fill, so no progress crosses a step; onComplete pulses when the action fires")
                 control.haptics.threshold = 0
+                thresholdCause = fillNode?.node(atKeyPath: "model")?.origin
+            }
+            if control.haptics.threshold == 0, control.haptics.minIntervalSeconds != 0 {
+                // Without progress pulses a hold plays at most one pulse (onComplete's): no interval to keep. (The
+                // actuator's interval describes the device, not the control: a study sets it across designs.)
+                try h.refuseWithoutEffect("minInterval", causeOrigin: thresholdCause,
+                                          "has no effect: with threshold 0 a hold plays at most one pulse (onComplete's), so there is no interval between pulses to keep; it is for a threshold above 0")
+                // Moot under a --set of the threshold (or the model): the default, so that the resolved profile loads back.
+                control.haptics.minIntervalSeconds = 0
             }
             try h.finish()
         }
@@ -352,6 +363,13 @@ extension Profile {
             control.display.resolution = try d.number(
                 "resolution", default: 0.001, requirement: "a progress above 0 and below 0.5", where: { $0 > 0 && $0 < 0.5 })
             indicator = try d.choice("indicator", default: .bar)
+            if case .none = control.fill.model, control.display.resolution != 0.001 {
+                // No fill, nothing drawn to look started or full. (The refresh rate describes the device, not the
+                // control: a study sets it across designs.)
+                try d.refuseWithoutEffect("resolution", causeOrigin: fillNode?.node(atKeyPath: "model")?.origin,
+                                          "has no effect: fill.model none draws no fill, so no progress is drawn at any resolution")
+                control.display.resolution = 0.001
+            }
             try d.finish()
         }
         try top.finish()
