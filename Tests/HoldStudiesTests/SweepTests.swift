@@ -24,6 +24,18 @@ struct SweepPlanTests {
         #expect(plan.parameters.map(\.column) == ["param_gesture_minimumDuration", "param_fill_curve"])
     }
 
+    @Test("a number with YAML's digit separators is written as the number a profile reads; names keep theirs")
+    func digitSeparators() throws {
+        let plan = try SweepPlan(
+            parameters: try Self.parameters("gesture.minimumDuration=1_000,2", "fill.delay=0_0:0.2_0:0.1", "population.my_class.hold.scale=1"),
+            design: .grid, points: nil, seed: 1)
+        #expect(plan.points.map { $0[0] } == Array(repeating: "1000", count: 3) + Array(repeating: "2", count: 3))
+        #expect(plan.points.prefix(3).map { $0[1] } == ["0", "0.1", "0.2"])
+        #expect(try SweepParameter(parsing: "fill.curve=ease_in,linear").values == .list(["ease_in", "linear"]))
+        // The same number twice, one with separators, is refused as the same number is.
+        #expect(throws: SweepError.self) { try SweepParameter(parsing: "gesture.minimumDuration=1_000,1000") }
+    }
+
     @Test("lhs: N points, exactly one in each of the N strata of every dimension, within the ranges")
     func latinHypercube() throws {
         for n in [1, 7, 50] {

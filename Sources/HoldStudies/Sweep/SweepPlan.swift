@@ -58,7 +58,8 @@ public struct SweepParameter: Sendable, Equatable {
         self.text = text
         // A range has colons outside brackets (curve values like bezier(…) never contain colons).
         if body.contains(":") && !body.contains(",") {
-            let parts = body.split(separator: ":", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters()) }
+            let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+                .map { Double(Self.withoutDigitSeparators(String($0).trimmingCharacters())) }
             guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0?.isFinite == true }) else {
                 throw SweepError("--vary \(text): a range is start:stop:step (or start:stop for lhs and sobol) with finite numbers")
             }
@@ -85,6 +86,9 @@ public struct SweepParameter: Sendable, Equatable {
             }
             items.append(current.trimmingCharacters())
             guard items.allSatisfy({ !$0.isEmpty }) else { throw SweepError("--vary \(text): a list has an empty value") }
+            // A number written with YAML's digit separators (`1_000`) is the number a profile reads: written so, as
+            // its column's cell is read by gnuplot and every CSV reader (`1_000` was not a number there).
+            items = items.map(Self.withoutDigitSeparators)
             // A value twice (as text, or as the same number) would give two points no row tells apart.
             for (index, item) in items.enumerated() {
                 guard let earlier = items[..<index].first(where: { $0 == item || Double($0).map { $0 == Double(item) } ?? false })
@@ -94,6 +98,15 @@ public struct SweepParameter: Sendable, Equatable {
             }
             values = .list(items)
         }
+    }
+
+    /// A number written with YAML's digit separators (`1_000`, as a profile reads it) without them; any other text as
+    /// it is.
+    static func withoutDigitSeparators(_ text: String) -> String {
+        let plain = text.filter { $0 != "_" }
+        guard text.contains("_"), !plain.isEmpty, plain.allSatisfy({ "0123456789+-.eE".contains($0) }), Double(plain) != nil
+        else { return text }
+        return plain
     }
 
     /// Refuses a key that cannot vary from point to point: not a key path, a key that names the run rather than
