@@ -196,6 +196,24 @@ struct SimulationShardTests {
         h.sums[HoldValue.completionTime.rawValue] = 50_000_000
         h.squares[HoldValue.completionTime.rawValue] = 1_000_000_000_000_000
         cases.append((h, "the sum of completion_time is outside its count times its smallest and largest values"))
+        // Squares one beyond what the values allow, either way, is refused exactly (a bound in doubles took 10⁻¹² of
+        // slack, one unit at 6,163 values of 1 s): 5 values of exactly 1 s (the buckets pin them) square to 5·10¹²;
+        // 4 of 3 s and one of 1 s (sum 13 s) have n·Σy² = 5·37·10¹² > (13·10⁶)², one below is still above.
+        var exact = tally
+        for _ in 0..<5 { exact.take(.completionTime, 1_000_000, real: 0) }
+        exact.finish()
+        var above = exact; above.squares[HoldValue.completionTime.rawValue] += 1
+        cases.append((above, "the sum of squares of completion_time is outside what its values' histogram buckets can sum to"))
+        var below = exact; below.squares[HoldValue.completionTime.rawValue] -= 1
+        cases.append((below, "the sum of squares of completion_time is below the square of its sum over its count"))
+        // Cauchy–Schwarz, exactly: n·Σy² ≥ (Σy)² at equality passes, one unit of Σy² below does not (values spread
+        // over two buckets, so the buckets alone do not settle it).
+        var spread = tally
+        spread[.completed] = 5
+        for amount in [1, 1, 1, 1, 1] as [Int64] { spread.take(.droppedPulses, amount, real: 0) }
+        #expect(spread.inconsistency() == nil, "\(spread.inconsistency() ?? "")")
+        var unequal = spread; unequal.squares[HoldValue.droppedPulses.rawValue] = 4
+        cases.append((unequal, "the sum of squares of dropped_pulses is below the square of its sum over its count"))
         // Extremes: five completed holds (with a fill) of two pulses 10 ms apart, 20 ms of mismatch, a full bar.
         var x = tally
         x[.completedWithFill] = 5

@@ -251,12 +251,12 @@ struct BucketCounts {
         var bounds = SumBounds()
         let counts = storage.counts, least = smallest
         for index in occupied where counts[index] > 0 {
-            let count = Double(counts[index]), first = layout.value(at: index)
-            let low = Double(Swift.max(first, least)), high = Double(Swift.min(layout.highestEquivalent(first), max))
-            bounds.sum.low += count * low
-            bounds.sum.high += count * high
-            bounds.squares.low += count * low * low
-            bounds.squares.high += count * high * high
+            let first = layout.value(at: index)
+            let low = Int128(Swift.max(first, least)), high = Int128(Swift.min(layout.highestEquivalent(first), max))
+            let bucket = SumBounds.each(count: Int(counts[index]), from: low, to: high)
+            bounds.sum = (SumBounds.sum(bounds.sum.low, bucket.sum.low), SumBounds.sum(bounds.sum.high, bucket.sum.high))
+            bounds.squares = (SumBounds.sum(bounds.squares.low, bucket.squares.low),
+                              SumBounds.sum(bounds.squares.high, bucket.squares.high))
         }
         return bounds
     }
@@ -361,17 +361,34 @@ struct PendingCounts {
 
 /// The least and greatest sum of values, and of their squares, that histogram counts allow (`BucketCounts.sumBounds`).
 struct SumBounds {
-    var sum: (low: Double, high: Double) = (0, 0)
-    var squares: (low: Double, high: Double) = (0, 0)
+    var sum: (low: Int128, high: Int128) = (0, 0)
+    var squares: (low: Int128, high: Int128) = (0, 0)
 
-    /// Whether `total` and `squares` lie within the bounds, up to the rounding of the bounds' products (1e-12 of
-    /// them: far below a unit over any count a run reaches).
+    /// `count` values, each from `low` to `high`.
+    static func each(count: Int, from low: Int128, to high: Int128) -> SumBounds {
+        let n = Int128(count)
+        let least = low < 0 && high > 0 ? 0 : Swift.min(product(low, low), product(high, high))
+        return SumBounds(sum: (product(n, low), product(n, high)),
+                         squares: (product(n, least), product(n, Swift.max(product(low, low), product(high, high)))))
+    }
+
+    /// Whether `total` and `squares` lie within the bounds: exact, in integers (a Σy² one above what 6,163 values of
+    /// exactly 1 s can give passed the slack a bound in doubles needed).
     func holds(sum total: Int128, squares square: Int128) -> (sum: Bool, squares: Bool) {
-        func within(_ value: Double, _ range: (low: Double, high: Double)) -> Bool {
-            let slack = 1e-12 * Swift.max(abs(range.low), abs(range.high)) + 0.5
-            return value >= range.low - slack && value <= range.high + slack
-        }
-        return (within(Double(total), sum), within(Double(square), squares))
+        (total >= sum.low && total <= sum.high, square >= squares.low && square <= squares.high)
+    }
+
+    /// `a · b`, or the nearest end of Int128's range when that overflows: a bound beyond it is one no tally's Int128
+    /// sum can pass (an upper one) or reach (a lower one), as the exact bound.
+    static func product(_ a: Int128, _ b: Int128) -> Int128 {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? ((a < 0) != (b < 0) ? .min : .max) : value
+    }
+
+    /// `a + b`, saturated as `product`.
+    static func sum(_ a: Int128, _ b: Int128) -> Int128 {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? .min : .max) : value
     }
 }
 
@@ -406,8 +423,10 @@ struct SignedQuantiles {
     func sumBounds() -> SumBounds {
         let minus = negative.sumBounds(), plus = positive.sumBounds()
         var bounds = SumBounds()
-        bounds.sum = (plus.sum.low - minus.sum.high, plus.sum.high - minus.sum.low)
-        bounds.squares = (plus.squares.low + minus.squares.low, plus.squares.high + minus.squares.high)
+        // Saturated as the bounds are (`SumBounds.product`): a negation of Int128.min is its max.
+        func negated(_ value: Int128) -> Int128 { value == .min ? .max : -value }
+        bounds.sum = (SumBounds.sum(plus.sum.low, negated(minus.sum.high)), SumBounds.sum(plus.sum.high, negated(minus.sum.low)))
+        bounds.squares = (SumBounds.sum(plus.squares.low, minus.squares.low), SumBounds.sum(plus.squares.high, minus.squares.high))
         return bounds
     }
 

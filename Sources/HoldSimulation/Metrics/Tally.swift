@@ -167,7 +167,9 @@ struct Tally: HoldSink {
                 continue
             }
             let count = Double(n), total = Double(sum)
-            if square < 0 || Double(square) * count < total * total * (1 - 1e-9) {
+            // n·Σy² ≥ (Σy)², exactly: both sides in 256 bits.
+            let scaled = square.magnitude.multipliedFullWidth(by: UInt128(n)), squared = sum.magnitude.multipliedFullWidth(by: sum.magnitude)
+            if square < 0 || scaled.high < squared.high || (scaled.high == squared.high && scaled.low < squared.low) {
                 return "the sum of squares of \(name) is below the square of its sum over its count"
             }
             if value != .mismatch && sum < 0 { return "the sum of \(name) is negative" }
@@ -196,11 +198,7 @@ struct Tally: HoldSink {
         let name = TallyCoding.snakeCase(value)
         var checks: [(SumBounds, String)] = []
         if let buckets = sumBounds(of: value) { checks.append((buckets, "its values' histogram buckets")) }
-        let count = Double(n)
-        func each(from low: Double, to high: Double) -> SumBounds {
-            SumBounds(sum: (count * low, count * high), squares: (low < 0 && high > 0 ? 0 : count * Swift.min(low * low, high * high),
-                                                                    count * Swift.max(low * low, high * high)))
-        }
+        func each(from low: Int128, to high: Int128) -> SumBounds { SumBounds.each(count: n, from: low, to: high) }
         switch value {
         case .droppedPulses:
             // Whole numbers from 0 (so each square at least its value), at most a pulse count's reach (`pulses`).
@@ -208,7 +206,7 @@ struct Tally: HoldSink {
             checks.append((each(from: 0, to: 10_000_000), "\(n) counts of at most 10,000,000"))
         case .progressAtTrigger: checks.append((each(from: 0, to: 1_000_000_000), "\(n) progresses of 0 to 1"))
         case .firstFeedback, .retract:
-            checks.append((each(from: 0, to: Double(Self.highestMicroseconds)), "\(n) times of at most \(Self.highestMicroseconds) µs"))
+            checks.append((each(from: 0, to: Int128(Self.highestMicroseconds)), "\(n) times of at most \(Self.highestMicroseconds) µs"))
         default: break
         }
         if value == .firstFeedback {
