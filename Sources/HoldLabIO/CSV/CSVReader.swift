@@ -37,9 +37,22 @@ public struct CSVTable: Sendable {
     /// The index of a column, or an error listing the columns there are.
     public func column(_ name: String) throws(CSVTableError) -> Int {
         guard let index = columns.firstIndex(of: name) else {
+            if let yaml = CSVReader.yamlProblem(header: columns) { throw CSVTableError(path: path, yaml) }
             throw CSVTableError(path: path, "no column '\(name)'\(Suggestions.didYouMean(name, among: columns)); columns: \(columns.joined(separator: ", "))")
         }
         return index
+    }
+}
+
+extension CSVReader {
+    /// Why a file whose header is `header` is no CSV but a YAML mapping (a profile, population or review given where
+    /// a CSV goes: its header is one "column", `version: 1`), or nil.
+    public static func yamlProblem(header: [String]) -> String? {
+        guard header.count == 1, let first = header.first, let colon = first.firstIndex(of: ":"),
+              first[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }),
+              !first[..<colon].isEmpty else { return nil }
+        return "this is a YAML file (its first line is '\(first)'), not a CSV: a profile, population or review goes to "
+            + "--profile, --population or --review; this reads a CSV's columns"
     }
 }
 
@@ -617,6 +630,7 @@ public struct CSVNumericColumns: Sendable {
         var indices: [Int] = []
         for name in columns {
             guard let index = reader.index(of: name) else {
+                if let yaml = CSVReader.yamlProblem(header: header) { throw CSVTableError(path: path, yaml) }
                 throw CSVTableError(path: path, "no column '\(name)'; columns: \(header.joined(separator: ", "))")
             }
             indices.append(index)
