@@ -269,6 +269,37 @@ struct TuneTests {
         #expect(abs(withInvalid.best.values[0] - valid.best.values[0]) <= 6e-4, "\(withInvalid.best.values[0]) vs \(valid.best.values[0])")
     }
 
+    @Test("a boundary's standard error is the rate's over its slope at the boundary, whatever the range: a lognormal hold's closed form")
+    func boundaryStandardErrorIsLocal() throws {
+        // Accidental holds of lognormal length (median 0.12 s, σ 0.6) against hig-linear-bar: the action fires when
+        // the hold reaches minimumDuration T, so the rate is S(T) and its slope the density f(T) = φ(z) / (σ T).
+        let population = try Make.population("""
+              - {name: a, weight: 1, intent: none, behavior: hold, hold: {dist: lognormal, median: 0.12, sigma: 0.6}}
+            """)
+        var errors: [Double] = []
+        for range in ["0.05:1.5", "0.05:20", "0.05:200"] {
+            let request = try Self.request(
+                profile: "hig-linear-bar", population: population, parameters: ["gesture.minimumDuration=\(range)"],
+                objective: { .minimize(try TuneMetric("gesture.minimumDuration", parameters: $0)) },
+                constraints: ["false_activation_rate<=0.005"], users: 4_000)
+            let result = try Tuner.run(request)
+            let edge = result.best.values[0]
+            let standardError = try #require(result.boundaries[0]?.standardError)
+            let metric = try #require(Metric.named("false_activation_rate"))
+            let rate = try #require(result.best.summary.proportion(metric))
+            let z = log(edge / 0.12) / 0.6
+            let density = exp(-z * z / 2) / (2 * Double.pi).squareRoot() / (0.6 * edge)
+            let expected = Tuner.rateStandardError(rate) / density
+            // A secant over at least 20 people's changed outcomes: about 1/√20 of noise, and the density's curvature.
+            #expect(standardError > expected / 1.5 && standardError < expected * 1.5,
+                    "\(range): ± \(standardError) at \(edge), the closed form \(expected)")
+            errors.append(standardError)
+        }
+        // 0.3.16's secant across the scan cell read ± 0.037, 0.00097 and 0.0097 here (and printed the recommendation to
+        // as many digits: 0.56869); the local slope reads 0.020, 0.021 and 0.019, the closed form about 0.018.
+        #expect(errors.max()! / errors.min()! < 1.5, "\(errors)")
+    }
+
     @Test("a rate's standard error is its Wilson interval's half-width over z: above 0 at 0 events, √(p(1−p)/n) within 1 % away from the ends")
     func rateStandardError() {
         let z = Proportion.z95

@@ -281,6 +281,35 @@ public enum Tuner {
         return (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot() / (1 + z * z / n)
     }
 
+    /// People whose outcome must differ between the ends of `boundarySlope`'s window.
+    static let slopeFlips = 20.0
+
+    /// A rate's slope at a boundary `edge`: the secant across a window centred on it (within `range`), widened from
+    /// half-width `start` by doubling until at least `slopeFlips` of the rate's `trials` people have a different
+    /// outcome at its two ends (common random numbers: the same people at both, so the rate's difference counts
+    /// them), or until it spans the range; 0 when an end is not a valid candidate before any window is measured, or
+    /// the rate does not move. `rate(x)` is the value simulated (as printed) and its rate, nil for an invalid one.
+    ///
+    /// 0.3.16 took the secant across the whole scan cell, so the same boundary read ± 0.059, 0.22 or 2.2 for ranges
+    /// 0.2:2, 0.2:100 and 0.2:999 of one parameter.
+    static func boundarySlope(at edge: Double, start: Double, range: ClosedRange<Double>, trials: Int,
+                              rate: (Double) -> (x: Double, rate: Double)?) -> Double {
+        var slope = 0.0
+        var half = Swift.max(start, Double.leastNormalMagnitude)
+        while half.isFinite {
+            let a = Swift.max(range.lowerBound, edge - half), b = Swift.min(range.upperBound, edge + half)
+            guard let low = rate(a), let high = rate(b) else { break }
+            if high.x > low.x {
+                let difference = abs(high.rate - low.rate)
+                slope = difference / (high.x - low.x)
+                if difference * Double(trials) >= slopeFlips { break }
+            }
+            if a == range.lowerBound && b == range.upperBound { break }
+            half *= 2
+        }
+        return slope
+    }
+
     /// The candidates the search starts from, in the order it evaluates them: one parameter's scan of its range
     /// (`scanIntervals` cells, both ends), or a Sobol scan of the box (8 points per parameter, at least 16).
     public static func scanCandidates(_ parameters: [TuneParameter]) throws -> [[Double]] {
@@ -473,12 +502,20 @@ public enum Tuner {
                 }
                 if let value = excess(simulate([edge])), value > 0 { edge = feasibleAbove ? grid[upper] : grid[lower] }
                 edge = Double(SweepParameter.format(edge)) ?? edge
-                // The edge's standard error: the rate's sampling SE over the rate's slope across the cell.
+                // The edge's standard error: the rate's sampling SE over the rate's slope at the edge (the delta
+                // method; `boundarySlope`), else across the scan cell.
                 var standardError = Double.nan
-                if let a = scanned[lower], let b = scanned[upper], let pa = constraint.metric.proportion(a.summary),
-                   let pb = constraint.metric.proportion(b.summary), let here = simulate([edge]),
-                   let p = constraint.metric.proportion(here.summary), p.trials > 0 {
-                    let slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[upper] - grid[lower])
+                if let here = simulate([edge]), let p = constraint.metric.proportion(here.summary), p.trials > 0 {
+                    var slope = Self.boundarySlope(at: edge, start: 4 * tolerance, range: parameter.lower...parameter.upper,
+                                                   trials: p.trials) { x in
+                        simulate([x]).flatMap { evaluation in
+                            constraint.metric.proportion(evaluation.summary).map { (evaluation.values[0], $0.rate ?? 0) }
+                        }
+                    }
+                    if slope == 0, let a = scanned[lower], let b = scanned[upper], let pa = constraint.metric.proportion(a.summary),
+                       let pb = constraint.metric.proportion(b.summary) {
+                        slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[upper] - grid[lower])
+                    }
                     if slope > 0 { standardError = Self.rateStandardError(p) / slope }
                 }
                 if feasibleAbove, edge > low { low = edge; boundaryOf[0] = (constraint, standardError) }
