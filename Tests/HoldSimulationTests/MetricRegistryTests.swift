@@ -82,6 +82,39 @@ struct MetricRegistryTests {
             }
         }
     }
+
+    @Test("a row's rate intervals are its counts' Wilson intervals, its completed holds' values defined exactly where one completed, a progress at most 1")
+    func rowIntervalsAndValues() throws {
+        let library = Make.library
+        let columns = SimulationCSV.columns.map(\.name)
+        let population = try library.loadPopulation("hold-only")
+        func row(_ overrides: [String]) throws -> [String] {
+            let profile = try library.loadProfile("hig-linear-bar", overrides: overrides.map { try Override(parsing: $0) })
+            return SimulationCSV.cells(try #require(try Make.run([profile], population, users: 3_000).first)).map(\.plainText)
+        }
+        let real = try row([]), none = try row(["gesture.minimumDuration=100"])
+        for fields in [real, none] { #expect(ShardMerge.summaryRowProblem(columns: columns, fields: fields) == nil) }
+        func problem(_ fields: [String], _ changes: [String: String]) -> String {
+            var changed = fields
+            for (name, text) in changes { changed[columns.firstIndex(of: name)!] = text }
+            return ShardMerge.summaryRowProblem(columns: columns, fields: changed) ?? "none"
+        }
+        func shifted(_ name: String, by amount: Double, in fields: [String] = real) -> String {
+            String(format: "%.6f", Double(fields[columns.firstIndex(of: name)!])! + amount)
+        }
+        // A bound a millionth or more off (beyond the rounding of 6 decimals), from the counts or the rate's own.
+        #expect(problem(real, ["completion_rate_lo": shifted("completion_rate_lo", by: -2e-6)])
+            .hasPrefix("completion_rate_lo, _hi ["))
+        #expect(problem(real, ["false_activation_rate_hi": shifted("false_activation_rate_hi", by: 0.001)])
+            .contains("are not the 95 % Wilson interval of "))
+        #expect(problem(none, ["completion_rate_hi": "0.030000"]).contains("the 95 % Wilson interval of 0 of "))
+        // Undefined exactly where no hold completed.
+        #expect(problem(real, ["completion_time_mean_ms": "NaN", "completion_time_mean_ms_lo": "NaN", "completion_time_mean_ms_hi": "NaN"])
+            .hasPrefix("completion_time_mean_ms is NaN where completed is "))
+        #expect(problem(none, ["pulses_mean": "1.000"]).hasPrefix("pulses_mean is 1.000 where completed is 0"))
+        #expect(problem(real, ["progress_at_trigger_mean": "1.200000", "progress_at_trigger_mean_hi": "1.300000"])
+            == "progress_at_trigger_mean 1.2 is above 1: a displayed progress is at most 1")
+    }
 }
 
 @Suite("SimulationJob and ComparisonPlan, in process")

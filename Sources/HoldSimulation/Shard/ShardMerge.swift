@@ -74,8 +74,9 @@ public final class ShardMerge {
             guard let fields = CSV.splitRecord(row), fields.count == columns.count else {
                 throw ShardError("\(file.path): row \(number + 1) does not have the \(columns.count) fields of the header")
             }
-            var problem = Self.summaryRowProblem(columns: columns, fields: fields)
-            if problem == nil {
+            // The plan's facts first (what the row says it is of), then whether a simulation writes it.
+            var problem: String?
+            do {
                 func value(_ name: String) -> String? { columns.firstIndex(of: name).map { fields[$0] } }
                 if let profile, let given = value("profile"), given != profile {
                     problem = "profile \(Quoted.value(given)) is not the sweep's, \(profile)"
@@ -91,6 +92,7 @@ public final class ShardMerge {
                     }
                 }
             }
+            problem = problem ?? Self.summaryRowProblem(columns: columns, fields: fields)
             if let problem {
                 throw ShardError("\(file.path): row \(number + 1): \(problem); no simulation writes that, so this is not a shard holdlab wrote")
             }
@@ -194,6 +196,49 @@ public final class ShardMerge {
         }
         if value("peak_pulse_rate_hz") != nil, let most = value("pulses_max"), most < 2 {
             return "peak_pulse_rate_hz where pulses_max is \(most): a rate needs two pulses in one hold"
+        }
+        if let problem = intervalProblem(value) { return problem }
+        // The values of every completed hold: defined exactly where a hold completed, a progress at most 1.
+        if let completed = value("completed") {
+            for name in ["completion_time_mean_ms", "pulses_mean", "dropped_pulses_mean", "progress_at_trigger_mean",
+                         "progress_at_trigger_min", "completion_time_p50_ms"] {
+                guard let position = columns.firstIndex(of: name) else { continue }
+                let undefined = fields[position] == "NaN"
+                if undefined != (completed == 0) {
+                    return "\(name) is \(fields[position]) where completed is \(fields[columns.firstIndex(of: "completed")!]): "
+                        + "it is NaN exactly where no hold completed"
+                }
+            }
+        }
+        for name in ["progress_at_trigger_mean", "progress_at_trigger_min"] {
+            if let progress = value(name), progress > 1 { return "\(name) \(progress) is above 1: a displayed progress is at most 1" }
+        }
+        return nil
+    }
+
+    /// A rate's interval columns that are not the 95 % Wilson interval of its counts (each to the 6 decimals it is
+    /// written with), where its counts are columns or its rate pins them (fewer than 500,000 people: its 6 decimals
+    /// name one count); nil when they are.
+    static func intervalProblem(_ value: (String) -> Double?) -> String? {
+        for metric in Metric.all {
+            guard case .rate(let event, let over, interval: .columns) = metric.kind,
+                  let denominator = Metric.all.first(where: { if case .count(over) = $0.kind { true } else { false } }),
+                  let trials = value(denominator.name).map(Int.init), trials > 0, let rate = value(metric.name),
+                  let lo = value(metric.name + "_lo"), let hi = value(metric.name + "_hi") else { continue }
+            let numerator = Metric.all.first { if case .count(event) = $0.kind { true } else { false } }
+            let successes: Int
+            if let numerator, let count = value(numerator.name) {
+                successes = Int(count)
+            } else if trials < 500_000 {
+                successes = Int((rate * Double(trials)).rounded())
+            } else {
+                continue
+            }
+            guard let wilson = Proportion(successes: successes, trials: trials).wilson95 else { continue }
+            if abs(lo - wilson.lower) > 6e-7 || abs(hi - wilson.upper) > 6e-7 {
+                return "\(metric.name)_lo, _hi [\(CSV.number(lo, decimals: 6)), \(CSV.number(hi, decimals: 6))] are not the 95 % Wilson interval of \(successes) of \(trials) "
+                    + "(\(CSV.number(wilson.lower, decimals: 6)), \(CSV.number(wilson.upper, decimals: 6)))"
+            }
         }
         return nil
     }

@@ -290,8 +290,8 @@ public enum Tuner {
     /// them), or until it spans the range; 0 when an end is not a valid candidate before any window is measured, or
     /// the rate does not move. `rate(x)` is the value simulated (as printed) and its rate, nil for an invalid one.
     ///
-    /// 0.3.16 took the secant across the whole scan cell, so the same boundary read ± 0.059, 0.22 or 2.2 for ranges
-    /// 0.2:2, 0.2:100 and 0.2:999 of one parameter.
+    /// 0.3.16 took the secant across the whole scan cell, so the same boundary read ± 0.037, 0.00097 or 0.0097 for
+    /// ranges 0.05:1.5, 0.05:20 and 0.05:200 of one parameter (`TuneTests.boundaryStandardErrorIsLocal`).
     static func boundarySlope(at edge: Double, start: Double, range: ClosedRange<Double>, trials: Int,
                               rate: (Double) -> (x: Double, rate: Double)?) -> Double {
         var slope = 0.0
