@@ -300,6 +300,26 @@ struct TuneTests {
         #expect(errors.max()! / errors.min()! < 1.5, "\(errors)")
     }
 
+    @Test("a boundary a mean or a quantile sets has no ± (it printed ± nan), and says why; a rate's keeps its own")
+    func boundaryWithoutStandardError() throws {
+        let population = try Make.library.loadPopulation("hold-only")
+        for constraint in ["completion_time_mean_ms<=800", "completion_time_p50_ms<=700"] {
+            let request = try Self.request(
+                profile: "hig-linear-bar", population: population, parameters: ["gesture.minimumDuration=0.3:1.5"],
+                objective: { .maximize(try TuneMetric("gesture.minimumDuration", parameters: $0)) }, constraints: [constraint],
+                users: 2_000)
+            let result = try Tuner.run(request)
+            let summary = TuneReport.summary(request, result: result)
+            let base = try Make.library.loadProfile("hig-linear-bar")
+            let csv = TuneReport.document(request, result: result, commandLine: "holdlab tune", base: base).csv
+            #expect(result.boundaries[0]?.constraint == constraint)
+            #expect(summary.contains("(set by \(constraint); no standard error: only a rate constraint"), "\(summary)")
+            #expect(csv.contains("is set by \(constraint), no standard error: "), "\(csv.prefix(800))")
+            #expect(!summary.lowercased().contains("nan") && !csv.split(separator: "\n").filter { $0.hasPrefix("#") }.joined().lowercased().contains("nan"),
+                    "\(summary)")
+        }
+    }
+
     @Test("a rate's standard error is its Wilson interval's half-width over z: above 0 at 0 events, √(p(1−p)/n) within 1 % away from the ends")
     func rateStandardError() {
         let z = Proportion.z95

@@ -25,6 +25,7 @@ public struct CSVTable: Sendable {
         guard let header = try reader.readHeader() else {
             throw CSVTableError(path: path, "no header row (the file has no data)")
         }
+        if let yaml = CSVReader.yamlProblem(header: header) { throw CSVTableError(path: path, yaml) }
         var rows: [(Int, [String])] = []
         while try reader.next() {
             try reader.checkFieldCount()
@@ -281,6 +282,7 @@ public final class CSVReader {
     /// Throws "N fields, but the header has M" when the current record's field count differs from the header's.
     public func checkFieldCount() throws(CSVTableError) {
         guard fieldCount == columns.count else {
+            if let yaml = Self.yamlProblem(header: columns) { throw CSVTableError(path: path, yaml) }
             throw CSVTableError(path: path, line: line, "\(fieldCount) fields, but the header has \(columns.count)")
         }
     }

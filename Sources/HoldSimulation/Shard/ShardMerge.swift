@@ -155,8 +155,24 @@ public final class ShardMerge {
                 return "\(column) \(fields[position]) is not a rate (0 to 1, or NaN)"
             }
         }
-        return sweepRowProblem(columns: columns, fields: fields)
+        if let problem = sweepRowProblem(columns: columns, fields: fields) { return problem }
+        // Every statistic is written with its metric's decimals, as `CSV.number` writes them: not `+0.877719`,
+        // `.877719`, `8.77719e-1`, `0.8777190` or `-0.000`, which `--resume` would keep as they are.
+        for (position, column) in columns.enumerated() where position < fields.count {
+            guard let decimals = Self.decimalsByColumn[column], fields[position] != "NaN" else { continue }
+            let text = fields[position], written = CSV.number(Double(text), decimals: decimals)
+            if written != text {
+                return "\(column) \(Quoted.value(text)) is not written as a simulation writes it (\(written): \(decimals) decimals)"
+            }
+        }
+        return nil
     }
+
+    /// The decimals of every statistic's columns (its value and interval bounds), as a summary row writes them.
+    static let decimalsByColumn: [String: Int] = Dictionary(Metric.all.flatMap { metric -> [(String, Int)] in
+        if case .count = metric.kind { return [] }
+        return [metric.name, metric.name + "_lo", metric.name + "_hi"].map { ($0, metric.decimals) }
+    }, uniquingKeysWith: { first, _ in first })
 
     /// The relations every summary row holds between its printed columns: a rate is its counts' ratio where both
     /// are columns (to its 6 decimals), each estimate within its interval, the registry's order of one value's

@@ -199,11 +199,13 @@ enum TallyCoding {
             case .extreme(let value):
                 let (column, text) = next()
                 guard let number = Double(text), !number.isNaN else { throw ColumnError(column: column, reason: "\(Quoted.value(text)) is not a number") }
+                try canonical(column, text, number)
                 if value.keepsMinimum { tally.minima[value.rawValue] = number } else { tally.maxima[value.rawValue] = number }
             case .optionalExtreme(let value):
                 let (column, text) = next()
                 if text == "none" { continue }
                 guard let number = Double(text), number.isFinite else { throw ColumnError(column: column, reason: "\(Quoted.value(text)) is not a number") }
+                try canonical(column, text, number)
                 tally.maxima[value.rawValue] = number
             }
         }
@@ -229,6 +231,13 @@ enum TallyCoding {
 
     /// Swift's shortest decimal that reads back as the same Double.
     private static func real(_ value: Double) -> String { "\(value)" }
+
+    /// Refuses a real written otherwise than `real` writes it (`0.99167e0`, `+0.9`): the same number, but no shard
+    /// holdlab wrote has that text, as a count's `+1` or `1e0` is refused.
+    private static func canonical(_ column: String, _ text: String, _ number: Double) throws(ColumnError) {
+        guard real(number) != text else { return }
+        throw ColumnError(column: column, reason: "\(Quoted.value(text)) is not written as holdlab writes a number (\(real(number)))")
+    }
 
     private static func histogram(_ quantiles: Quantiles) -> [String] {
         guard let histogram = quantiles.recordedHistogram, histogram.totalCount > 0 else { return ["0", "none", "0", ""] }

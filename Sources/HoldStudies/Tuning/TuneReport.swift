@@ -41,8 +41,9 @@ public enum TuneReport {
                : result.best.feasible ? "" : " (violates a constraint: no point in the range is feasible)"))
         for (parameter, boundary) in zip(request.parameters, result.boundaries) {
             guard let boundary else { continue }
-            provenance.append("boundary", "\(parameter.keyPath) is set by \(boundary.constraint), standard error "
-                              + "\(Self.twoDigits(boundary.standardError)) from the rate's sampling error")
+            provenance.append("boundary", "\(parameter.keyPath) is set by \(boundary.constraint), "
+                              + (boundary.standardError.isFinite ? "standard error \(Self.twoDigits(boundary.standardError)) from the rate's sampling error"
+                                 : Self.noStandardError))
         }
         if let first = result.invalidCandidates.first {
             provenance.append("skipped", "\(result.invalidCandidates.count) candidates that are not valid profiles, e.g. \(first)")
@@ -183,6 +184,10 @@ public enum TuneReport {
 
     /// A standard error to two significant digits, a trailing zero kept (`0.0010`, `0.10`; `%.2g` printed 0.001
     /// beside a value printed to 0.0001).
+    /// What a boundary without a standard error says in its place: only a rate's sampling error, over a slope across
+    /// the boundary, gives one (a mean's, quantile's or extreme's constraint printed `± nan`).
+    static let noStandardError = "no standard error: only a rate constraint whose rate moves across the boundary gives one"
+
     static func twoDigits(_ x: Double) -> String {
         guard x.isFinite else { return "\(x)" }
         var text = String(format: "%#.2g", x)
@@ -194,7 +199,10 @@ public enum TuneReport {
     public static func summary(_ request: TuneRequest, result: TuneResult) -> String {
         let values = zip(request.parameters, zip(result.best.values, result.boundaries)).map { parameter, pair in
             let (value, boundary) = pair
-            let se = boundary.map { " (± \(Self.twoDigits($0.standardError)), set by \($0.constraint))" } ?? ""
+            let se = boundary.map {
+                $0.standardError.isFinite ? " (± \(Self.twoDigits($0.standardError)), set by \($0.constraint))"
+                    : " (set by \($0.constraint); \(Self.noStandardError))"
+            } ?? ""
             // Brent stops within 1e-4 of the range, Nelder–Mead at a simplex of 1e-3 of the unit box.
             let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)
             let text = Self.recommended(value, standardError: boundary?.standardError, resolution: resolution,

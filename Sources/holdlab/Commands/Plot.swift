@@ -162,6 +162,17 @@ struct Plot: ParsableCommand {
             for file in data where file != "-" && !FileManager.default.isReadableFile(atPath: file) {
                 throw PlotFailure(status: 66, message: "\(file): cannot open the data file: permission denied")
             }
+            // A profile, population or review given as data: the notebook would say "missing column(s) …".
+            for file in data where file != "-" {
+                guard let handle = FileHandle(forReadingAtPath: file) else { continue }
+                let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+                try? handle.close()
+                let line = head.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                    .first { !$0.isEmpty && !$0.hasPrefix("#") }
+                if let line, !line.contains(","), let problem = CSVReader.yamlProblem(header: [line]) {
+                    throw PlotFailure(status: 65, message: "\(file): \(problem)")
+                }
+            }
             try reportingErrors { try OutputFile.file(figure).checkWritable() }
             let assignments = parsed + (noFooter ? [("footer", "0")] : [])
             // gnuplot sees names HoldLab chose for the data, the notebook and the figure: any path works.
