@@ -282,7 +282,7 @@ public enum Tuner {
     }
 
     /// People whose outcome must differ between the ends of `boundarySlope`'s window.
-    static let slopeFlips = 20.0
+    static let slopeFlips = 40.0
 
     /// A rate's slope at a boundary `edge`: the secant across a window centred on it (within `range`), widened from
     /// half-width `start` by doubling until at least `slopeFlips` of the rate's `trials` people have a different
