@@ -114,6 +114,12 @@ struct MetricRegistryTests {
         #expect(problem(none, ["pulses_mean": "1.000"]).hasPrefix("pulses_mean is 1.000 where completed is 0"))
         #expect(problem(real, ["progress_at_trigger_mean": "1.200000", "progress_at_trigger_mean_hi": "1.300000"])
             == "progress_at_trigger_mean 1.2 is above 1: a displayed progress is at most 1")
+        // Counts read as doubles: Int.max is 2⁶³ there, which no Int holds (a conversion that traps).
+        let huge: [String: Double] = ["accidental_users": 9.223372036854775807e18, "false_activation_rate": 0,
+                                      "false_activation_rate_lo": 0, "false_activation_rate_hi": 0.1,
+                                      "intent_users": 9.223372036854775807e18, "completed": 9.223372036854775807e18,
+                                      "completion_rate": 1, "completion_rate_lo": 0.9, "completion_rate_hi": 1]
+        #expect(ShardMerge.intervalProblem { huge[$0] } == nil)
     }
 }
 

@@ -253,7 +253,8 @@ struct BucketCounts {
         for index in occupied where counts[index] > 0 {
             let first = layout.value(at: index)
             let low = Int128(Swift.max(first, least)), high = Int128(Swift.min(layout.highestEquivalent(first), max))
-            let bucket = SumBounds.each(count: Int(counts[index]), from: low, to: high)
+            // A file's bucket count may be any UInt64: Int128 holds it (an Int conversion would trap).
+            let bucket = SumBounds.each(count: Int128(counts[index]), from: low, to: high)
             bounds.sum = (SumBounds.sum(bounds.sum.low, bucket.sum.low), SumBounds.sum(bounds.sum.high, bucket.sum.high))
             bounds.squares = (SumBounds.sum(bounds.squares.low, bucket.squares.low),
                               SumBounds.sum(bounds.squares.high, bucket.squares.high))
@@ -365,8 +366,7 @@ struct SumBounds {
     var squares: (low: Int128, high: Int128) = (0, 0)
 
     /// `count` values, each from `low` to `high`.
-    static func each(count: Int, from low: Int128, to high: Int128) -> SumBounds {
-        let n = Int128(count)
+    static func each(count n: Int128, from low: Int128, to high: Int128) -> SumBounds {
         let least = low < 0 && high > 0 ? 0 : Swift.min(product(low, low), product(high, high))
         return SumBounds(sum: (product(n, low), product(n, high)),
                          squares: (product(n, least), product(n, Swift.max(product(low, low), product(high, high)))))

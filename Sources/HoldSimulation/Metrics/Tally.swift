@@ -198,7 +198,7 @@ struct Tally: HoldSink {
         let name = TallyCoding.snakeCase(value)
         var checks: [(SumBounds, String)] = []
         if let buckets = sumBounds(of: value) { checks.append((buckets, "its values' histogram buckets")) }
-        func each(from low: Int128, to high: Int128) -> SumBounds { SumBounds.each(count: n, from: low, to: high) }
+        func each(from low: Int128, to high: Int128) -> SumBounds { SumBounds.each(count: Int128(n), from: low, to: high) }
         switch value {
         case .droppedPulses:
             // Whole numbers from 0 (so each square at least its value), at most a pulse count's reach (`pulses`).

@@ -239,12 +239,14 @@ public final class ShardMerge {
         for metric in Metric.all {
             guard case .rate(let event, let over, interval: .columns) = metric.kind,
                   let denominator = Metric.all.first(where: { if case .count(over) = $0.kind { true } else { false } }),
-                  let trials = value(denominator.name).map(Int.init), trials > 0, let rate = value(metric.name),
+                  let trials = value(denominator.name).flatMap({ Int(exactly: $0) }), trials > 0, let rate = value(metric.name),
                   let lo = value(metric.name + "_lo"), let hi = value(metric.name + "_hi") else { continue }
             let numerator = Metric.all.first { if case .count(event) = $0.kind { true } else { false } }
             let successes: Int
             if let numerator, let count = value(numerator.name) {
-                successes = Int(count)
+                // A count that is no Int (2⁶³ from a forged Int.max) is one no run has: another check names it.
+                guard let whole = Int(exactly: count) else { continue }
+                successes = whole
             } else if trials < 500_000 {
                 successes = Int((rate * Double(trials)).rounded())
             } else {
