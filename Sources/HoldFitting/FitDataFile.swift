@@ -126,7 +126,6 @@ public enum FitDataFile {
         }
         func index(of column: String, _ role: String) throws(FitError) -> Int {
             guard let found = names.firstIndex(of: column) else {
-                if let yaml = CSVReader.yamlProblem(header: names) { throw FitError(.invalidData, path: path, yaml) }
                 throw FitError(.invalidData, path: path,
                                "no \(role) column '\(column)'\(Suggestions.didYouMean(column, among: names)); the columns are: \(names.joined(separator: ", "))")
             }

@@ -66,6 +66,28 @@ struct CSVReaderTests {
         #expect(try CSVTable(text: "a,b,,\n1,2,,\n", path: "e.csv").columns == ["a", "b", "", ""])
     }
 
+    @Test("a YAML file is refused by the header itself, for every reader; a one-column CSV named with a colon is a CSV")
+    func yamlWhereACSVGoes() throws {
+        let yaml = "# a profile\nversion: 1\nname: h\ndescription: x\n"
+        let message = "this is a YAML file (its first line is 'version: 1'), not a CSV: a profile, population or review "
+            + "goes to --profile, --population or --review; this reads a CSV's columns"
+        // The header reader, the whole-table reader (whatever column is asked for next) and the numeric columns.
+        #expect(throws: CSVTableError(path: "h.yaml", message)) {
+            try CSVReader(bytes: Array(yaml.utf8), path: "h.yaml").readHeader()
+        }
+        #expect(throws: CSVTableError(path: "h.yaml", message)) { try CSVTable(text: yaml, path: "h.yaml") }
+        #expect(throws: CSVTableError(path: "h.yaml", message)) {
+            try CSVNumericColumns.read(CSVReader(bytes: Array(yaml.utf8), path: "h.yaml"), columns: ["version: 1"],
+                                       nonFinite: .reject)
+        }
+        // A key with nothing after it (a mapping's start) is YAML too.
+        #expect(throws: CSVTableError.self) { try CSVTable(text: "profile:\n  name: x\n", path: "r.yaml") }
+        // A colon inside a name (a unit), and a header of two fields, are a CSV's.
+        let table = try CSVTable(text: "t:ms\n1\n2\n", path: "t.csv")
+        #expect(table.columns == ["t:ms"] && table.rows.count == 2)
+        #expect(try CSVTable(text: "version: 1,b\n1,2\n", path: "v.csv").columns == ["version: 1", "b"])
+    }
+
     @Test("streaming from a file in chunks of 1 to 17 bytes gives the same records, lines and hash as in memory")
     func chunkBoundaries() throws {
         let path = try Self.file(Self.tricky)

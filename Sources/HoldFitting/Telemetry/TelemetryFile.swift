@@ -95,7 +95,6 @@ public enum TelemetryFile {
         func index(_ column: String, required: Bool) throws(FitError) -> Int? {
             if let found = names.firstIndex(of: column) { return found }
             guard required else { return nil }
-            if let yaml = CSVReader.yamlProblem(header: names) { throw FitError(.invalidData, path: path, yaml) }
             throw FitError(.invalidData, path: path,
                            "no '\(column)' column\(Suggestions.didYouMean(column, among: names)); telemetry needs "
                            + "down_ms, up_ms, fired and trigger_ms (and may have fired_ms, moved_out, fill_ms, full_ms); "

@@ -25,7 +25,6 @@ public struct CSVTable: Sendable {
         guard let header = try reader.readHeader() else {
             throw CSVTableError(path: path, "no header row (the file has no data)")
         }
-        if let yaml = CSVReader.yamlProblem(header: header) { throw CSVTableError(path: path, yaml) }
         var rows: [(Int, [String])] = []
         while try reader.next() {
             try reader.checkFieldCount()
@@ -38,7 +37,6 @@ public struct CSVTable: Sendable {
     /// The index of a column, or an error listing the columns there are.
     public func column(_ name: String) throws(CSVTableError) -> Int {
         guard let index = columns.firstIndex(of: name) else {
-            if let yaml = CSVReader.yamlProblem(header: columns) { throw CSVTableError(path: path, yaml) }
             throw CSVTableError(path: path, "no column '\(name)'\(Suggestions.didYouMean(name, among: columns)); columns: \(columns.joined(separator: ", "))")
         }
         return index
@@ -47,11 +45,14 @@ public struct CSVTable: Sendable {
 
 extension CSVReader {
     /// Why a file whose header is `header` is no CSV but a YAML mapping (a profile, population or review given where
-    /// a CSV goes: its header is one "column", `version: 1`), or nil.
-    public static func yamlProblem(header: [String]) -> String? {
+    /// a CSV goes: its header is one "column", `version: 1`), or nil. A mapping's key is followed by a colon and a
+    /// space or the line's end (YAML's rule), so a one-column CSV named `t:ms` is a CSV.
+    static func yamlProblem(header: [String]) -> String? {
         guard header.count == 1, let first = header.first, let colon = first.firstIndex(of: ":"),
               first[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }),
               !first[..<colon].isEmpty else { return nil }
+        let after = first.index(after: colon)
+        guard after == first.endIndex || first[after] == " " || first[after] == "\t" else { return nil }
         return "this is a YAML file (its first line is '\(first)'), not a CSV: a profile, population or review goes to "
             + "--profile, --population or --review; this reads a CSV's columns"
     }
@@ -221,10 +222,13 @@ public final class CSVReader {
 
     /// Reads the header row: its names (trimmed, unquoted), or nil when the file has nothing but `#` lines and blank
     /// lines. A name given twice is refused: every reader takes columns by name, and which of the two it took would
-    /// be silent (empty names, a trailing comma's, are not names and may repeat).
+    /// be silent (empty names, a trailing comma's, are not names and may repeat). A YAML file (a profile, population
+    /// or review given where a CSV goes) is refused here, for every reader, by what it is (`yamlProblem`): read as a
+    /// CSV its first line would be the one column, `version: 1`.
     public func readHeader() throws(CSVTableError) -> [String]? {
         guard try next() else { return nil }
         columns = (0..<fieldCount).map { field($0) }
+        if let yaml = Self.yamlProblem(header: columns) { throw CSVTableError(path: path, yaml) }
         var first: [String: Int] = [:]
         for (index, name) in columns.enumerated() where !name.isEmpty {
             if let earlier = first[name] {
@@ -282,7 +286,6 @@ public final class CSVReader {
     /// Throws "N fields, but the header has M" when the current record's field count differs from the header's.
     public func checkFieldCount() throws(CSVTableError) {
         guard fieldCount == columns.count else {
-            if let yaml = Self.yamlProblem(header: columns) { throw CSVTableError(path: path, yaml) }
             throw CSVTableError(path: path, line: line, "\(fieldCount) fields, but the header has \(columns.count)")
         }
     }
@@ -632,7 +635,6 @@ public struct CSVNumericColumns: Sendable {
         var indices: [Int] = []
         for name in columns {
             guard let index = reader.index(of: name) else {
-                if let yaml = CSVReader.yamlProblem(header: header) { throw CSVTableError(path: path, yaml) }
                 throw CSVTableError(path: path, "no column '\(name)'; columns: \(header.joined(separator: ", "))")
             }
             indices.append(index)

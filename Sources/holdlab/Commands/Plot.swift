@@ -162,15 +162,13 @@ struct Plot: ParsableCommand {
             for file in data where file != "-" && !FileManager.default.isReadableFile(atPath: file) {
                 throw PlotFailure(status: 66, message: "\(file): cannot open the data file: permission denied")
             }
-            // A profile, population or review given as data: the notebook would say "missing column(s) …".
+            // A file that is no CSV (a profile, population or review given as data, bytes that are not UTF-8, a
+            // column named twice): the notebook would say "missing column(s) …" or draw the first of two.
             for file in data where file != "-" {
-                guard let handle = FileHandle(forReadingAtPath: file) else { continue }
-                let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
-                try? handle.close()
-                let line = head.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                    .first { !$0.isEmpty && !$0.hasPrefix("#") }
-                if let line, !line.contains(","), let problem = CSVReader.yamlProblem(header: [line]) {
-                    throw PlotFailure(status: 65, message: "\(file): \(problem)")
+                do {
+                    _ = try CSVReader(path: file).readHeader()
+                } catch {
+                    throw PlotFailure(status: error.kind == .cannotOpen ? 66 : 65, message: error.description)
                 }
             }
             try reportingErrors { try OutputFile.file(figure).checkWritable() }
