@@ -77,6 +77,55 @@ public struct NotebookFolder: Sendable {
     }
 }
 
+/// What a variable of HoldLab's notebooks takes: the one table `plot` checks a `--var` value against
+/// (`problem(name:value:)`) and `GnuplotAssignment` writes it by (a flag as a number, everything else as a string).
+/// The names are those `NotebookFolder.variables(ofScript:)` finds; a variable not listed here names things.
+public enum NotebookVariableKind: Equatable, Sendable {
+    /// Any text: labels and titles, which the notebooks escape where they build a command of them.
+    case text
+    /// 1 or 0, passed as a number: whether to print each cell's value, whether the colour scale diverges, whether to
+    /// draw the footer.
+    case flag
+    /// One of a few words.
+    case choice([String])
+    /// Column, metric or rule names: letters, digits and `_ . - + %`, several separated by spaces or commas. The
+    /// notebooks pass them to awk in the shell (`metrics=x'; touch FILE; '` ran `touch`) and into commands they eval.
+    case names
+
+    /// Every variable that does not name things.
+    static let table: [String: NotebookVariableKind] = [
+        "xlabel": .text, "ylabel": .text, "zlabel": .text, "headline": .text, "question": .text,
+        "recommendation": .text, "titles": .text, "rules": .text,
+        "labels": .flag, "diverging": .flag, "footer": .flag,
+        "style": .choice(["classic", "slide"]),
+    ]
+
+    /// What variable `name` of a HoldLab notebook takes.
+    public static func of(_ name: String) -> NotebookVariableKind { table[name] ?? .names }
+
+    /// Why `value` cannot be variable `name`'s (what `--var name=value` is refused with), or nil.
+    public static func problem(name: String, value: String) -> String? {
+        switch of(name) {
+        case .text:
+            return nil
+        case .flag:
+            return value == "0" || value == "1" ? nil : "--var \(name)=\(value): \(name) takes 1 or 0"
+        case .choice(let words):
+            return words.contains(value) ? nil
+                : "--var \(name)=\(value): \(name) takes " + words.dropLast().joined(separator: ", ") + " or " + words.last!
+        case .names:
+            let allowed = value.unicodeScalars.allSatisfy { scalar in
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || "_.-+% ,".unicodeScalars.contains(scalar)
+            }
+            // The labels: the text variables but `rules`, which names rules though it may quote them.
+            let labels = table.filter { $0.value == .text && $0.key != "rules" }.keys.sorted().joined(separator: ", ")
+            return allowed ? nil : "--var \(name)=\(value): \(name) takes column, metric or rule names (letters, digits "
+                + "and _ . - + %, several separated by spaces or commas), not any text; the labels (\(labels)) take any"
+        }
+    }
+}
+
 /// gnuplot `-e` assignments: `name='text'` or `name=number`.
 public enum GnuplotAssignment {
     /// A gnuplot identifier: a letter or underscore, then letters, digits and underscores.
@@ -117,15 +166,12 @@ public enum GnuplotAssignment {
             .replacingOccurrences(of: "`", with: "\\`") + "\""
     }
 
-    /// The variables of HoldLab's notebooks that take a number (1 or 0: whether to print each cell's value, whether
-    /// the colour scale diverges, whether to draw the footer); every other one takes a string, a number-like one too
-    /// (`xlabel=2024` is a label, `z=1` a column name).
-    public static let flagVariables: Set<String> = ["labels", "diverging", "footer"]
-
     /// `name="value"`, or `name=value` for a number: where `guessing` (a notebook of the user's own, whose variables
-    /// HoldLab does not know) for every value that reads as a number, else for the flags (`flagVariables`) only.
+    /// HoldLab does not know) for every value that reads as a number, else for the flags (`NotebookVariableKind`) only;
+    /// every other variable of HoldLab's notebooks takes a string, a number-like one too (`xlabel=2024` is a label,
+    /// `z=1` a column name).
     public static func text(_ name: String, _ value: String, guessing: Bool) -> String {
-        let number = isNumber(value) && (guessing || flagVariables.contains(name))
+        let number = isNumber(value) && (guessing || NotebookVariableKind.of(name) == .flag)
         return number ? "\(name)=\(value)" : "\(name)=\(quoted(value))"
     }
 }

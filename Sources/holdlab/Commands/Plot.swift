@@ -111,30 +111,6 @@ struct Plot: ParsableCommand {
         return (name, value)
     }
 
-    /// The variables of HoldLab's notebooks that take any text: labels and titles, which the notebooks escape where
-    /// they build a command of them. Every other variable names columns, metrics, rules or a style, which the
-    /// notebooks pass to awk in the shell (`metrics=x'; touch FILE; '` ran `touch`) and into commands they eval.
-    static let textVariables: Set<String> = ["xlabel", "ylabel", "zlabel", "headline", "question", "recommendation", "titles", "rules"]
-
-    /// Why a value of a HoldLab notebook's variable `name` that is not text (`textVariables`) cannot be one, or nil:
-    /// the flags (`GnuplotAssignment.flagVariables`) take 1 or 0, `style` classic or slide, and names are letters,
-    /// digits and `_ . - + %`, several separated by spaces or commas.
-    static func nameProblem(_ name: String, _ value: String) -> String? {
-        guard !textVariables.contains(name) else { return nil }
-        if GnuplotAssignment.flagVariables.contains(name) {
-            return value == "0" || value == "1" ? nil : "--var \(name)=\(value): \(name) takes 1 or 0"
-        }
-        if name == "style" {
-            return ["classic", "slide"].contains(value) ? nil : "--var style=\(value): style takes classic or slide"
-        }
-        let allowed = value.unicodeScalars.allSatisfy { scalar in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                || "_.-+% ,".unicodeScalars.contains(scalar)
-        }
-        return allowed ? nil : "--var \(name)=\(value): \(name) takes column, metric or rule names (letters, digits and _ . - + %, "
-            + "several separated by spaces or commas), not any text; the labels (\(textVariables.subtracting(["rules"]).sorted().joined(separator: ", "))) take any"
-    }
-
     func run() throws {
         do {
             let folder = NotebookFolder.discover(executablePath: Self.executablePath())
@@ -151,7 +127,7 @@ struct Plot: ParsableCommand {
             }
             // HoldLab's notebooks: a value that names something has no quote or other character a shell or an eval
             // would take as its own.
-            if !NotebookFolder.isPath(notebook), let problem = parsed.lazy.compactMap({ Self.nameProblem($0.0, $0.1) }).first {
+            if !NotebookFolder.isPath(notebook), let problem = parsed.lazy.compactMap({ NotebookVariableKind.problem(name: $0.0, value: $0.1) }).first {
                 throw PlotFailure(status: 64, message: problem)
             }
             for file in data where file != "-" && !NotebookFolder.isFile(file) {
