@@ -70,7 +70,13 @@ struct MetricRegistryTests {
             "mismatch_p50_ms<=mismatch_p95_ms", "mismatch_p95_ms<=mismatch_max_ms", "mismatch_mean_ms<=mismatch_max_ms",
             "progress_at_trigger_min<=progress_at_trigger_mean",
         ])
-        #expect(Metric.countRatios.map { "\($0.rate)=\($0.numerator)/\($0.denominator)" } == ["completion_rate=completed/intent_users"])
+        // Every rate over a count column; its numerator where that is a column too; `*` where its interval is columns.
+        #expect(Metric.countRatios.map { "\($0.rate)=\($0.numerator ?? "?")/\($0.denominator)\($0.intervalColumns ? "*" : "")" } == [
+            "completion_rate=completed/intent_users*", "premature_release_rate=?/intent_users",
+            "premature_impatience_rate=?/intent_users", "premature_mismatch_rate=?/intent_users",
+            "movement_cancel_rate=?/intent_users", "false_activation_rate=?/accidental_users*",
+            "no_feedback_rate=?/intent_users",
+        ])
         // Every shipped profile's rows against two populations hold every relation, so merge refuses none of them.
         let library = Make.library
         let columns = SimulationCSV.columns.map(\.name)

@@ -224,11 +224,14 @@ extension Metric {
     /// The columns that hold a rate of people or a bound of its interval: from 0 to 1, or NaN over nobody.
     public static let rateColumns: Set<String> = Set(all.filter(\.isRate).flatMap { [$0.name, $0.name + "_lo", $0.name + "_hi"] })
 
-    /// The rates whose two counts are columns too (`completion_rate` = `completed` / `intent_users`).
-    public static let countRatios: [(rate: String, numerator: String, denominator: String)] = all.compactMap { metric in
-        guard case .rate(let event, let over, _) = metric.kind,
-              let numerator = all.first(where: { if case .count(event) = $0.kind { true } else { false } }),
-              let denominator = all.first(where: { if case .count(over) = $0.kind { true } else { false } }) else { return nil }
-        return (metric.name, numerator.name, denominator.name)
-    }
+    /// The rates whose denominator is a count column (`completion_rate` over `intent_users`), with their numerator's
+    /// count column where there is one (`completed`), and whether the rate's interval is `_lo`/`_hi` columns.
+    public static let countRatios: [(rate: String, numerator: String?, denominator: String, intervalColumns: Bool)] =
+        all.compactMap { metric in
+            guard case .rate(let event, let over, let interval) = metric.kind,
+                  let denominator = all.first(where: { if case .count(over) = $0.kind { true } else { false } }) else { return nil }
+            let numerator = all.first { if case .count(event) = $0.kind { true } else { false } }
+            let columns = if case .columns = interval { true } else { false }
+            return (metric.name, numerator?.name, denominator.name, columns)
+        }
 }

@@ -183,9 +183,9 @@ public final class ShardMerge {
             columns.firstIndex(of: name).flatMap { Double(fields[$0]) }.flatMap { $0.isNaN ? nil : $0 }
         }
         for ratio in Metric.countRatios {
-            if let numerator = value(ratio.numerator), let denominator = value(ratio.denominator), denominator > 0,
+            if let name = ratio.numerator, let numerator = value(name), let denominator = value(ratio.denominator), denominator > 0,
                let rate = value(ratio.rate), abs(rate - numerator / denominator) > 1e-6 {
-                return "\(ratio.rate) \(rate) is not \(ratio.numerator) / \(ratio.denominator) (\(numerator) / \(denominator))"
+                return "\(ratio.rate) \(rate) is not \(name) / \(ratio.denominator) (\(numerator) / \(denominator))"
             }
         }
         // Every intent user has one outcome, so the outcome rates over them sum to 1, and the two reasons to let go
@@ -236,14 +236,11 @@ public final class ShardMerge {
     /// written with), where its counts are columns or its rate pins them (fewer than 500,000 people: its 6 decimals
     /// name one count); nil when they are.
     static func intervalProblem(_ value: (String) -> Double?) -> String? {
-        for metric in Metric.all {
-            guard case .rate(let event, let over, interval: .columns) = metric.kind,
-                  let denominator = Metric.all.first(where: { if case .count(over) = $0.kind { true } else { false } }),
-                  let trials = value(denominator.name).flatMap({ Int(exactly: $0) }), trials > 0, let rate = value(metric.name),
-                  let lo = value(metric.name + "_lo"), let hi = value(metric.name + "_hi") else { continue }
-            let numerator = Metric.all.first { if case .count(event) = $0.kind { true } else { false } }
+        for ratio in Metric.countRatios where ratio.intervalColumns {
+            guard let trials = value(ratio.denominator).flatMap({ Int(exactly: $0) }), trials > 0, let rate = value(ratio.rate),
+                  let lo = value(ratio.rate + "_lo"), let hi = value(ratio.rate + "_hi") else { continue }
             let successes: Int
-            if let numerator, let count = value(numerator.name) {
+            if let count = ratio.numerator.flatMap(value) {
                 // A count that is no Int (2⁶³ from a forged Int.max) is one no run has: another check names it.
                 guard let whole = Int(exactly: count) else { continue }
                 successes = whole
@@ -254,7 +251,7 @@ public final class ShardMerge {
             }
             guard let wilson = Proportion(successes: successes, trials: trials).wilson95 else { continue }
             if abs(lo - wilson.lower) > 6e-7 || abs(hi - wilson.upper) > 6e-7 {
-                return "\(metric.name)_lo, _hi [\(CSV.number(lo, decimals: 6)), \(CSV.number(hi, decimals: 6))] are not the 95 % Wilson interval of \(successes) of \(trials) "
+                return "\(ratio.rate)_lo, _hi [\(CSV.number(lo, decimals: 6)), \(CSV.number(hi, decimals: 6))] are not the 95 % Wilson interval of \(successes) of \(trials) "
                     + "(\(CSV.number(wilson.lower, decimals: 6)), \(CSV.number(wilson.upper, decimals: 6)))"
             }
         }
