@@ -892,6 +892,17 @@ enum HostileCases {
                 "g.csv: column z = profile holds no number in any row; the heatmap colours a numeric column",
                 before: [["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--vary", "fill.duration=0.5,1", "--users", "100", "--out", "g.csv"]],
                 absent: ["f.png"]),
+        // The second probe of 0.3.16: one column on both axes drew the diagonal, exit 0.
+        Hostile("plot heatmap with one column on both axes", ["plot", "heatmap", "--data", "g.csv", "--var", "x=param_fill_duration",
+                                                              "--var", "y=param_fill_duration", "--out", "f.png"], 64,
+                "--var x, --var y: heatmap's two axes are both param_fill_duration; give two columns",
+                before: [["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--vary", "fill.duration=0.5,1", "--users", "100", "--out", "g.csv"]],
+                absent: ["f.png"]),
+        Hostile("plot heatmap with x the default y", ["plot", "heatmap", "--data", "g.csv", "--var", "x=param_fill_duration",
+                                                      "--out", "f.png"], 64,
+                "heatmap's two axes are both param_fill_duration (y by default)",
+                before: [["sweep", "--vary", "gesture.minimumDuration=0.5,1", "--vary", "fill.duration=0.5,1", "--users", "100", "--out", "g.csv"]],
+                absent: ["f.png"]),
         // The third probe of 0.3.15: a grid of two keys was drawn as one zig-zag line, exit 0.
         Hostile("plot rates-vs-duration of a sweep of two keys", ["plot", "rates-vs-duration", "--data", "g.csv", "--out", "f.png"], 65,
                 "g.csv: column param_fill_duration varies as well as x = param_gesture_minimumDuration (a sweep of several keys); "

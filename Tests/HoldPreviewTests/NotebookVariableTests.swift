@@ -41,3 +41,17 @@ struct NotebookVariableTests {
         #expect(GnuplotAssignment.text("z", "1", guessing: true) == "z=1")
     }
 }
+
+extension NotebookVariableTests {
+    @Test("a notebook's quoted defaults: heatmap's axes and colour, none for a number or an unquoted one")
+    func notebookDefaults() throws {
+        let defaults = NotebookFolder.defaults(ofScript: Self.folder.directory + "/heatmap.gp")
+        #expect(defaults["x"] == "param_gesture_minimumDuration")
+        #expect(defaults["y"] == "param_fill_duration")
+        #expect(defaults["z"] == "completion_rate")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("holdlab-defaults-\(UUID().uuidString).gp")
+        try Data("if (!exists(\"a\")) a = \"one\"\nif (!exists(\"n\")) n = 3\nif (!exists(\"b\")) c = 'x'\n".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(NotebookFolder.defaults(ofScript: url.path) == ["a": "one"])
+    }
+}

@@ -32,6 +32,9 @@ struct SweepPlanTests {
         #expect(plan.points.map { $0[0] } == Array(repeating: "1000", count: 3) + Array(repeating: "2", count: 3))
         #expect(plan.points.prefix(3).map { $0[1] } == ["0", "0.1", "0.2"])
         #expect(try SweepParameter(parsing: "fill.curve=ease_in,linear").values == .list(["ease_in", "linear"]))
+        // The zeros separators leave before the first digit go with them (`0_0.8` was written `00.8`).
+        #expect(try SweepParameter(parsing: "gesture.minimumDuration=0_0.8,-0_0_1.5,0_0,1_0e-1").values
+                == .list(["0.8", "-1.5", "0", "10e-1"]))
         // The same number twice, one with separators, is refused as the same number is.
         #expect(throws: SweepError.self) { try SweepParameter(parsing: "gesture.minimumDuration=1_000,1000") }
     }

@@ -71,6 +71,27 @@ public struct NotebookFolder: Sendable {
         return names
     }
 
+    /// The defaults a notebook gives its variables as text (`if (!exists("x")) x = 'param_fill_duration'`): the
+    /// quoted ones only; a number or an expression is left out.
+    public static func defaults(ofScript path: String) -> [String: String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var defaults: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let start = line.range(of: "if (!exists(\""), let close = line[start.upperBound...].range(of: "\"))") else { continue }
+            let name = String(line[start.upperBound..<close.lowerBound])
+            var rest = line[close.upperBound...].drop { $0 == " " }
+            guard rest.hasPrefix(name) else { continue }
+            rest = rest.dropFirst(name.count).drop { $0 == " " }
+            guard rest.hasPrefix("=") else { continue }
+            rest = rest.dropFirst().drop { $0 == " " }
+            guard let quote = rest.first, quote == "'" || quote == "\"" else { continue }
+            let body = rest.dropFirst()
+            guard let end = body.firstIndex(of: quote), defaults[name] == nil else { continue }
+            defaults[name] = String(body[..<end])
+        }
+        return defaults
+    }
+
     public static func isFile(_ path: String) -> Bool {
         var flag: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && !flag.boolValue

@@ -100,13 +100,15 @@ public struct SweepParameter: Sendable, Equatable {
         }
     }
 
-    /// A number written with YAML's digit separators (`1_000`, as a profile reads it) without them; any other text as
-    /// it is.
+    /// A number written with YAML's digit separators (`1_000`, as a profile reads it) without them, and without the
+    /// zeros they left before its first digit (`0_0.8` is `0.8`, not `00.8`); any other text as it is.
     static func withoutDigitSeparators(_ text: String) -> String {
-        let plain = text.filter { $0 != "_" }
+        var plain = Substring(text.filter { $0 != "_" })
         guard text.contains("_"), !plain.isEmpty, plain.allSatisfy({ "0123456789+-.eE".contains($0) }), Double(plain) != nil
         else { return text }
-        return plain
+        let sign = plain.first == "+" || plain.first == "-" ? String(plain.removeFirst()) : ""
+        while plain.first == "0", let next = plain.dropFirst().first, next.isNumber { plain.removeFirst() }
+        return sign + plain
     }
 
     /// Refuses a key that cannot vary from point to point: not a key path, a key that names the run rather than

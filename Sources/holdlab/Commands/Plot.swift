@@ -130,6 +130,19 @@ struct Plot: ParsableCommand {
             if !NotebookFolder.isPath(notebook), let problem = parsed.lazy.compactMap({ NotebookVariableKind.problem(name: $0.0, value: $0.1) }).first {
                 throw PlotFailure(status: 64, message: problem)
             }
+            // A HoldLab notebook with two axes (heatmap's x and y) draws nothing but its diagonal from one column.
+            if !NotebookFolder.isPath(notebook) {
+                let defaults = NotebookFolder.defaults(ofScript: script)
+                func value(_ name: String) -> (text: String, given: Bool)? {
+                    if let given = parsed.last(where: { $0.0 == name }) { return (given.1, true) }
+                    return defaults[name].map { ($0, false) }
+                }
+                if let x = value("x"), let y = value("y"), x.text == y.text {
+                    let how = x.given && y.given ? "" : " (\(x.given ? "y" : "x") by default)"
+                    throw PlotFailure(status: 64, message: "--var x, --var y: \(notebookStem)'s two axes are both \(x.text)\(how); "
+                        + "give two columns (a sweep of two parameters, or a parameter and a metric)")
+                }
+            }
             for file in data where file != "-" && !NotebookFolder.isFile(file) {
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
