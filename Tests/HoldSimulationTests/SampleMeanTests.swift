@@ -28,6 +28,10 @@ struct SampleMeanTests {
         // Scale divides the mean and the half-width: microseconds to milliseconds.
         let scaled = try #require(Self.sample([1000, 2000, 3000], scale: 1000).interval95)
         #expect(abs(scaled.upper - (2 + t2 / 3.0.squareRoot())) < 1e-12)
+        // The standard error is s/√n in the reported unit: 1/√3 ms here, the half-width over t.
+        let error = try #require(Self.sample([1000, 2000, 3000], scale: 1000).standardError)
+        #expect(abs(error - 1 / 3.0.squareRoot()) < 1e-15 && abs((scaled.upper - 2) / t2 - error) < 1e-12)
+        #expect(Self.sample([7]).standardError == nil && Self.sample(Array(repeating: 5, count: 9)).standardError == 0)
     }
 
     @Test("fewer than two values: no interval (NaN in the CSV); none: no mean either; a constant: zero width exactly")

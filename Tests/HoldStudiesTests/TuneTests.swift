@@ -300,7 +300,7 @@ struct TuneTests {
         #expect(errors.max()! / errors.min()! < 1.5, "\(errors)")
     }
 
-    @Test("a boundary a mean or a quantile sets has no ± (it printed ± nan), and says why; a rate's keeps its own")
+    @Test("a boundary a quantile sets has no ± (it printed ± nan), and says why; a mean constant between people has ± 0")
     func boundaryWithoutStandardError() throws {
         let population = try Make.library.loadPopulation("hold-only")
         for constraint in ["completion_time_mean_ms<=800", "completion_time_p50_ms<=700"] {
@@ -313,11 +313,46 @@ struct TuneTests {
             let base = try Make.library.loadProfile("hig-linear-bar")
             let csv = TuneReport.document(request, result: result, commandLine: "holdlab tune", base: base).csv
             #expect(result.boundaries[0]?.constraint == constraint)
-            #expect(summary.contains("(set by \(constraint); no standard error: only a rate constraint"), "\(summary)")
-            #expect(csv.contains("is set by \(constraint), no standard error: "), "\(csv.prefix(800))")
+            if constraint.hasPrefix("completion_time_mean") {
+                // Every completed hold fires at minimumDuration: the mean is the same for every sample of people.
+                #expect(result.boundaries[0]?.standardError == 0)
+                #expect(summary.contains("(± 0, set by \(constraint))"), "\(summary)")
+                #expect(csv.contains("is set by \(constraint), standard error 0: the mean does not vary between people"), "\(csv.prefix(800))")
+            } else {
+                #expect(summary.contains("(set by \(constraint); no standard error: only a rate or mean constraint"), "\(summary)")
+                #expect(csv.contains("is set by \(constraint), no standard error: "), "\(csv.prefix(800))")
+            }
             #expect(!summary.lowercased().contains("nan") && !csv.split(separator: "\n").filter { $0.hasPrefix("#") }.joined().lowercased().contains("nan"),
                     "\(summary)")
         }
+    }
+
+    @Test("a mean's boundary: its ± is the spread of the boundary over seeds (mismatch against the fill's duration)")
+    func meanBoundaryStandardError() throws {
+        // A linear fill of duration d under minimumDuration T: the mismatch is T − d less the wait for the first full
+        // frame, so the boundary of mismatch_mean_ms<=100 moves with the mean's sampling error over a slope of 1 ms
+        // a ms. The printed ± is that error over the slope; the boundary's standard deviation over 16 seeds is what
+        // it promises (its own relative error about 18 %).
+        let population = try Make.library.loadPopulation("hold-only")
+        var boundaries: [Double] = []
+        var errors: [Double] = []
+        for seed in 1...16 {
+            var request = try Self.request(
+                profile: "hig-linear-bar", population: population, parameters: ["fill.duration=0.2:1.0"],
+                objective: { .minimize(try TuneMetric("fill.duration", parameters: $0)) },
+                constraints: ["mismatch_mean_ms<=100"], users: 4_000)
+            request.seed = UInt64(seed)
+            let result = try Tuner.run(request)
+            let boundary = try #require(result.boundaries[0])
+            #expect(boundary.constraint == "mismatch_mean_ms<=100")
+            boundaries.append(result.best.values[0])
+            errors.append(boundary.standardError)
+        }
+        let mean = boundaries.reduce(0, +) / 16
+        let spread = (boundaries.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 15).squareRoot()
+        let printed = errors.reduce(0, +) / 16
+        #expect(errors.allSatisfy { $0.isFinite && $0 > 0 }, "\(errors)")
+        #expect(printed > spread / 1.6 && printed < spread * 1.6, "printed ± \(printed), spread over seeds \(spread)")
     }
 
     @Test("a rate's standard error is its Wilson interval's half-width over z: above 0 at 0 events, √(p(1−p)/n) within 1 % away from the ends")

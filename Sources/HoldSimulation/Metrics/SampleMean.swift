@@ -23,6 +23,8 @@ public struct SampleMean: Sendable, Equatable {
     public let value: Double?
     /// The 95 % Student t interval of `value`, or nil with fewer than two values.
     public let interval95: Interval?
+    /// s/√n in the reported unit (the interval's half-width over its t quantile), or nil with fewer than two values.
+    public let standardError: Double?
 
     /// - Parameters:
     ///   - sum: Σy of the integer values.
@@ -33,12 +35,16 @@ public struct SampleMean: Sendable, Equatable {
         value = count == 0 ? nil : Double(sum) / Double(count) / scale
         guard count >= 2, let mean = value else {
             interval95 = nil
+            standardError = nil
             return
         }
         let n = Double(count)
         let variance = Self.centredSquares(squares: squares, sum: sum, count: count) / (n - 1)
-        let half = StudentT.quantile(0.975, degreesOfFreedom: n - 1) * (variance / n).squareRoot() / scale
+        // The half-width's operations in 0.3.17's order: the same bits.
+        let root = (variance / n).squareRoot()
+        let half = StudentT.quantile(0.975, degreesOfFreedom: n - 1) * root / scale
         interval95 = Interval(lower: mean - half, upper: mean + half)
+        standardError = root / scale
     }
 
     /// Σ(y − ȳ)² = Σy² − (Σy)²/n from exact integer sums, never below 0.

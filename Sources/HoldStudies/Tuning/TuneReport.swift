@@ -42,8 +42,7 @@ public enum TuneReport {
         for (parameter, boundary) in zip(request.parameters, result.boundaries) {
             guard let boundary else { continue }
             provenance.append("boundary", "\(parameter.keyPath) is set by \(boundary.constraint), "
-                              + (boundary.standardError.isFinite ? "standard error \(Self.twoDigits(boundary.standardError)) from the rate's sampling error"
-                                 : Self.noStandardError))
+                              + Self.standardErrorText(request, boundary))
         }
         if let first = result.invalidCandidates.first {
             provenance.append("skipped", "\(result.invalidCandidates.count) candidates that are not valid profiles, e.g. \(first)")
@@ -184,12 +183,22 @@ public enum TuneReport {
 
     /// A standard error to two significant digits, a trailing zero kept (`0.0010`, `0.10`; `%.2g` printed 0.001
     /// beside a value printed to 0.0001).
-    /// What a boundary without a standard error says in its place: only a rate's sampling error, over a slope across
-    /// the boundary, gives one (a mean's, quantile's or extreme's constraint printed `± nan`).
-    static let noStandardError = "no standard error: only a rate constraint whose rate moves across the boundary gives one"
+    /// What a boundary without a standard error says in its place: only a rate's or a mean's sampling error, over a
+    /// slope across the boundary, gives one (a quantile's or extreme's constraint printed `± nan` in 0.3.16).
+    static let noStandardError = "no standard error: only a rate or mean constraint whose value moves across the boundary gives one"
+
+    /// The boundary's standard error and where it comes from (the provenance line's words).
+    static func standardErrorText(_ request: TuneRequest, _ boundary: (constraint: String, standardError: Double)) -> String {
+        guard boundary.standardError.isFinite else { return noStandardError }
+        let metric = request.constraints.first { $0.text == boundary.constraint }.flatMap { Metric.named($0.metric.name) }
+        let isMean = if case .mean? = metric?.kind { true } else { false }
+        if boundary.standardError == 0 { return "standard error 0: the mean does not vary between people at the boundary" }
+        return "standard error \(twoDigits(boundary.standardError)) from the \(isMean ? "mean" : "rate")'s sampling error"
+    }
 
     static func twoDigits(_ x: Double) -> String {
         guard x.isFinite else { return "\(x)" }
+        if x == 0 { return "0" }
         var text = String(format: "%#.2g", x)
         // %#g keeps a point with nothing after it (`12.`).
         if text.hasSuffix(".") { text.removeLast() }

@@ -141,6 +141,12 @@ extension TuneMetric {
         guard parameterIndex == nil else { return nil }
         return Metric.named(name).flatMap(summary.proportion)
     }
+
+    /// The mean behind a mean column (with its standard error), or nil for other metrics.
+    public func mean(_ summary: SimulationSummary) -> SampleMean? {
+        guard parameterIndex == nil else { return nil }
+        return Metric.named(name).flatMap(summary.mean)
+    }
 }
 
 /// What `holdlab tune` runs.
@@ -283,26 +289,30 @@ public enum Tuner {
 
     /// People whose outcome must differ between the ends of `boundarySlope`'s window.
     static let slopeFlips = 40.0
+    /// Standard errors of a mean its window's ends must differ by.
+    static let slopeStandardErrors = 4.0
 
-    /// A rate's slope at a boundary `edge`: the secant across a window centred on it (within `range`), widened from
-    /// half-width `start` by doubling until at least `slopeFlips` of the rate's `trials` people have a different
-    /// outcome at its two ends (common random numbers: the same people at both, so the rate's difference counts
-    /// them), or until it spans the range; 0 when an end is not a valid candidate before any window is measured, or
-    /// the rate does not move. `rate(x)` is the value simulated (as printed) and its rate, nil for an invalid one.
+    /// A metric's slope at a boundary `edge`: the secant across a window centred on it (within `range`), widened from
+    /// half-width `start` by doubling until the metric's difference between its two ends is `enough` (a rate: at
+    /// least `slopeFlips` of its `trials` people have a different outcome, common random numbers putting the same
+    /// people at both ends, so the rate's difference counts them; a mean: at least `slopeStandardErrors` of its
+    /// standard errors), or until it spans the range; 0 when an end is not a valid candidate before any window is
+    /// measured, or the metric does not move. `metric(x)` is the value simulated (as printed) and the metric's value
+    /// there, nil for an invalid candidate or an undefined value.
     ///
     /// 0.3.16 took the secant across the whole scan cell, so the same boundary read ± 0.037, 0.00097 or 0.0097 for
     /// ranges 0.05:1.5, 0.05:20 and 0.05:200 of one parameter (`TuneTests.boundaryStandardErrorIsLocal`).
-    static func boundarySlope(at edge: Double, start: Double, range: ClosedRange<Double>, trials: Int,
-                              rate: (Double) -> (x: Double, rate: Double)?) -> Double {
+    static func boundarySlope(at edge: Double, start: Double, range: ClosedRange<Double>, enough: (Double) -> Bool,
+                              metric: (Double) -> (x: Double, value: Double)?) -> Double {
         var slope = 0.0
         var half = Swift.max(start, Double.leastNormalMagnitude)
         while half.isFinite {
             let a = Swift.max(range.lowerBound, edge - half), b = Swift.min(range.upperBound, edge + half)
-            guard let low = rate(a), let high = rate(b) else { break }
+            guard let low = metric(a), let high = metric(b) else { break }
             if high.x > low.x {
-                let difference = abs(high.rate - low.rate)
+                let difference = abs(high.value - low.value)
                 slope = difference / (high.x - low.x)
-                if difference * Double(trials) >= slopeFlips { break }
+                if enough(difference) { break }
             }
             if a == range.lowerBound && b == range.upperBound { break }
             half *= 2
@@ -502,12 +512,13 @@ public enum Tuner {
                 }
                 if let value = excess(simulate([edge])), value > 0 { edge = feasibleAbove ? grid[upper] : grid[lower] }
                 edge = Double(SweepParameter.format(edge)) ?? edge
-                // The edge's standard error: the rate's sampling SE over the rate's slope at the edge (the delta
-                // method; `boundarySlope`), else across the scan cell.
+                // The edge's standard error: the metric's sampling SE over its slope at the edge (the delta method;
+                // `boundarySlope`), a rate's else across the scan cell. A mean that does not vary between people
+                // here (a gesture's completion time) has none to spread the edge: 0.
                 var standardError = Double.nan
                 if let here = simulate([edge]), let p = constraint.metric.proportion(here.summary), p.trials > 0 {
                     var slope = Self.boundarySlope(at: edge, start: 4 * tolerance, range: parameter.lower...parameter.upper,
-                                                   trials: p.trials) { x in
+                                                   enough: { $0 * Double(p.trials) >= Self.slopeFlips }) { x in
                         simulate([x]).flatMap { evaluation in
                             constraint.metric.proportion(evaluation.summary).map { (evaluation.values[0], $0.rate ?? 0) }
                         }
@@ -517,6 +528,18 @@ public enum Tuner {
                         slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[upper] - grid[lower])
                     }
                     if slope > 0 { standardError = Self.rateStandardError(p) / slope }
+                } else if let here = simulate([edge]), let mean = constraint.metric.mean(here.summary), let error = mean.standardError {
+                    if error == 0 {
+                        standardError = 0
+                    } else {
+                        let slope = Self.boundarySlope(at: edge, start: 4 * tolerance, range: parameter.lower...parameter.upper,
+                                                       enough: { $0 >= Self.slopeStandardErrors * error }) { x in
+                            simulate([x]).flatMap { evaluation in
+                                constraint.metric.mean(evaluation.summary)?.value.map { (evaluation.values[0], $0) }
+                            }
+                        }
+                        if slope > 0 { standardError = error / slope }
+                    }
                 }
                 if feasibleAbove, edge > low { low = edge; boundaryOf[0] = (constraint, standardError) }
                 if !feasibleAbove, edge < high { high = edge; boundaryOf[1] = (constraint, standardError) }
