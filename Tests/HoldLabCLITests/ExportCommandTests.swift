@@ -199,6 +199,37 @@ struct ExportCommandTests {
         #expect(Self.numbers(in: String(line), from: "longArrayOf(", to: ")").map { Int64($0) } == pulses)
     }
 
+    @Test("a drawn Timer latency: the trigger, the pulses and the embedded pattern are all of the latency-free hold")
+    func drawnLatencyIsOneHold() throws {
+        // The outside probe of 0.3.17: the timing type fired every tick on time (full at 2.100 s) while TRIGGER_TIME,
+        // the pulses and the AHAP were seed 1's traced hold with latency (2.2205 s): the bar full before the action.
+        let profile = try ProfileLibrary(directory: CLI.root.appendingPathComponent("Profiles").path)
+            .loadProfile("kikocard-article-latency")
+        #expect(profile.constantTimerLatencySeconds == nil)
+        var ideal = profile
+        ideal.timerLatency = .constant(value: 0)
+        let held = try TraceRequest(profile: ideal).run()
+        let trigger = try #require(held.timeline.triggerTime)
+        let pulses = held.rows.filter { $0.event == .pulse || $0.event == .completionPulse }.map { ($0.time + 500) / 1000 }
+        #expect(abs(trigger - 2.1) < 1e-9 && pulses.count == 77 && pulses.last! <= Int64((trigger * 1e6).rounded()))
+        let kotlin = try CLI.run(["export", "--kotlin", "--profile", "kikocard-article-latency"])
+        #expect(kotlin.status == 0, "\(kotlin.stderr)")
+        let triggerLine = kotlin.stdout.split(separator: "\n").first { $0.contains("val TRIGGER_TIME") } ?? ""
+        #expect(triggerLine.hasSuffix("= \(trigger)"), "\(triggerLine)")
+        let line = kotlin.stdout.split(separator: "\n").first { $0.contains("val PULSE_TIMES_US") } ?? ""
+        #expect(Self.numbers(in: String(line), from: "longArrayOf(", to: ")").map { Int64($0) } == pulses)
+        let swift = try CLI.run(["export", "--swift", "--profile", "kikocard-article-latency"])
+        #expect(swift.status == 0, "\(swift.stderr)")
+        // The embedded AHAP's last pulse is at the action, and says whose hold it is.
+        let times = try NSRegularExpression(pattern: #"\\"Time\\": ([0-9.]+)"#)
+        let text = swift.stdout as NSString
+        let last = times.matches(in: swift.stdout, range: NSRange(location: 0, length: text.length)).last
+            .map { Double(text.substring(with: $0.range(at: 1)))! }
+        #expect(last == trigger, "\(String(describing: last))")
+        #expect(swift.stdout.contains("every Timer tick on time (latency 0, the exported timing type's)"))
+        #expect(swift.stdout.contains("profile kikocard-article-latency fnv1a64:\(profile.contentHash)"))
+    }
+
     @Test("names become identifiers; strings are escaped in Swift and Kotlin")
     func namesAndEscapes() throws {
         let directory = try CLI.temporaryDirectory()
@@ -219,6 +250,10 @@ struct ExportCommandTests {
         #expect(kotlin.status == 0)
         #expect(kotlin.stdout.contains("object Bar_2Timing {"))
         #expect(kotlin.stdout.contains(#""quote \" backslash \\ dollar \$x \\(x) newline \n */ end""#))
+        // Accented letters are folded, not dropped (the outside probe of 0.3.17: höld-ñ became HLdTiming).
+        #expect(ControlExport.typeName(forProfile: "höld-ñ") == "HoldN")
+        #expect(ControlExport.typeName(forProfile: "Ｂａｒ-ça") == "BarCa")
+        #expect(ControlExport.typeName(forProfile: "日本") == "Hold")
     }
 
     /// "Trojan Source": a description with bidirectional overrides and isolates, zero-width characters, a

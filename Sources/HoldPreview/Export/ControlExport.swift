@@ -1,3 +1,4 @@
+import Foundation
 import HoldLabIO
 import HoldModel
 import HoldProfiles
@@ -72,13 +73,14 @@ public enum ControlExport {
         return !reserved.contains(name)
     }
 
-    /// The default name from a profile name: its ASCII letter and digit runs, each capitalised (`hig-linear-bar` →
-    /// `HigLinearBar`); a name starting with a digit gets `Hold` before it, a keyword `Control` after it, and a name
+    /// The default name from a profile name: its ASCII letter and digit runs (accents folded: `höld` is `Hold`), each
+    /// capitalised (`hig-linear-bar` → `HigLinearBar`); a name starting with a digit gets `Hold` before it, a keyword `Control` after it, and a name
     /// with no ASCII letter or digit becomes `Hold`.
     public static func typeName(forProfile name: String) -> String {
         var words: [String] = []
         var word = ""
-        for scalar in name.unicodeScalars {
+        // Accents folded first: `höld-ñ` is `HoldN`, not `HLdN` (0.3.17 dropped the letters outside ASCII).
+        for scalar in name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil).unicodeScalars {
             if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
                 word.unicodeScalars.append(scalar)
             } else if !word.isEmpty {
@@ -192,16 +194,22 @@ extension ControlExportParts {
         self.request = request
         let profile = request.profile
         prepared = try profile.prepared()
-        patternRequest = TraceRequest(profile: profile)
-        (trace, pulses) = try HapticPattern.pulses(patternRequest)
         if case .timer = profile.control.fill.model, profile.constantTimerLatencySeconds == nil {
+            // The timing type fires every tick on time, so the trigger, the pulses and the embedded pattern are of the
+            // same latency-free hold (0.3.17 embedded seed 1's traced hold with latency: its pattern and trigger came
+            // after the bar the timing type draws full).
+            var ideal = profile
+            ideal.timerLatency = .constant(value: 0)
+            patternRequest = TraceRequest(profile: ideal)
             timerLatency = 0
             notes.append("\(profile.name): fill.timer.latency is drawn at random (\(profile.timerLatencyText)); the "
                 + "exported timing type fires every tick on time (the latency-free ideal), so its trigger and pulses "
                 + "come earlier than a traced hold with latency")
         } else {
+            patternRequest = TraceRequest(profile: profile)
             timerLatency = profile.constantTimerLatencySeconds ?? 0
         }
+        (trace, pulses) = try HapticPattern.pulses(patternRequest)
         systemImpact = Self.impactStyle(in: profile.description + " " + profile.source)
     }
 

@@ -301,6 +301,11 @@ extension ControlExportParts {
 
     /// The provenance the embedded pattern carries (as `holdlab haptics` writes it).
     var patternProvenance: String {
-        HapticPattern.provenance(request: patternRequest, trace: trace, commandLine: request.commandLine)
+        // The profile as its file is (its hash), and, for a drawn Timer latency, that the hold is the latency-free one.
+        let named = TraceRequest(profile: profile, releaseAtSeconds: patternRequest.releaseAtSeconds,
+                                 framePhase: patternRequest.framePhase, seed: patternRequest.seed)
+        let ideal = profile.constantTimerLatencySeconds == nil && patternRequest.profile.constantTimerLatencySeconds == 0
+        return HapticPattern.provenance(request: named, trace: trace, commandLine: request.commandLine)
+            + (ideal ? "; every Timer tick on time (latency 0, the exported timing type's)" : "")
     }
 }
