@@ -92,3 +92,30 @@ struct ShippedTraceTests {
         }
     }
 }
+
+extension TraceResultTests {
+    @Test("a Timer fill's progress pulse comes with its tick: before the frame at the same instant, which counts it")
+    func timerPulseBeforeItsFrame() throws {
+        // The outside probe of 0.3.17: at 600 ms kikocard-accelerating's trace listed the frame (pulses 0) before the
+        // tick's pulse (pulses 1); at 2,100 ms the frame read 76 of the 77 pulses the hold has by then.
+        let profile = try Make.library.loadProfile("kikocard-accelerating")
+        let rows = try TraceRequest(profile: profile).run().rows
+        for instant: Int64 in [600_000_000, 2_100_000_000] {
+            let here = rows.filter { $0.time == instant }.map { ($0.event, $0.pulses) }
+            let pulse = try #require(here.firstIndex { $0.0 == .pulse }, "\(instant): \(here)")
+            let frame = try #require(here.firstIndex { $0.0 == .frame }, "\(instant): \(here)")
+            #expect(pulse < frame && here[frame].1 == here[pulse].1, "\(instant): \(here)")
+        }
+        let last = try #require(rows.filter { $0.time == 2_100_000_000 }.map(\.event).first)
+        #expect(last == .pulse)
+        // A curve's pulses are its frames': they still follow the frame that requests them.
+        let linear = try Make.library.loadProfile("android-filling-button", overrides: [try Override(parsing: "haptics.threshold=0.1")])
+        let curveRows = try TraceRequest(profile: linear).run().rows
+        let pulseTimes = Set(curveRows.filter { $0.event == .pulse }.map(\.time))
+        #expect(!pulseTimes.isEmpty)
+        for time in pulseTimes {
+            let events = curveRows.filter { $0.time == time }.map(\.event)
+            #expect(events.firstIndex(of: .frame)! < events.firstIndex(of: .pulse)!, "\(time): \(events)")
+        }
+    }
+}

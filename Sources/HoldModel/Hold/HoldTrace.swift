@@ -18,21 +18,24 @@ public enum TraceEvent: String, Sendable, CaseIterable {
 
     /// Order of rows at the same instant: causes before effects. The gesture, the fill's clock, the trigger and a
     /// release (or a Timer tick) at a frame's instant are processed before that frame renders, so the frame shows
-    /// them; pulses requested on a frame follow it. `simulate` applies the same order: a release at the trigger's
-    /// instant still completes, a movement cancel at the recognition instant comes after the recognition.
-    var rank: Int {
+    /// them; pulses requested on a frame follow it, and a Timer fill's progress pulses (`onTicks`: requested by its
+    /// ticks, which advance it) come with their tick, before the fill's completion, the trigger, a release and the
+    /// frame (0.3.17 listed them after the frame, whose pulse count was then one short). `simulate` applies the same
+    /// order: a release at the trigger's instant still completes, a Timer pulse at a release's instant is felt, a
+    /// movement cancel at the recognition instant comes after the recognition.
+    func rank(onTicks: Bool) -> Int {
         switch self {
         case .touchDown: 0
-        case .recognized: 1
-        case .fillStart: 2
-        case .fillComplete: 3
-        case .trigger: 4
-        case .completionPulse, .completionPulseDropped: 5
-        case .release, .cancel: 6
-        case .frame: 7
-        case .pulse, .pulseDropped: 8
-        case .displayedFull, .displayedEmpty: 9
-        case .retractEnd: 10
+        case .recognized: 10
+        case .fillStart: 20
+        case .pulse, .pulseDropped: onTicks ? 25 : 80
+        case .fillComplete: 30
+        case .trigger: 40
+        case .completionPulse, .completionPulseDropped: 50
+        case .release, .cancel: 60
+        case .frame: 70
+        case .displayedFull, .displayedEmpty: 90
+        case .retractEnd: 100
         }
     }
 }
@@ -126,7 +129,8 @@ public struct HoldTrace: Sendable {
                 events.append((time, .displayedFull))
             }
         }
-        events.sort { ($0.time, $0.event.rank) < ($1.time, $1.event.rank) }
+        let onTicks = evaluator.prepared.timelineDrawsLatencies
+        events.sort { ($0.time, $0.event.rank(onTicks: onTicks)) < ($1.time, $1.event.rank(onTicks: onTicks)) }
 
         var rows: [TraceRow] = []
         rows.reserveCapacity(events.count)
