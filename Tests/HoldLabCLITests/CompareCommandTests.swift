@@ -91,6 +91,27 @@ struct CompareCommandTests {
         #expect(!tiny.stderr.contains("3 in 2 "))
         let small = try CLI.run(arguments + ["--users", "4"])
         #expect(small.stderr.contains("a difference that occurs in fewer than about 3 in 4 people may not show in a sample of 4"), "\(small.stderr)")
+        // With --precision each population stops on its own: the note names each one's sample (the outside probe of
+        // 0.3.17: "3 in 24576 people" for a population that stopped at 4,096).
+        let stopped = try CLI.run(["compare", "--variant", "slow=gesture.minimumDuration=1.2", "--population", "default,motor-impaired",
+                                   "--precision", "completion_rate=0.003", "--users", "60000"])
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        // "# users: 4096 (default), 24576 (motor-impaired) per population, seed 1 …"
+        let usersLine = try #require(stopped.stdout.split(separator: "\n").first { $0.hasPrefix("# users: ") })
+        let counts = try #require(usersLine.dropFirst("# users: ".count).components(separatedBy: " per population").first)
+        var usersOf: [String: String] = [:]
+        for part in counts.components(separatedBy: ", ") {
+            let words = part.split(separator: " ")
+            if words.count == 2 { usersOf[String(words[1].dropFirst().dropLast())] = String(words[0]) }
+        }
+        #expect(usersOf.count == 2 && Set(usersOf.values).count == 2, "\(usersLine)")
+        let note = stopped.stderr.split(separator: "\n").first { $0.contains("zero-width paired interval") } ?? ""
+        let named = usersOf.filter { note.contains("(slow, \($0.key))") }
+        #expect(!named.isEmpty, "\(note)")
+        for (name, count) in named {
+            #expect(named.count == 1 ? note.contains("fewer than about 3 in \(count) people may not show in a sample of \(count)")
+                                     : note.contains("\(count) for \(name)"), "\(note)")
+        }
     }
 
     @Test("a variant's faulty value is blamed on the variant (64), with any --set blamed with it, in compare, report and preview",

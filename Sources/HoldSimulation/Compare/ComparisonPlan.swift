@@ -79,22 +79,37 @@ public struct ComparisonPlan: Sendable {
         let hashes = Dictionary(designs.map { ($0.label, $0.profile.contentHash) }, uniquingKeysWith: { first, _ in first })
         let baselineHash = designs[baseline].profile.contentHash
         var entries: [String] = []
-        var people = 0
+        // Each population's sample: with --precision one population can stop at fewer people than another.
+        var samples: [(population: String, people: Int)] = []
         for result in results {
+            let people = result.summaries.first?.users ?? 0
+            var noted = false
             for row in result.rows where hashes[row.design] != baselineHash {
                 guard let lower = row.difference.lower, let upper = row.difference.upper, lower == upper else { continue }
                 entries.append("\(row.metric.name) (\(row.design), \(row.population))")
+                if !noted, let population = result.summaries.first?.population {
+                    samples.append((population, people))
+                    noted = true
+                }
             }
-            people = max(people, result.summaries.first?.users ?? 0)
         }
         guard !entries.isEmpty else { return nil }
         let shown = entries.prefix(4).joined(separator: ", ")
         let more = entries.count > 4 ? " and \(entries.count - 4) more" : ""
         // "Fewer than about 3 in N" is a share only above 3 people; a sample that small can miss any difference
         // that not everyone shares.
-        let unseen = people > 3
-            ? "a difference that occurs in fewer than about 3 in \(people) people may not show in a sample of \(people)"
-            : "a sample of \(people) \(people == 1 ? "person" : "people") can miss any difference that not every person shares"
+        let sizes = Set(samples.map(\.people))
+        let unseen: String
+        if sizes.count > 1 {
+            let each = samples.map { "\($0.people) for \($0.population)" }.joined(separator: ", ")
+            unseen = "a difference that occurs in fewer than about 3 in N people may not show in a sample of N, N the "
+                + "population's people (\(each))"
+        } else {
+            let people = sizes.first ?? 0
+            unseen = people > 3
+                ? "a difference that occurs in fewer than about 3 in \(people) people may not show in a sample of \(people)"
+                : "a sample of \(people) \(people == 1 ? "person" : "people") can miss any difference that not every person shares"
+        }
         return "note: a zero-width paired interval: these differences are the same for every person both designs count, "
             + "exact if the model makes them so, but \(unseen) (docs/INTERVALS.md): \(shown)\(more)"
     }
