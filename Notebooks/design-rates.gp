@@ -85,7 +85,8 @@ if (slide) {
     set yrange [0:108]
     set ytics 0, 20, 100
     set ylabel '% of the people it applies to'
-    numbers(c) = sprintf("data using (xpos(strcol('population'), strcol('design'))):(100 * column('%s')):(sprintf('%%.1f %%%%', 100 * column('%s'))) with labels left offset char 1.2, 0 font ',20' notitle", c, c)
+    # Joined, not one sprintf: gnuplot 5.4's sprintf repeats a %% piece once its output outgrows its first buffer.
+    numbers(c) = "data using (xpos(strcol('population'), strcol('design'))):(100 * column('" . c . "')):(sprintf('%.1f %%', 100 * column('" . c . "'))) with labels left offset char 1.2, 0 font ',20' notitle"
     set multiplot title (exists("headline") ? headline : 'Completion and false activation per design and population') font ',28'
     set size 0.5, 0.92 - (exists("footer") && footer ? 0.04 : 0)
     set origin 0, (exists("footer") && footer ? 0.04 : 0)

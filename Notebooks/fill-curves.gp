@@ -100,11 +100,13 @@ if (slide) {
         series = series . sprintf("'%s' using 't_ms':progress with lines lw 4 lc rgb '%s' notitle, ", f, colour(i))
         if (triggers[i] > 0) {
             series = series . sprintf("'%s' using 't_ms':(is('trigger') ? column(progress) : NaN) with points pt 7 ps 2.4 lc rgb '%s' notitle, ", f, colour(i))
-            series = series . sprintf("'%s' using 't_ms':(is('trigger') ? column(progress) : NaN):(sprintf('%%s: action at %%.0f ms', \"%s\", column('t_ms'))) with labels left offset char 1.5, %.1f font ',20' tc rgb '%s' notitle, ", f, title_of(f, i), -1.3 * i, colour(i))
+            # Joined, not one sprintf: gnuplot 5.4's sprintf repeats a %% piece once its output outgrows its first
+            # buffer (a 56-character design name made the label's format '%s: action at %s: action at …' and failed).
+            series = series . "'" . f . "' using 't_ms':(is('trigger') ? column(progress) : NaN):(sprintf('%s: action at %.0f ms', \"" . title_of(f, i) . "\", column('t_ms'))) with labels left offset char 1.5, " . sprintf("%.1f", -1.3 * i) . " font ',20' tc rgb '" . colour(i) . "' notitle, "
         }
         if (fulls[i] > 0) {
             series = series . sprintf("'%s' using 't_ms':(is('displayed_full') ? column(progress) : NaN) with points pt 4 ps 3 lw 3 lc rgb '%s' notitle, ", f, colour(i))
-            series = series . sprintf("'%s' using 't_ms':(is('displayed_full') ? column(progress) : NaN):(sprintf('full at %%.0f ms', column('t_ms'))) with labels right offset char -1.5, %.1f font ',18' tc rgb '%s' notitle, ", f, 1.3 * i, colour(i))
+            series = series . "'" . f . "' using 't_ms':(is('displayed_full') ? column(progress) : NaN):(sprintf('full at %.0f ms', column('t_ms'))) with labels right offset char -1.5, " . sprintf("%.1f", 1.3 * i) . " font ',18' tc rgb '" . colour(i) . "' notitle, "
         }
     }
     eval 'plot ' . series[1:strlen(series)-2]

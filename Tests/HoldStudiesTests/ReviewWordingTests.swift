@@ -10,3 +10,22 @@ struct ReviewWordingTests {
         #expect(ReviewArgumentText.interval(near, far, words) == text)
     }
 }
+
+extension ReviewWordingTests {
+    @Test("a difference and its interval per 100 take the decimals that keep every end that is not 0 from reading 0")
+    func smallDifferences() {
+        // The outside probe of 0.3.17: 0.012 per 100 fewer failures, 95 % CI 0.011 more to 0.035 fewer, read
+        // "0.0 fewer (95 % CI 0.0 more to 0.0 fewer)".
+        let decimals = ReviewArgumentText.perHundredDecimals([0.000117, -0.000113, 0.000348])
+        #expect(decimals == 2)
+        #expect(ReviewArgumentText.perHundredDifference(0.000117, decimals: decimals) == "0.01")
+        #expect(ReviewArgumentText.interval(-0.000113, 0.000348, "fewer", decimals: decimals) == "0.01 more to 0.03 fewer")
+        // Three decimals where two still read 0; no more than three.
+        #expect(ReviewArgumentText.perHundredDecimals([0.000017, -0.000013, 0.000048]) == 3)
+        #expect(ReviewArgumentText.interval(-0.000013, 0.000048, "fewer", decimals: 3) == "0.001 more to 0.005 fewer")
+        // Differences that read at one decimal keep it; 0 itself needs none more.
+        #expect(ReviewArgumentText.perHundredDecimals([0.003, 0.0004, 0.012]) == 2)
+        #expect(ReviewArgumentText.perHundredDecimals([0.003, 0, 0.012]) == 1)
+        #expect(ReviewArgumentText.perHundredDecimals([1e-9]) == 3)
+    }
+}

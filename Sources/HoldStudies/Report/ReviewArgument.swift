@@ -70,7 +70,18 @@ public enum ReviewArgumentText {
     }
 
     /// A difference in people per 100: one decimal.
-    static func perHundredDifference(_ rate: Double) -> String { number(rate * 100, 1) }
+    static func perHundredDifference(_ rate: Double, decimals: Int = 1) -> String { number(rate * 100, decimals) }
+
+    /// The decimals a difference and its interval's ends are written with, per 100 people: one, or as many more (up
+    /// to three) as it takes for none that is not 0 to read 0 (0.3.17 wrote a difference of 0.012 per 100 with the
+    /// interval 0.011 more to 0.035 fewer as "0.0 fewer (95 % CI 0.0 more to 0.0 fewer)").
+    static func perHundredDecimals(_ rates: [Double]) -> Int {
+        var decimals = 1
+        while decimals < 3, rates.contains(where: { $0 != 0 && number(abs($0) * 100, decimals) == number(0, decimals) }) {
+            decimals += 1
+        }
+        return decimals
+    }
 
     /// People per 100 in plain words: one decimal below 10, none above.
     static func perHundred(_ rate: Double) -> String {
@@ -119,15 +130,17 @@ public enum ReviewArgumentText {
             let more = -diff
             let words = more >= 0 ? "more" : "fewer"
             let (near, far) = more >= 0 ? (-upper, -lower) : (lower, upper)
+            let decimals = perHundredDecimals([more, near, far])
             return "with **\(design)**, \(perHundred(1 - designValue)) of every 100 `\(population)` users who mean to confirm "
-                + "would fail, \(perHundredDifference(abs(more))) \(words) than with **\(baseline)** (95 % CI "
-                + "\(interval(near, far, words)); over \(count(users)) intent users)"
+                + "would fail, \(perHundredDifference(abs(more), decimals: decimals)) \(words) than with **\(baseline)** (95 % CI "
+                + "\(interval(near, far, words, decimals: decimals)); over \(count(users)) intent users)"
         case "false_activation_rate":
             let words = diff >= 0 ? "more" : "fewer"
             let (near, far) = diff >= 0 ? (lower, upper) : (-upper, -lower)
+            let decimals = perHundredDecimals([diff, near, far])
             return "with **\(design)**, \(perHundred(designValue)) of every 100 accidental touches by `\(population)` users "
-                + "would fire the action, \(perHundredDifference(abs(diff))) \(words) than with **\(baseline)** (95 % CI "
-                + "\(interval(near, far, words)); over \(count(users)) accidental users)"
+                + "would fire the action, \(perHundredDifference(abs(diff), decimals: decimals)) \(words) than with **\(baseline)** (95 % CI "
+                + "\(interval(near, far, words, decimals: decimals)); over \(count(users)) accidental users)"
         default:
             let isRate = DecisionRule.isRate(metric)
             let shown = isRate ? number(designValue * 100, 1) + " %" : number(designValue, 0) + " ms"
@@ -139,10 +152,12 @@ public enum ReviewArgumentText {
 
     /// An interval of people per 100 in the direction `words` (more or fewer): `0.3 to 1.2 fewer`, and one that
     /// crosses 0 in both directions' words (`0.2 more to 1.2 fewer`), never a negative number of fewer.
-    static func interval(_ near: Double, _ far: Double, _ words: String) -> String {
-        guard near < 0 else { return "\(perHundredDifference(near)) to \(perHundredDifference(far)) \(words)" }
+    static func interval(_ near: Double, _ far: Double, _ words: String, decimals: Int = 1) -> String {
+        guard near < 0 else {
+            return "\(perHundredDifference(near, decimals: decimals)) to \(perHundredDifference(far, decimals: decimals)) \(words)"
+        }
         let opposite = words == "more" ? "fewer" : "more"
-        return "\(perHundredDifference(-near)) \(opposite) to \(perHundredDifference(far)) \(words)"
+        return "\(perHundredDifference(-near, decimals: decimals)) \(opposite) to \(perHundredDifference(far, decimals: decimals)) \(words)"
     }
 
     /// The rate's people: intent users for completion and its failures, accidental users for false activations.

@@ -123,6 +123,9 @@ public struct ReviewNames: Sendable {
 /// Writes a design review folder: assembled beside its destination and renamed into place when complete, so a
 /// failed review leaves no half folder (`PartialDirectory`). Nothing in it depends on the time or the folder's path.
 public enum ReviewJob {
+    /// The longest file name the folder's file systems take (Linux's NAME_MAX).
+    static let maximumFileNameBytes = 255
+
     /// Writes the review into the folder `out` (created, or an earlier review replaced), and its page
     /// (`report.html`, the folder's own) to `page` when one is given. Without `out` the folder is assembled in a
     /// temporary and removed: only the page is written.
@@ -136,6 +139,13 @@ public enum ReviewJob {
                              progress: ((Int) -> Void)? = nil, notes: ((String) -> Void)? = nil) throws -> [PrecisionOutcome] {
         guard Gnuplot.executable() != nil else {
             throw PlotFailure(status: 69, message: "gnuplot is not installed (or not on PATH); install it with: sudo apt-get install gnuplot-nox")
+        }
+        // Each design names a file of the folder (`trace-LABEL.csv`): a label too long for a file name (255 bytes)
+        // stops the review here, not after the comparison has run (0.3.17: status 73, "File name too long").
+        if let long = request.plan.designs.first(where: { "trace-\($0.label).csv".utf8.count > Self.maximumFileNameBytes }) {
+            throw PlotFailure(status: 64, message: "design '\(long.label.prefix(40))…' (\(long.label.utf8.count) bytes): a report names a "
+                + "file of each design (trace-LABEL.csv), and a file name is at most \(Self.maximumFileNameBytes) bytes: "
+                + "give the design a label of at most \(Self.maximumFileNameBytes - 10) bytes (--variant LABEL=…, or the profile's name:)")
         }
         let fillScript = try request.notebooks.script("fill-curves")
         let ratesScript = try request.notebooks.script("design-rates")
@@ -335,7 +345,11 @@ public enum ReviewJob {
         let populations = plan.populations.map(\.name)
         let labelList = plan.designs.map(\.label)
         let decision = request.rule.decide(labels: labelList, baseline: plan.baseline, populations: populations, results: results)
-        let decompositions = try ReviewJob.knobShares(request, users: users)
+        // Each population's knob shares on its comparison's people, so that a variant's total is its difference in
+        // differences.csv (0.3.17 took the most users any population took: with --precision the report then gave two
+        // totals for one effect).
+        let decompositions = try ReviewJob.knobShares(
+            request, users: outcomes.isEmpty ? Array(repeating: cap, count: plan.populations.count) : outcomes.map(\.users))
 
         // The scorecard (slides): every design × population on one 16:9 page, with the recommendation when the review
         // states one.
@@ -375,18 +389,11 @@ public enum ReviewJob {
         ] : []), at: script)
         var argumentFiles: [(String, String)] = []
         if !decompositions.isEmpty {
-            // With --precision the populations may stop at different users, and the knob shares take the most any
-            // took: their `# users:` line says so, not the comparison's per-population counts.
+            // Their users are the comparison's, population by population (the `# users:` line of designs.csv).
             // Their intervals are the knob shares' own (`IntervalRules.contrastProvenance`), not compare's.
             var provenance = head
             provenance.entries = provenance.entries.map { entry in
                 entry.key != "method" ? entry : Provenance.Entry("method", plan.intervals.contrastProvenance)
-            }
-            if !outcomes.isEmpty {
-                provenance.entries = provenance.entries.map { entry in
-                    entry.key != "users" ? entry : Provenance.Entry(
-                        "users", "\(users) per population, seed \(seed) (common random numbers; the most users a population's comparison took)")
-                }
             }
             try write("knob-shares.csv", KnobShares.table(decompositions, provenance: provenance))
             argumentFiles.append(("knob-shares.csv", "each key's part of every variant that sets several: alone, removed, Shapley share, interaction, with paired intervals"))
@@ -475,7 +482,9 @@ public enum ReviewJob {
 
     /// Each knob's share of every variant that sets more than one key, for the rates of people among the preferred
     /// metric, the guarded metrics, completion and false activation (a mean has no per-person contrast).
-    static func knobShares(_ request: ReviewRequest, users: Int) throws -> [KnobDecomposition] {
+    ///
+    /// - Parameter users: per population of the plan, the users its comparison took.
+    static func knobShares(_ request: ReviewRequest, users: [Int]) throws -> [KnobDecomposition] {
         let plan = request.plan
         let metrics = ([request.rule.prefer.metric] + request.rule.guards.map(\.metric) + ["completion_rate", "false_activation_rate"])
             .reduce(into: [String]()) { list, metric in
@@ -489,11 +498,12 @@ public enum ReviewJob {
             } catch {
                 throw SweepError("\(error)")
             }
-            result += try KnobShares.run(
-                KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
-                            profileText: try plan.profileText(of: 0), common: common, keys: variant.keys),
-                populations: plan.populations, metrics: metrics, users: users, seed: request.seed, rng: plan.rng,
-                threads: request.threads, intervals: plan.intervals)
+            let knobs = KnobVariant(label: plan.designs[variant.index].label, base: plan.designs[0].label, profilePath: plan.paths[0],
+                                    profileText: try plan.profileText(of: 0), common: common, keys: variant.keys)
+            for (population, count) in zip(plan.populations, users) {
+                result += try KnobShares.run(knobs, populations: [population], metrics: metrics, users: count, seed: request.seed,
+                                             rng: plan.rng, threads: request.threads, intervals: plan.intervals)
+            }
         }
         return result
     }
