@@ -11,6 +11,18 @@ struct CheckCommandTests {
         return nil
     }
 
+    @Test("pointer-cancellation releases before the action on the nanosecond clock: a trigger at 1 ns is not fired by a release at it")
+    func pointerCancellationAtANanosecond() throws {
+        // The outside probe of 0.3.17: 90 % of a 1 ns trigger rounded onto it, "a release at 0.0 ms, before the
+        // action at 0.0 ms, fires it", where trace --release-at 0 fires nothing.
+        let result = try CLI.run(["check", "android-filling-button", "--set", "trigger.source=gesture", "--set",
+                                  "trigger.offset=0.000000001", "--users", "2000"])
+        #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
+        let row = try #require(Self.status(result.stdout, rule: "pointer-cancellation"), "\(result.stdout)")
+        #expect(row.status != "fail", "\(result.stdout)")
+        #expect(!result.stdout.contains("before the action at 0.0 ms, fires it"))
+    }
+
     @Test("a failing rule exits 1 and is named on standard error; --set and thresholds reach the rules")
     func failing() throws {
         let bad = try CLI.run(["check", "--users", "2000", "hig-linear-bar", "--set", "retract.duration=1.5",

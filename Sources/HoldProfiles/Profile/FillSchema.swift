@@ -15,12 +15,23 @@ enum FillSchema {
 
     /// Reads the `fill` mapping into `control.fill`; returns the Timer's latency distribution (`fill.timer.latency`,
     /// constant 0 unless given) and whether `fill.duration` was `match`.
-    static func decode(_ node: ConfigNode, into control: inout Control)
+    ///
+    /// - Parameter recognisedAtTouchDown: where `gesture.minimumDuration: 0` is written (nil for a longer gesture):
+    ///   the gesture then recognises at touch-down, and `start: recognized` is `touchDown`.
+    static func decode(_ node: ConfigNode, into control: inout Control, recognisedAtTouchDown: Origin? = nil)
         throws(ProfileError) -> (timerLatency: Distribution, durationMatches: Bool)
     {
         var latency = Distribution.zeroLatency
         var f = try MappingReader(node, keyPath: "fill")
         control.fill.start = try f.choice("start", default: .touchDown)
+        // 0.3.17 took `start: recognized` under minimumDuration 0 with rows byte-identical to touchDown's; dropped
+        // under a --set of minimumDuration 0.
+        if control.fill.start == .recognized, let cause = recognisedAtTouchDown {
+            try f.refuseWithoutEffect("start", causeOrigin: cause,
+                "recognized has no effect with gesture.minimumDuration 0: the gesture recognises at touch-down, so the fill "
+                + "starts there either way; leave it out or as touchDown")
+            control.fill.start = .touchDown
+        }
         control.fill.delaySeconds = try f.number(
             "delay", default: 0, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
         let model = try f.choice("model", default: ModelName.animation)

@@ -202,10 +202,14 @@ extension Profile {
 
         var control = Control()
         var indicator = Indicator.bar
+        // Where gesture.minimumDuration is written: at 0 the gesture recognises at touch-down, and keys that read the
+        // recognition are moot under it.
+        var recognisedAtTouchDown: Origin?
         if let node = top.node("gesture") {
             var g = try MappingReader(node, keyPath: "gesture")
             control.gesture.minimumDurationSeconds = try g.number(
                 "minimumDuration", default: 0.5, requirement: "a number of seconds ≥ 0", where: { $0 >= 0 })
+            if control.gesture.minimumDurationSeconds == 0 { recognisedAtTouchDown = g.origin(of: "minimumDuration") }
             control.gesture.maximumDistancePoints = try g.number(
                 "maximumDistance", default: 10, requirement: "a number of points > 0", where: { $0 > 0 })
             control.gesture.movementCancels = try g.choice("movementCancels", default: .always)
@@ -215,6 +219,19 @@ extension Profile {
                 if control.gesture.maximumDistancePoints != 10 {
                     try g.refuseWithoutEffect("maximumDistance", besides: "movementCancels",
                         "has no effect with movementCancels: never, where no movement cancels the hold; it is for always or untilRecognized")
+                }
+                control.gesture.maximumDistancePoints = 10
+            }
+            // Movement that cancels until recognition, with recognition at touch-down, cancels nothing: the distance
+            // is moot (0.3.17 took 5 and 50 with byte-identical rows), dropped under a --set of minimumDuration 0.
+            if control.gesture.movementCancels == .untilRecognized, let atZero = recognisedAtTouchDown {
+                // Two causes: a --set of either makes a file's distance moot (dropped), as one cause's --set does.
+                let cancels = g.contains("movementCancels") ? g.origin(of: "movementCancels") : nil
+                let cause = cancels?.isOverride == true ? cancels! : atZero
+                if control.gesture.maximumDistancePoints != 10 {
+                    try g.refuseWithoutEffect("maximumDistance", causeOrigin: cause,
+                        "has no effect with minimumDuration 0 under movementCancels: untilRecognized: the gesture recognises at "
+                        + "touch-down, so no movement cancels the hold; it is for a minimumDuration above 0 or movementCancels: always")
                 }
                 control.gesture.maximumDistancePoints = 10
             }
@@ -231,7 +248,7 @@ extension Profile {
         var fillMatches = true
         let fillNode = top.node("fill")
         if let node = fillNode {
-            (latency, fillMatches) = try FillSchema.decode(node, into: &control)
+            (latency, fillMatches) = try FillSchema.decode(node, into: &control, recognisedAtTouchDown: recognisedAtTouchDown)
         } else {
             control.fill.model = .animation(curve: .linear, durationSeconds: control.gesture.minimumDurationSeconds)
         }

@@ -469,8 +469,14 @@ public enum Guidelines {
         let hasFill: Bool
         if case .none = profile.control.fill.model { hasFill = false } else { hasFill = true }
         let resolution = profile.control.display.resolution
-        var releases = fractions.map { trigger * $0 }
+        // Releases before the action on the control's nanosecond clock: a fraction of a trigger a few nanoseconds after
+        // touch-down rounds onto it (0.3.17 said "a release at 0.0 ms, before the action at 0.0 ms, fires it" for a
+        // trigger at 1 ns: a release at the trigger's instant fires it by the documented order). Touch-down itself is
+        // the release then left. (`--rules 1`, `GuidelinesRules1`, keeps 0.1.0's releases.)
+        let triggerInstant = Instant.nanoseconds(trigger)
+        var releases = fractions.map { trigger * $0 }.filter { $0 >= trigger || Instant.nanoseconds($0) < triggerInstant }
         if trigger - frame > 0 { releases.append(trigger - frame) }
+        if releases.isEmpty && triggerInstant > 0 { releases = [0] }
         var fired: Double?
         var stuck: Double?
         var slowest = 0.0
@@ -486,7 +492,7 @@ public enum Guidelines {
         }
         let cancellation = fired.map {
             Finding(.fail, "fires", "", "a release at \(CSV.number($0 * 1000, decimals: 1)) ms, before the action at \(CSV.number(trigger * 1000, decimals: 1)) ms, fires it")
-        } ?? Finding(.pass, "fires nothing", "", "\(releases.count) releases before the action fired nothing")
+        } ?? Finding(.pass, "fires nothing", "", "\(releases.count) release\(releases.count == 1 ? "" : "s") before the action fired nothing")
         let measured = CSV.number(slowest, decimals: 3) + " ms"
         let retract: Finding
         if let stuck {

@@ -100,16 +100,23 @@ struct Fit: ParsableCommand {
     @Option(help: ArgumentHelp("The family to fit, or all five.", valueName: "family"))
     var family: FamilyChoice = .all
 
-    @Option(parsing: .unconditional, help: "Seed of the bootstrap draws. (default: 1)", transform: parseSeed)
-    var seed: UInt64 = 1
+    // Options given or not (nil: the default): one that the run does not use is refused, not taken silently.
+    @Option(name: .customLong("seed"), parsing: .unconditional, help: "Seed of the bootstrap draws. (default: 1)",
+            transform: parseSeed)
+    var seedOption: UInt64?
+    var seed: UInt64 { seedOption ?? 1 }
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Parametric-bootstrap replicates per family for the KS p-value (0: none).", valueName: "B"))
-    var bootstrap: Int = DistributionFitting.defaultBootstrapReplicates
+    @Option(name: .customLong("bootstrap"), parsing: .unconditional, help: ArgumentHelp(
+        "Parametric-bootstrap replicates per family for the KS p-value (0: none). (default: \(DistributionFitting.defaultBootstrapReplicates))",
+        valueName: "B"))
+    var bootstrapOption: Int?
+    var bootstrap: Int { bootstrapOption ?? DistributionFitting.defaultBootstrapReplicates }
 
     @Option(name: .customLong("bootstrap-size"), parsing: .unconditional, help: ArgumentHelp(
-        "Rows per bootstrap draw: larger samples are redrawn at this size and compared on the √n scale.",
+        "Rows per bootstrap draw: larger samples are redrawn at this size and compared on the √n scale. (default: \(DistributionFitting.defaultBootstrapDrawSize))",
         valueName: "m"))
-    var bootstrapSize: Int = DistributionFitting.defaultBootstrapDrawSize
+    var bootstrapSizeOption: Int?
+    var bootstrapSize: Int { bootstrapSizeOption ?? DistributionFitting.defaultBootstrapDrawSize }
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Worker threads for the bootstrap (default: the number of cores). Results do not depend on it."))
     var threads: Int?
@@ -135,6 +142,12 @@ struct Fit: ParsableCommand {
             ]
             if let (name, _) = dataOptions.first(where: \.1) {
                 throw ValidationError("--telemetry reads its own columns; drop \(name) (those read one column of durations).")
+            }
+            let bootstrapOptions = [("--bootstrap", bootstrapOption != nil), ("--bootstrap-size", bootstrapSizeOption != nil),
+                                    ("--seed", seedOption != nil)]
+            if let (name, _) = bootstrapOptions.first(where: \.1) {
+                throw ValidationError("--telemetry fits by maximum likelihood without bootstrap draws; drop \(name) (it sets the KS "
+                                      + "p-value's bootstrap of a fit of one column).")
             }
             try view.checkColumns(known: TelemetryFitResult.columns.map(\.name))
             guard confidence > 0, confidence < 1 else {
@@ -162,6 +175,10 @@ struct Fit: ParsableCommand {
         }
         guard (10...10_000_000).contains(bootstrapSize) else {
             throw ValidationError("--bootstrap-size must be from 10 to 10,000,000 (got \(bootstrapSize)).")
+        }
+        // Without bootstrap draws their seed and size change nothing.
+        if bootstrap == 0, let (name, _) = [("--seed", seedOption != nil), ("--bootstrap-size", bootstrapSizeOption != nil)].first(where: \.1) {
+            throw ValidationError("\(name) sets the bootstrap draws, and --bootstrap 0 makes none: drop \(name), or give --bootstrap B.")
         }
         if let scale, !(scale.isFinite && scale > 0) {
             throw ValidationError("--scale must be a finite number > 0 (got \(scale)).")
