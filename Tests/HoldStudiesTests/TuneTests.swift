@@ -355,6 +355,25 @@ struct TuneTests {
         #expect(printed > spread / 1.6 && printed < spread * 1.6, "printed ± \(printed), spread over seeds \(spread)")
     }
 
+    @Test("a mean that moves in steps across the boundary (a Timer's ticks) has no ± rather than one far below its spread")
+    func steppedMeanBoundary() throws {
+        // The second probe of 0.3.18: kikocard-article-latency's completion time against the Timer's acceleration
+        // jumps a tick at a time; seed 9's window straddled a jump and printed ± 2.7e-08 where the boundary's spread
+        // over nine seeds was 6.8e-07.
+        let population = try Make.library.loadPopulation("hold-only")
+        var request = try Self.request(
+            profile: "kikocard-article-latency", population: population, parameters: ["fill.timer.acceleration=0.00003:0.0002"],
+            objective: { .minimize(try TuneMetric("fill.timer.acceleration", parameters: $0)) },
+            constraints: ["completion_time_mean_ms<=2000"], users: 4_000)
+        request.seed = 9
+        let result = try Tuner.run(request)
+        let boundary = try #require(result.boundaries[0])
+        #expect(!(boundary.standardError.isFinite && boundary.standardError < 2e-7), "± \(boundary.standardError)")
+        if !boundary.standardError.isFinite {
+            #expect(TuneReport.summary(request, result: result).contains("no standard error: the mean moves in steps across the boundary"))
+        }
+    }
+
     @Test("a rate's standard error is its Wilson interval's half-width over z: above 0 at 0 events, √(p(1−p)/n) within 1 % away from the ends")
     func rateStandardError() {
         let z = Proportion.z95

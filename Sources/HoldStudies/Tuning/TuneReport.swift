@@ -188,8 +188,17 @@ public enum TuneReport {
     static let noStandardError = "no standard error: only a rate or mean constraint whose value moves across the boundary gives one"
 
     /// The boundary's standard error and where it comes from (the provenance line's words).
+    /// What a boundary a mean moves in steps across says in place of a standard error (`Tuner.slopeSteadiness`).
+    static let steppedMean = "no standard error: the mean moves in steps across the boundary (its secant over a window four "
+        + "times as wide differs by more than a factor 2), so its sampling error over a local slope says little about the boundary"
+
+    /// Why a boundary has no standard error: `steppedMean` for the +infinity `Tuner` gives a stepped mean's.
+    static func noStandardError(_ standardError: Double) -> String {
+        standardError == .infinity ? steppedMean : noStandardError
+    }
+
     static func standardErrorText(_ request: TuneRequest, _ boundary: (constraint: String, standardError: Double)) -> String {
-        guard boundary.standardError.isFinite else { return noStandardError }
+        guard boundary.standardError.isFinite else { return noStandardError(boundary.standardError) }
         let metric = request.constraints.first { $0.text == boundary.constraint }.flatMap { Metric.named($0.metric.name) }
         let isMean = if case .mean? = metric?.kind { true } else { false }
         if boundary.standardError == 0 { return "standard error 0: the mean does not vary between people at the boundary" }
@@ -210,7 +219,7 @@ public enum TuneReport {
             let (value, boundary) = pair
             let se = boundary.map {
                 $0.standardError.isFinite ? " (± \(Self.twoDigits($0.standardError)), set by \($0.constraint))"
-                    : " (set by \($0.constraint); \(Self.noStandardError))"
+                    : " (set by \($0.constraint); \(Self.noStandardError($0.standardError)))"
             } ?? ""
             // Brent stops within 1e-4 of the range, Nelder–Mead at a simplex of 1e-3 of the unit box.
             let resolution = (parameter.upper - parameter.lower) * (request.parameters.count == 1 ? 1e-4 : 1e-3)

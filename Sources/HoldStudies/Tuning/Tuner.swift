@@ -304,6 +304,12 @@ public enum Tuner {
     /// ranges 0.05:1.5, 0.05:20 and 0.05:200 of one parameter (`TuneTests.boundaryStandardErrorIsLocal`).
     static func boundarySlope(at edge: Double, start: Double, range: ClosedRange<Double>, enough: (Double) -> Bool,
                               metric: (Double) -> (x: Double, value: Double)?) -> Double {
+        boundarySecant(at: edge, start: start, range: range, enough: enough, metric: metric).slope
+    }
+
+    /// `boundarySlope` and the half-width of the window it was measured across.
+    static func boundarySecant(at edge: Double, start: Double, range: ClosedRange<Double>, enough: (Double) -> Bool,
+                               metric: (Double) -> (x: Double, value: Double)?) -> (slope: Double, half: Double) {
         var slope = 0.0
         var half = Swift.max(start, Double.leastNormalMagnitude)
         while half.isFinite {
@@ -317,8 +323,12 @@ public enum Tuner {
             if a == range.lowerBound && b == range.upperBound { break }
             half *= 2
         }
-        return slope
+        return (slope, half)
     }
+
+    /// How much a mean's secant may change from its window to one four times as wide before the mean is taken to move
+    /// in steps across the boundary (a Timer's ticks): a local slope then says little about the boundary's spread.
+    static let slopeSteadiness = 2.0
 
     /// The candidates the search starts from, in the order it evaluates them: one parameter's scan of its range
     /// (`scanIntervals` cells, both ends), or a Sobol scan of the box (8 points per parameter, at least 16).
@@ -532,13 +542,24 @@ public enum Tuner {
                     if error == 0 {
                         standardError = 0
                     } else {
-                        let slope = Self.boundarySlope(at: edge, start: 4 * tolerance, range: parameter.lower...parameter.upper,
-                                                       enough: { $0 >= Self.slopeStandardErrors * error }) { x in
+                        func mean(_ x: Double) -> (x: Double, value: Double)? {
                             simulate([x]).flatMap { evaluation in
                                 constraint.metric.mean(evaluation.summary)?.value.map { (evaluation.values[0], $0) }
                             }
                         }
-                        if slope > 0 { standardError = error / slope }
+                        let range = parameter.lower...parameter.upper
+                        let (slope, half) = Self.boundarySecant(at: edge, start: 4 * tolerance, range: range,
+                                                                enough: { $0 >= Self.slopeStandardErrors * error }, metric: mean)
+                        // A mean that jumps (every completion a Timer tick later) gives a window straddling the jump a
+                        // steep secant, and the boundary a standard error far below its spread over seeds (0.3.18's
+                        // first cut: ± 2.7e-08 where the spread was 6.8e-07): the secant four times as wide must agree.
+                        var steady = false
+                        if slope > 0, let low = mean(Swift.max(range.lowerBound, edge - 4 * half)),
+                           let high = mean(Swift.min(range.upperBound, edge + 4 * half)), high.x > low.x {
+                            let wide = abs(high.value - low.value) / (high.x - low.x)
+                            steady = wide > 0 && slope / wide <= Self.slopeSteadiness && wide / slope <= Self.slopeSteadiness
+                        }
+                        if slope > 0 { standardError = steady ? error / slope : .infinity }
                     }
                 }
                 if feasibleAbove, edge > low { low = edge; boundaryOf[0] = (constraint, standardError) }
