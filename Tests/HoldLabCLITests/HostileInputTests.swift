@@ -241,6 +241,9 @@ enum HostileCases {
                                                                                "--out", "review"], 64,
                 "(300 bytes): a report names a file of each design (trace-LABEL.csv), and a file name is at most 255 bytes",
                 absent: ["review"]),
+        // The second probe of 0.3.18: the grid of a robustness section that is left out changed nothing.
+        Hostile("report --robustness-points with --robustness-users 0", smallReport + ["--robustness-points", "9", "--out", "review"], 64,
+                "--robustness-points sets the robustness section's grid, and --robustness-users 0 leaves the section out", absent: ["review"]),
         Hostile("report --out below a regular file", smallReport + ["--out", "plain/review"], 73, "plain is not a directory",
                 files: ["plain": .text("keep\n")], unchanged: ["plain"]),
         Hostile("simulate --population with only a comma", ["simulate", "--population", ","] + quick, 64,

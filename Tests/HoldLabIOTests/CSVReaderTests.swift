@@ -86,6 +86,8 @@ struct CSVReaderTests {
         let table = try CSVTable(text: "t:ms\n1\n2\n", path: "t.csv")
         #expect(table.columns == ["t:ms"] && table.rows.count == 2)
         #expect(try CSVTable(text: "version: 1,b\n1,2\n", path: "v.csv").columns == ["version: 1", "b"])
+        // A quoted name is a field, not a YAML key (the second probe of 0.3.18).
+        #expect(try CSVTable(text: "\"fill.duration: x\"\n0.6\n", path: "q.csv").columns == ["fill.duration: x"])
     }
 
     @Test("streaming from a file in chunks of 1 to 17 bytes gives the same records, lines and hash as in memory")

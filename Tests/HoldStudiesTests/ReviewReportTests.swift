@@ -25,7 +25,9 @@ struct ReviewReportTests {
         #expect(ReviewArgumentText.signed(-2.3, 1) == "-2.3" && ReviewArgumentText.signed(0.3, 1) == "+0.3")
         #expect(ReviewArgumentText.signed(-0.023, 1) == "-0.0" && ReviewArgumentText.signed(0.04, 1) == "+0.0")
         #expect(ReviewArgumentText.signed(0, 1) == "0.0")
-        #expect(ReviewArgumentText.points(-0.0004) == "-0.04" && ReviewArgumentText.points(-0.00001) == "-0.00")
+        // Points take a third decimal where two read 0 (0.3.17: "-0.00"); below that the sign still shows.
+        #expect(ReviewArgumentText.points(-0.0004) == "-0.04" && ReviewArgumentText.points(-0.00001) == "-0.001")
+        #expect(ReviewArgumentText.points(-0.000001) == "-0.000")
     }
 
     @Test("a variant's parameters carry its own name and say what it changes; a plain profile is shown as loaded")

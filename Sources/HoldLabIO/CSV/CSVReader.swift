@@ -228,7 +228,9 @@ public final class CSVReader {
     public func readHeader() throws(CSVTableError) -> [String]? {
         guard try next() else { return nil }
         columns = (0..<fieldCount).map { field($0) }
-        if let yaml = Self.yamlProblem(header: columns) { throw CSVTableError(path: path, yaml) }
+        // A quoted name is a CSV's field, whatever it holds (`"fill.duration: x"`): the quote precedes its first byte.
+        let quoted = starts.first.map { $0 > 0 && buffer[$0 - 1] == Self.quote } ?? false
+        if !quoted, let yaml = Self.yamlProblem(header: columns) { throw CSVTableError(path: path, yaml) }
         var first: [String: Int] = [:]
         for (index, name) in columns.enumerated() where !name.isEmpty {
             if let earlier = first[name] {

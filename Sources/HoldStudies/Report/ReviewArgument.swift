@@ -89,10 +89,13 @@ public enum ReviewArgumentText {
         return number(value, abs(value) < 10 ? 1 : 0)
     }
 
-    /// Points with a sign, one decimal (two below 0.1).
+    /// Points with a sign, one decimal (two below 0.1, three where two read 0).
     static func points(_ fraction: Double) -> String {
         let value = fraction * 100
-        return signed(value, abs(value) < 0.1 && value != 0 ? 2 : 1)
+        var decimals = abs(value) < 0.1 && value != 0 ? 2 : 1
+        // Three where two still read 0 (an end at 0.0027 points read 0.00).
+        if value != 0 && number(abs(value), decimals) == number(0, decimals) { decimals = 3 }
+        return signed(value, decimals)
     }
 
     static func value(_ metric: String, _ value: Double) -> String {

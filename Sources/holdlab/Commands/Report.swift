@@ -78,8 +78,11 @@ struct Report: ParsableCommand {
         valueName: "n"))
     var robustnessUsers: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Values per behaviour assumption, evenly spaced over its range, ends included (2 to 51).", valueName: "n"))
-    var robustnessPoints: Int = RobustnessRequest.defaultGridPoints
+    @Option(name: .customLong("robustness-points"), parsing: .unconditional, help: ArgumentHelp(
+        "Values per behaviour assumption, evenly spaced over its range, ends included (2 to 51). (default: \(RobustnessRequest.defaultGridPoints))",
+        valueName: "n"))
+    var robustnessPointsOption: Int?
+    var robustnessPoints: Int { robustnessPointsOption ?? RobustnessRequest.defaultGridPoints }
 
     @Option(name: .customLong("out"), help: ArgumentHelp("The folder to write (created or replaced atomically).", valueName: "dir"), completion: .directory)
     var out: String?
@@ -123,6 +126,11 @@ struct Report: ParsableCommand {
         }
         if !(2...51).contains(robustnessPoints) {
             throw ValidationError("--robustness-points must be from 2 to 51 (got \(robustnessPoints))")
+        }
+        // Without a robustness section its grid changes nothing.
+        if robustnessUsers == 0, robustnessPointsOption != nil {
+            throw ValidationError("--robustness-points sets the robustness section's grid, and --robustness-users 0 leaves the section out: "
+                                  + "drop one of them")
         }
         try refuseOutputsOverInputs([("--out", out), ("--html", html == "-" ? nil : html)],
                                     inputs: comparison.inputs(source) + [("--review", review),
