@@ -187,7 +187,6 @@ public enum TuneReport {
     /// slope across the boundary, gives one (a quantile's or extreme's constraint printed `± nan` in 0.3.16).
     static let noStandardError = "no standard error: only a rate or mean constraint whose value moves across the boundary gives one"
 
-    /// The boundary's standard error and where it comes from (the provenance line's words).
     /// What a boundary a mean moves in steps across says in place of a standard error (`Tuner.slopeSteadiness`).
     static let steppedMean = "no standard error: the mean moves in steps across the boundary (its secant over a window four "
         + "times as wide differs by more than a factor 2), so its sampling error over a local slope says little about the boundary"
@@ -197,6 +196,7 @@ public enum TuneReport {
         standardError == .infinity ? steppedMean : noStandardError
     }
 
+    /// The boundary's standard error and where it comes from (the provenance line's words).
     static func standardErrorText(_ request: TuneRequest, _ boundary: (constraint: String, standardError: Double)) -> String {
         guard boundary.standardError.isFinite else { return noStandardError(boundary.standardError) }
         let metric = request.constraints.first { $0.text == boundary.constraint }.flatMap { Metric.named($0.metric.name) }

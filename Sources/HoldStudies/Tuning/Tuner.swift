@@ -553,7 +553,8 @@ public enum Tuner {
                         // A mean that jumps (every completion a Timer tick later) gives a window straddling the jump a
                         // steep secant, and the boundary a standard error far below its spread over seeds (0.3.18's
                         // first cut: ± 2.7e-08 where the spread was 6.8e-07): the secant four times as wide must agree.
-                        var steady = false
+                        // (Where the wide window's ends are no valid candidates, the local secant stands.)
+                        var steady = true
                         if slope > 0, let low = mean(Swift.max(range.lowerBound, edge - 4 * half)),
                            let high = mean(Swift.min(range.upperBound, edge + 4 * half)), high.x > low.x {
                             let wide = abs(high.value - low.value) / (high.x - low.x)
