@@ -75,9 +75,13 @@ public enum ReviewArgumentText {
     /// The decimals a difference and its interval's ends are written with, per 100 people: one, or as many more (up
     /// to three) as it takes for none that is not 0 to read 0 (0.3.17 wrote a difference of 0.012 per 100 with the
     /// interval 0.011 more to 0.035 fewer as "0.0 fewer (95 % CI 0.0 more to 0.0 fewer)").
-    static func perHundredDecimals(_ rates: [Double]) -> Int {
-        var decimals = 1
-        while decimals < 3, rates.contains(where: { $0 != 0 && number(abs($0) * 100, decimals) == number(0, decimals) }) {
+    static func perHundredDecimals(_ rates: [Double]) -> Int { decimals(showing: rates, scale: 100, least: 1) }
+
+    /// The decimals, from `least` up to three, that keep every value (times `scale`) that is not 0 from reading 0: the
+    /// one rule the report's differences, interval ends and points are written by.
+    static func decimals(showing values: [Double], scale: Double, least: Int) -> Int {
+        var decimals = least
+        while decimals < 3, values.contains(where: { $0 != 0 && number(abs($0) * scale, decimals) == number(0, decimals) }) {
             decimals += 1
         }
         return decimals
@@ -92,10 +96,8 @@ public enum ReviewArgumentText {
     /// Points with a sign, one decimal (two below 0.1, three where two read 0).
     static func points(_ fraction: Double) -> String {
         let value = fraction * 100
-        var decimals = abs(value) < 0.1 && value != 0 ? 2 : 1
         // Three where two still read 0 (an end at 0.0027 points read 0.00).
-        if value != 0 && number(abs(value), decimals) == number(0, decimals) { decimals = 3 }
-        return signed(value, decimals)
+        return signed(value, decimals(showing: [fraction], scale: 100, least: abs(value) < 0.1 && value != 0 ? 2 : 1))
     }
 
     static func value(_ metric: String, _ value: Double) -> String {

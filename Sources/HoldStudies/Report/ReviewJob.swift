@@ -126,6 +126,9 @@ public enum ReviewJob {
     /// The longest file name the folder's file systems take (Linux's NAME_MAX).
     static let maximumFileNameBytes = 255
 
+    /// The folder's file of one design's traced hold, named by its label.
+    static func traceFile(_ label: String) -> String { "trace-\(label).csv" }
+
     /// Writes the review into the folder `out` (created, or an earlier review replaced), and its page
     /// (`report.html`, the folder's own) to `page` when one is given. Without `out` the folder is assembled in a
     /// temporary and removed: only the page is written.
@@ -142,7 +145,7 @@ public enum ReviewJob {
         }
         // Each design names a file of the folder (`trace-LABEL.csv`): a label too long for a file name (255 bytes)
         // stops the review here, not after the comparison has run (0.3.17: status 73, "File name too long").
-        if let long = request.plan.designs.first(where: { "trace-\($0.label).csv".utf8.count > Self.maximumFileNameBytes }) {
+        if let long = request.plan.designs.first(where: { Self.traceFile($0.label).utf8.count > Self.maximumFileNameBytes }) {
             throw PlotFailure(status: 64, message: "design '\(long.label.prefix(40))…' (\(long.label.utf8.count) bytes): a report names a "
                 + "file of each design (trace-LABEL.csv), and a file name is at most \(Self.maximumFileNameBytes) bytes: "
                 + "give the design a label of at most \(Self.maximumFileNameBytes - 10) bytes (--variant LABEL=…, or the profile's name:)")
@@ -261,7 +264,7 @@ public enum ReviewJob {
         for (index, (design, sets)) in zip(plan.designs, plan.sets).enumerated() {
             let trace = TraceRequest(profile: design.profile, seed: seed)
             let hold = try trace.run()
-            let name = "trace-\(design.label).csv"
+            let name = Self.traceFile(design.label)
             let profile = names.profile(index, named: design.profile.name)
             // Each command takes the --set values it can: trace no population key (it simulates no population),
             // check those of the population it checks against (the first).

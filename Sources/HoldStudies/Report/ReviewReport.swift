@@ -117,12 +117,10 @@ public enum ReviewReport {
         let unit = phrase.isRate ? " points" : " ms"
         let width = (upper - lower) * scale
         // Enough decimals to show the interval, none for an exact whole number of ms.
-        var decimals = width == 0 && !phrase.isRate && diff == diff.rounded() ? 0 : width < 0.2 ? 2 : width < 2 || phrase.isRate ? 1 : 0
+        let least = width == 0 && !phrase.isRate && diff == diff.rounded() ? 0 : width < 0.2 ? 2 : width < 2 || phrase.isRate ? 1 : 0
         // And up to three, so that no difference or end that is not 0 reads 0 (0.3.18's first cut mended the
         // recommendation's sentences; a finding read "95 % CI 0.00 to 0.07 points" for an end at 0.0027).
-        while decimals < 3, [diff, lower, upper].contains(where: { $0 != 0 && number(abs($0) * scale, decimals) == number(0, decimals) }) {
-            decimals += 1
-        }
+        let decimals = ReviewArgumentText.decimals(showing: [diff, lower, upper], scale: scale, least: least)
         let values = phrase.isRate
             ? "\(percent(value)) against \(percent(base))"
             : "\(number(value, decimals)) ms against \(number(base, decimals)) ms"

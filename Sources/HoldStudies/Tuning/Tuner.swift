@@ -287,27 +287,21 @@ public enum Tuner {
         return (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot() / (1 + z * z / n)
     }
 
-    /// People whose outcome must differ between the ends of `boundarySlope`'s window.
+    /// People whose outcome must differ between the ends of `boundarySecant`'s window.
     static let slopeFlips = 40.0
     /// Standard errors of a mean its window's ends must differ by.
     static let slopeStandardErrors = 4.0
 
-    /// A metric's slope at a boundary `edge`: the secant across a window centred on it (within `range`), widened from
-    /// half-width `start` by doubling until the metric's difference between its two ends is `enough` (a rate: at
-    /// least `slopeFlips` of its `trials` people have a different outcome, common random numbers putting the same
-    /// people at both ends, so the rate's difference counts them; a mean: at least `slopeStandardErrors` of its
-    /// standard errors), or until it spans the range; 0 when an end is not a valid candidate before any window is
-    /// measured, or the metric does not move. `metric(x)` is the value simulated (as printed) and the metric's value
-    /// there, nil for an invalid candidate or an undefined value.
+    /// A metric's slope at a boundary `edge`, and the half-width of the window it was measured across: the secant
+    /// across a window centred on it (within `range`), widened from half-width `start` by doubling until the metric's
+    /// difference between its two ends is `enough` (a rate: at least `slopeFlips` of its `trials` people have a
+    /// different outcome, common random numbers putting the same people at both ends, so the rate's difference counts
+    /// them; a mean: at least `slopeStandardErrors` of its standard errors), or until it spans the range; 0 when an end
+    /// is not a valid candidate before any window is measured, or the metric does not move. `metric(x)` is the value
+    /// simulated (as printed) and the metric's value there, nil for an invalid candidate or an undefined value.
     ///
     /// 0.3.16 took the secant across the whole scan cell, so the same boundary read ± 0.037, 0.00097 or 0.0097 for
     /// ranges 0.05:1.5, 0.05:20 and 0.05:200 of one parameter (`TuneTests.boundaryStandardErrorIsLocal`).
-    static func boundarySlope(at edge: Double, start: Double, range: ClosedRange<Double>, enough: (Double) -> Bool,
-                              metric: (Double) -> (x: Double, value: Double)?) -> Double {
-        boundarySecant(at: edge, start: start, range: range, enough: enough, metric: metric).slope
-    }
-
-    /// `boundarySlope` and the half-width of the window it was measured across.
     static func boundarySecant(at edge: Double, start: Double, range: ClosedRange<Double>, enough: (Double) -> Bool,
                                metric: (Double) -> (x: Double, value: Double)?) -> (slope: Double, half: Double) {
         var slope = 0.0
@@ -523,16 +517,16 @@ public enum Tuner {
                 if let value = excess(simulate([edge])), value > 0 { edge = feasibleAbove ? grid[upper] : grid[lower] }
                 edge = Double(SweepParameter.format(edge)) ?? edge
                 // The edge's standard error: the metric's sampling SE over its slope at the edge (the delta method;
-                // `boundarySlope`), a rate's else across the scan cell. A mean that does not vary between people
+                // `boundarySecant`), a rate's else across the scan cell. A mean that does not vary between people
                 // here (a gesture's completion time) has none to spread the edge: 0.
                 var standardError = Double.nan
                 if let here = simulate([edge]), let p = constraint.metric.proportion(here.summary), p.trials > 0 {
-                    var slope = Self.boundarySlope(at: edge, start: 4 * tolerance, range: parameter.lower...parameter.upper,
+                    var slope = Self.boundarySecant(at: edge, start: 4 * tolerance, range: parameter.lower...parameter.upper,
                                                    enough: { $0 * Double(p.trials) >= Self.slopeFlips }) { x in
                         simulate([x]).flatMap { evaluation in
                             constraint.metric.proportion(evaluation.summary).map { (evaluation.values[0], $0.rate ?? 0) }
                         }
-                    }
+                    }.slope
                     if slope == 0, let a = scanned[lower], let b = scanned[upper], let pa = constraint.metric.proportion(a.summary),
                        let pb = constraint.metric.proportion(b.summary) {
                         slope = abs((pb.rate ?? 0) - (pa.rate ?? 0)) / (grid[upper] - grid[lower])
